@@ -1,0 +1,29 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "ObserverEvolution",
+  products: [
+    .library(name: "Stage1Closures", targets: ["Stage1Closures"]),
+    .library(name: "Stage2KeyedDict", targets: ["Stage2KeyedDict"]),
+    .library(name: "Stage3WeakRefs", targets: ["Stage3WeakRefs"]),
+    .library(name: "Stage4Options", targets: ["Stage4Options"]),
+  ],
+  targets: [
+    // The four stages of the evolution, one module each.
+    .target(name: "Stage1Closures"),
+    .target(name: "Stage2KeyedDict"),
+    .target(name: "Stage3WeakRefs"),
+    .target(name: "Stage4Options"),
+
+    // Real objects whose deinitialization is counted: how tests and scenarios see leaks.
+    .target(name: "LifetimeTracking"),
+
+    .testTarget(name: "Stage1ClosuresTests", dependencies: ["Stage1Closures", "LifetimeTracking"]),
+    .testTarget(
+      name: "Stage2KeyedDictTests", dependencies: ["Stage2KeyedDict", "LifetimeTracking"]),
+    .testTarget(name: "Stage3WeakRefsTests", dependencies: ["Stage3WeakRefs", "LifetimeTracking"]),
+    .testTarget(name: "Stage4OptionsTests", dependencies: ["Stage4Options", "LifetimeTracking"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,91 @@
+/// Counts the deinitializations of the objects it makes, so that tests and scenarios can tell
+/// whether an observer was really freed.
+///
+/// Each tracker counts its own objects only, so experiments that run in parallel never share a
+/// count.
+///
+/// ```swift
+/// let tracker = LifetimeTracker()
+/// var owner: TrackedObject? = tracker.makeObject()
+/// owner = nil
+/// tracker.deinitCount  // 1
+/// ```
+public final class LifetimeTracker {
+  /// How many objects made by this tracker have been deinitialized.
+  public private(set) var deinitCount = 0
+
+  /// How many objects made by this tracker are still alive.
+  public var liveCount: Int { madeCount - deinitCount }
+
+  private var madeCount = 0
+
+  /// Creates a tracker that has made no objects.
+  public init() {}
+
+  /// Makes an object whose deinitialization this tracker counts.
+  ///
+  /// - Parameter name: A name to tell objects apart in messages.
+  /// - Returns: A new object, owned by the caller alone.
+  public func makeObject(name: String = "observer") -> TrackedObject {
+    madeCount += 1
+    return TrackedObject(name: name, tracker: self)
+  }
+
+  /// Makes `count` objects whose deinitialization this tracker counts.
+  ///
+  /// - Parameter count: How many objects to make.
+  /// - Returns: The new objects, owned by the caller alone.
+  public func makeObjects(_ count: Int) -> [TrackedObject] {
+    (0..<count).map { makeObject(name: "observer \($0)") }
+  }
+
+  fileprivate func recordDeinit() {
+    deinitCount += 1
+  }
+}
+
+/// An observer object that tells its ``LifetimeTracker`` when it is deinitialized, and records
+/// the values it receives.
+public final class TrackedObject {
+  /// The name given when it was made.
+  public let name: String
+  /// Values received through ``receive(_:)``, in order.
+  public private(set) var received: [Int] = []
+
+  private let tracker: LifetimeTracker
+
+  fileprivate init(name: String, tracker: LifetimeTracker) {
+    self.name = name
+    self.tracker = tracker
+  }
+
+  deinit {
+    tracker.recordDeinit()
+  }
+
+  /// Records a received value.
+  ///
+  /// - Parameter value: The value an observable delivered.
+  public func receive(_ value: Int) {
+    received.append(value)
+  }
+}
+
+/// A log of values, kept apart from any observer so that it outlives them.
+///
+/// A closure that appends to a log, rather than to its observer, shows whether it still runs
+/// after the observer is gone.
+public final class ValueLog<Value> {
+  /// The entries appended, in order.
+  public private(set) var entries: [Value] = []
+
+  /// Creates an empty log.
+  public init() {}
+
+  /// Appends an entry.
+  ///
+  /// - Parameter entry: The value to record.
+  public func append(_ entry: Value) {
+    entries.append(entry)
+  }
+}

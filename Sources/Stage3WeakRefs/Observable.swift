@@ -1,0 +1,67 @@
+/// A value whose observers are held weakly: the information age of the observer pattern.
+///
+/// Each closure is stored beside a weak reference to the object that bound it. Setting
+/// ``value`` skips the entries whose object is gone, so a released observer is no longer
+/// called, and no string key is needed: the object itself is the identity.
+///
+/// Its flaws: the dead entries are skipped but stay stored until the next
+/// ``bindObserver(_:closure:)``, the only place that cleans; there is no way to leave except by
+/// being deallocated; binding the same object twice stores two entries; and a closure that
+/// captures its observer strongly keeps it alive for ever, weak entry or not.
+///
+/// ```swift
+/// let message = Observable("")
+/// message.bindObserver(label) { [weak label] in label?.text = $0 }
+/// message.value = "Hello"  // sets the label's text while the label lives
+/// ```
+///
+/// `Observable` is not `Sendable`: use it from one thread only.
+public final class Observable<Value> {
+  private struct Entry {
+    weak var observer: AnyObject?
+    let closure: (Value) -> Void
+  }
+
+  private var entries: [Entry] = []
+
+  /// The current value. Setting it calls the closure of each entry whose observer is alive.
+  ///
+  /// Entries are visited in binding order. Those whose observer is gone are skipped, but stay
+  /// stored.
+  ///
+  /// - Complexity: O(*n*), where *n* is ``observerCount``, dead entries included.
+  public var value: Value {
+    didSet { notifyObservers(of: value) }
+  }
+
+  /// The number of entries stored, those of deallocated observers included.
+  public var observerCount: Int { entries.count }
+
+  /// Creates an observable holding `value`, with no observers.
+  ///
+  /// - Parameter value: The initial value. Observers are not called for it.
+  public init(_ value: Value) {
+    self.value = value
+  }
+
+  /// Drops the entries of deallocated observers, then stores `closure` for `observer`.
+  ///
+  /// The observer is held weakly; the closure strongly. Once the observer is deallocated, its
+  /// closure no longer runs. Binding the same observer again stores a second entry.
+  ///
+  /// - Parameters:
+  ///   - observer: The object whose lifetime bounds the subscription.
+  ///   - closure: Called with the new value after every set, while `observer` lives. Capture
+  ///     `observer` weakly in it, or it never dies.
+  /// - Complexity: O(*n*), where *n* is ``observerCount``.
+  public func bindObserver(_ observer: AnyObject, closure: @escaping (Value) -> Void) {
+    entries.removeAll { $0.observer == nil }
+    entries.append(Entry(observer: observer, closure: closure))
+  }
+
+  private func notifyObservers(of newValue: Value) {
+    for entry in entries where entry.observer != nil {
+      entry.closure(newValue)
+    }
+  }
+}
