@@ -19,11 +19,20 @@ let package = Package(
     // Real objects whose deinitialization is counted: how tests and scenarios see leaks.
     .target(name: "LifetimeTracking"),
 
+    // The shared experiments, run by the conformance tests and by compare-stages alike.
+    .target(
+      name: "StageScenarios",
+      dependencies: [
+        "Stage1Closures", "Stage2KeyedDict", "Stage3WeakRefs", "Stage4Options", "LifetimeTracking",
+      ]
+    ),
+
     .testTarget(name: "Stage1ClosuresTests", dependencies: ["Stage1Closures", "LifetimeTracking"]),
     .testTarget(
       name: "Stage2KeyedDictTests", dependencies: ["Stage2KeyedDict", "LifetimeTracking"]),
     .testTarget(name: "Stage3WeakRefsTests", dependencies: ["Stage3WeakRefs", "LifetimeTracking"]),
     .testTarget(name: "Stage4OptionsTests", dependencies: ["Stage4Options", "LifetimeTracking"]),
+    .testTarget(name: "ConformanceTests", dependencies: ["StageScenarios"]),
   ],
   swiftLanguageModes: [.v6]
 )
