@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "Stage2KeyedDict", targets: ["Stage2KeyedDict"]),
     .library(name: "Stage3WeakRefs", targets: ["Stage3WeakRefs"]),
     .library(name: "Stage4Options", targets: ["Stage4Options"]),
+    .executable(name: "compare-stages", targets: ["compare-stages"]),
   ],
   targets: [
     // The four stages of the evolution, one module each.
@@ -27,12 +28,21 @@ let package = Package(
       ]
     ),
 
+    // swift run compare-stages: a thin main over a library that tests can run.
+    .target(name: "CompareStagesKit", dependencies: ["StageScenarios"]),
+    .executableTarget(name: "compare-stages", dependencies: ["CompareStagesKit"]),
+
     .testTarget(name: "Stage1ClosuresTests", dependencies: ["Stage1Closures", "LifetimeTracking"]),
     .testTarget(
       name: "Stage2KeyedDictTests", dependencies: ["Stage2KeyedDict", "LifetimeTracking"]),
     .testTarget(name: "Stage3WeakRefsTests", dependencies: ["Stage3WeakRefs", "LifetimeTracking"]),
     .testTarget(name: "Stage4OptionsTests", dependencies: ["Stage4Options", "LifetimeTracking"]),
     .testTarget(name: "ConformanceTests", dependencies: ["StageScenarios"]),
+    .testTarget(name: "DocumentationTests", dependencies: ["CompareStagesKit"]),
+    .testTarget(
+      name: "CompareStagesTests",
+      dependencies: ["CompareStagesKit", "StageScenarios", "compare-stages"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

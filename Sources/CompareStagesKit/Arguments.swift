@@ -1,0 +1,149 @@
+import StageScenarios
+
+/// The output formats `compare-stages` can print.
+package enum OutputFormat: String, CaseIterable, Sendable {
+  /// A table for a terminal, then the evidence of every flaw.
+  case text
+  /// The same as a Markdown table and list.
+  case markdown
+  /// Every stage, scenario and result, for programs.
+  case json
+}
+
+/// What `compare-stages` was asked to do.
+package enum Command: Equatable, Sendable {
+  /// Run the scenarios and print the comparison.
+  case compare(format: OutputFormat, scenarios: [String], stages: [Stage])
+  /// Print the scenario names with what each checks.
+  case list
+  /// Tell one scenario's story.
+  case explain(scenario: String)
+  /// Print the help.
+  case help
+  /// Print the version.
+  case version
+}
+
+/// Bad input: the message names the problem and the valid choices.
+package struct UsageError: Error, Equatable, CustomStringConvertible {
+  /// What is wrong, in one line.
+  package var message: String
+
+  /// The one line printed on standard error.
+  package var description: String {
+    "compare-stages: \(message); see 'compare-stages --help'"
+  }
+}
+
+extension Command {
+  private static let options = [
+    "--format", "--scenario", "--stage", "--list", "--explain", "--version", "--help",
+  ]
+
+  /// Parses the command-line arguments, without the program name.
+  ///
+  /// Options take their value as the next argument or after `=` (`--format=json`).
+  ///
+  /// - Parameter arguments: The arguments as given.
+  /// - Returns: What to do.
+  /// - Throws: ``UsageError`` naming the first problem found.
+  package static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+    var format: OutputFormat?
+    var scenarios: [String] = []
+    var stages: [Stage] = []
+    var modes: [(flag: String, command: Command)] = []
+
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      var flag = argument
+      var inlineValue: String?
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        flag = String(argument[..<equals])
+        inlineValue = String(argument[argument.index(after: equals)...])
+      }
+
+      func value(validChoices: String) throws(UsageError) -> String {
+        if let inlineValue { return inlineValue }
+        guard let next = remaining.first, !next.hasPrefix("--") else {
+          throw UsageError(message: "\(flag) needs a value (valid: \(validChoices))")
+        }
+        remaining.removeFirst()
+        return next
+      }
+
+      func noValue() throws(UsageError) {
+        if inlineValue != nil { throw UsageError(message: "\(flag) takes no value") }
+      }
+
+      switch flag {
+      case "--format":
+        let formats = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        let name = try value(validChoices: formats)
+        guard format == nil else { throw UsageError(message: "--format given more than once") }
+        guard let parsed = OutputFormat(rawValue: name) else {
+          throw UsageError(message: "unknown format '\(name)' (valid: \(formats))")
+        }
+        format = parsed
+      case "--scenario":
+        let name = try value(validChoices: scenarioNames)
+        guard Scenario.named(name) != nil else {
+          throw UsageError(message: "unknown scenario '\(name)' (valid: \(scenarioNames))")
+        }
+        if !scenarios.contains(name) { scenarios.append(name) }
+      case "--stage":
+        let text = try value(validChoices: stageNumbers)
+        guard let number = Int(text), let stage = Stage(rawValue: number) else {
+          throw UsageError(message: "unknown stage '\(text)' (valid: \(stageNumbers))")
+        }
+        if !stages.contains(stage) { stages.append(stage) }
+      case "--list":
+        try noValue()
+        modes.append((flag, .list))
+      case "--explain":
+        let name = try value(validChoices: scenarioNames)
+        guard Scenario.named(name) != nil else {
+          throw UsageError(message: "unknown scenario '\(name)' (valid: \(scenarioNames))")
+        }
+        modes.append((flag, .explain(scenario: name)))
+      case "--version":
+        try noValue()
+        modes.append((flag, .version))
+      case "--help", "-h":
+        try noValue()
+        modes.append((flag, .help))
+      default:
+        if argument.hasPrefix("-") {
+          throw UsageError(
+            message: "unknown option '\(flag)' (valid: \(options.joined(separator: ", ")))")
+        }
+        throw UsageError(
+          message: "unexpected argument '\(argument)' (valid: \(options.joined(separator: ", ")))")
+      }
+    }
+
+    if modes.contains(where: { $0.command == .help }) { return .help }
+    guard let mode = modes.first else {
+      return .compare(
+        format: format ?? .text, scenarios: scenarios, stages: stages.sorted())
+    }
+    if modes.count > 1 {
+      throw UsageError(message: "\(mode.flag) and \(modes[1].flag) cannot be combined")
+    }
+    let narrowing = [
+      format != nil ? "--format" : nil, scenarios.isEmpty ? nil : "--scenario",
+      stages.isEmpty ? nil : "--stage",
+    ].compactMap { $0 }
+    if let first = narrowing.first {
+      throw UsageError(message: "\(mode.flag) and \(first) cannot be combined")
+    }
+    return mode.command
+  }
+
+  private static var scenarioNames: String {
+    Scenario.all.map(\.name).joined(separator: ", ")
+  }
+
+  private static var stageNumbers: String {
+    Stage.allCases.map { String($0.number) }.joined(separator: ", ")
+  }
+}

@@ -1,0 +1,136 @@
+import StageScenarios
+
+/// What one run of `compare-stages` printed and how it exited.
+package struct Invocation: Equatable, Sendable {
+  /// What goes to standard output.
+  package var standardOutput = ""
+  /// What goes to standard error.
+  package var standardError = ""
+  /// The exit status.
+  package var status: Int32 = 0
+}
+
+/// The `compare-stages` command, as a function from arguments to output, so tests can run it.
+package enum CompareStages {
+  /// The tool's version.
+  package static let version = "0.1.0"
+
+  /// Exit status: every verdict matches the documented table.
+  package static let success: Int32 = 0
+  /// Exit status: some verdict differs from the documented table.
+  package static let mismatch: Int32 = 1
+  /// Exit status: bad usage (`EX_USAGE`).
+  package static let usage: Int32 = 64
+
+  /// Runs the command.
+  ///
+  /// - Parameters:
+  ///   - arguments: The command-line arguments, without the program name.
+  ///   - color: Whether text output may use colour (stdout is a terminal and `NO_COLOR` unset).
+  /// - Returns: What to print and the exit status.
+  package static func run(_ arguments: [String], color: Bool = false) -> Invocation {
+    let command: Command
+    do {
+      command = try Command.parse(arguments)
+    } catch {
+      return Invocation(standardError: "\(error)\n", status: usage)
+    }
+    switch command {
+    case .help:
+      return Invocation(standardOutput: help)
+    case .version:
+      return Invocation(standardOutput: "compare-stages \(version)\n")
+    case .list:
+      return Invocation(standardOutput: list)
+    case .explain(let name):
+      // The parser accepts only names of scenarios that exist.
+      return Invocation(standardOutput: explanation(of: Scenario.named(name)!))
+    case .compare(let format, let scenarios, let stages):
+      return invocation(
+        printing: Report(scenarios: scenarios, stages: stages), as: format, color: color)
+    }
+  }
+
+  /// Prints `report` in `format`, names each verdict that differs from the documented table on
+  /// standard error, and exits 1 if there is any.
+  ///
+  /// - Parameters:
+  ///   - report: The scenarios' results.
+  ///   - format: How to print them.
+  ///   - color: Whether text output may use colour.
+  /// - Returns: What to print and the exit status.
+  package static func invocation(
+    printing report: Report, as format: OutputFormat, color: Bool = false
+  ) -> Invocation {
+    let output =
+      switch format {
+      case .text: report.text(color: color)
+      case .markdown: report.markdown
+      case .json: report.json
+      }
+    let mismatches = report.mismatches
+    return Invocation(
+      standardOutput: output,
+      standardError: mismatches.map { "compare-stages: mismatch: \($0)\n" }.joined(),
+      status: mismatches.isEmpty ? success : mismatch)
+  }
+
+  /// The text of `--help`.
+  package static let help = """
+    OVERVIEW: Run the same observer experiments on every stage, live, and show where each
+    stage leaks, collides or misbehaves.
+
+    USAGE: compare-stages [--format <format>] [--scenario <name> ...] [--stage <number> ...]
+           compare-stages --list
+           compare-stages --explain <name>
+
+    OPTIONS:
+      --format <format>   text (the default), markdown or json
+      --scenario <name>   run only this scenario; repeat it for more (names: --list)
+      --stage <number>    show only this stage, 1 to \(Stage.allCases.count); repeat it for more
+      --list              print every scenario's name and what it checks
+      --explain <name>    tell one scenario's story: what it does, what each stage shows and
+                          why, and which chapter covers it
+      --version           print the version
+      -h, --help          print this help
+
+    Colour is used only when standard output is a terminal and NO_COLOR is unset.
+
+    EXIT STATUS:
+      0   every verdict matches the table documented in the README
+      1   some verdict differs from it; each difference is named on standard error
+      64  bad usage; the problem is named on standard error
+
+    """
+
+  /// The text of `--list`.
+  package static var list: String {
+    let width = (Scenario.all.map(\.name.count).max() ?? 0) + 2
+    return Scenario.all.flatMap {
+      wrap(
+        $0.title, firstPrefix: $0.name.padding(toLength: width, withPad: " ", startingAt: 0),
+        prefix: String(repeating: " ", count: width))
+    }.map { $0 + "\n" }.joined()
+  }
+
+  /// The text of `--explain`: what the scenario does, what each stage shows, and where to read
+  /// more.
+  ///
+  /// - Parameter scenario: The scenario to explain.
+  /// - Returns: Paragraphs wrapped at 100 columns.
+  package static func explanation(of scenario: Scenario) -> String {
+    var lines = ["\(scenario.name): \(scenario.title)", ""]
+    lines += wrap(scenario.story, firstPrefix: "", prefix: "")
+    lines.append("")
+    for stage in Stage.allCases {
+      let outcome = scenario.run(on: stage)
+      lines.append("Stage \(stage.number), \(stage.title)")
+      lines += wrap(
+        "\(outcome.verdict.symbol) \(outcome.verdict.rawValue): \(outcome.detail)",
+        firstPrefix: "  ", prefix: "    ")
+    }
+    lines.append("")
+    lines.append("Read more: \(scenario.chapter)")
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

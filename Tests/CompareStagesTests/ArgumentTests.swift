@@ -1,0 +1,63 @@
+import CompareStagesKit
+import StageScenarios
+import Testing
+
+@Suite("compare-stages: arguments")
+struct ArgumentTests {
+  @Test("no arguments compare every scenario on every stage, as text")
+  func defaults() throws {
+    #expect(try Command.parse([]) == .compare(format: .text, scenarios: [], stages: []))
+  }
+
+  @Test("options narrow, repeat, and take their value after a space or an equals sign")
+  func narrowing() throws {
+    let command = try Command.parse([
+      "--format=json", "--stage", "4", "--stage=2", "--scenario", "sendable", "--stage", "2",
+    ])
+    #expect(
+      command == .compare(format: .json, scenarios: ["sendable"], stages: [.ironAge, .optionSets]))
+  }
+
+  @Test("modes: list, explain, version, help")
+  func modes() throws {
+    #expect(try Command.parse(["--list"]) == .list)
+    #expect(try Command.parse(["--explain", "old-value"]) == .explain(scenario: "old-value"))
+    #expect(try Command.parse(["--version"]) == .version)
+    #expect(try Command.parse(["-h"]) == .help)
+    #expect(try Command.parse(["--list", "--help"]) == .help)
+  }
+
+  @Test(
+    "bad input names the problem and the valid choices",
+    arguments: [
+      (["--colour"], "unknown option '--colour' (valid: --format, --scenario, --stage, --list,"),
+      (["tables"], "unexpected argument 'tables'"),
+      (["--format"], "--format needs a value (valid: text, markdown, json)"),
+      (["--format", "xml"], "unknown format 'xml' (valid: text, markdown, json)"),
+      (["--format", "json", "--format", "text"], "--format given more than once"),
+      (["--stage", "9"], "unknown stage '9' (valid: 1, 2, 3, 4)"),
+      (["--stage", "two"], "unknown stage 'two' (valid: 1, 2, 3, 4)"),
+      (["--stage", "--list"], "--stage needs a value (valid: 1, 2, 3, 4)"),
+      (["--scenario", "leaks"], "unknown scenario 'leaks' (valid: delivers-every-change, "),
+      (["--explain", "leaks"], "unknown scenario 'leaks' (valid: delivers-every-change, "),
+      (["--list", "--explain", "sendable"], "--list and --explain cannot be combined"),
+      (["--list", "--stage", "1"], "--list and --stage cannot be combined"),
+      (["--explain", "sendable", "--format", "json"], "--explain and --format cannot be combined"),
+      (["--list=yes"], "--list takes no value"),
+    ])
+  func badInput(arguments: [String], message: String) {
+    #expect {
+      try Command.parse(arguments)
+    } throws: { error in
+      (error as? UsageError)?.message.hasPrefix(message) == true
+    }
+  }
+
+  @Test("every valid choice is listed when a scenario name is wrong")
+  func listsEveryScenario() throws {
+    let error = try #require(throws: UsageError.self) { try Command.parse(["--scenario", "x"]) }
+    for scenario in Scenario.all {
+      #expect(error.message.contains(scenario.name))
+    }
+  }
+}

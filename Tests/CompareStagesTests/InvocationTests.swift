@@ -1,0 +1,157 @@
+import CompareStagesKit
+import Foundation
+import StageScenarios
+import Testing
+
+@Suite("compare-stages: what it prints and how it exits")
+struct InvocationTests {
+  @Test(
+    "bad input prints one line on stderr with a usage hint, nothing on stdout, and exits 64",
+    arguments: [["--bogus"], ["--stage", "0"], ["--format", "yaml"], ["--scenario"], ["extra"]])
+  func badInputExits64(arguments: [String]) {
+    let result = CompareStages.run(arguments)
+    #expect(result.status == 64)
+    #expect(result.standardOutput.isEmpty)
+    #expect(result.standardError.hasPrefix("compare-stages: "))
+    #expect(result.standardError.hasSuffix("; see 'compare-stages --help'\n"))
+    #expect(result.standardError.filter { $0 == "\n" }.count == 1)
+  }
+
+  @Test("the text table has a row per scenario, a column per stage, and fits in 100 columns")
+  func textTable() {
+    let result = CompareStages.run([])
+    #expect(result.status == 0)
+    #expect(result.standardError.isEmpty)
+    let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.allSatisfy { $0.count <= 100 })
+    for scenario in Scenario.all {
+      guard let row = lines.first(where: { $0.hasPrefix(scenario.name + " ") }) else {
+        Issue.record("no row for \(scenario.name)")
+        continue
+      }
+      let symbols = row.filter { $0 == "✓" || $0 == "✗" }.map(String.init)
+      #expect(symbols == Stage.allCases.map { scenario.documented[$0]!.symbol }, "\(scenario.name)")
+    }
+    #expect(lines.contains("All 60 verdicts match the documented table."))
+    #expect(!result.standardOutput.contains("\u{1B}["))
+  }
+
+  @Test("every ✗ has its evidence line under the table")
+  func evidenceForEveryFlaw() {
+    let report = Report()
+    let text = report.text()
+    let evidence = text.components(separatedBy: "Evidence for each ✗:")[1]
+    let unwrapped = evidence.replacingOccurrences(of: "\n     ", with: " ")
+    for row in report.rows {
+      for (stage, outcome) in row.outcomes where outcome.verdict == .flaw {
+        #expect(unwrapped.contains("  \(stage.number)  \(outcome.detail)"), "\(row.scenario.name)")
+      }
+    }
+  }
+
+  @Test("colour marks the symbols only when asked for")
+  func colour() {
+    let coloured = CompareStages.run(["--scenario", "delivery-order"], color: true).standardOutput
+    #expect(coloured.contains("\u{1B}[32m✓\u{1B}[0m"))
+    #expect(coloured.contains("\u{1B}[31m✗\u{1B}[0m"))
+    let plain = CompareStages.run(["--format", "markdown"], color: true).standardOutput
+    #expect(!plain.contains("\u{1B}["))
+  }
+
+  @Test("--stage and --scenario narrow the table")
+  func narrowed() {
+    let output = CompareStages.run(["--stage", "2", "--scenario", "same-key-two-observers"])
+      .standardOutput
+    #expect(output.contains("2 iron"))
+    #expect(!output.contains("1 stone"))
+    #expect(output.contains("same-key-two-observers"))
+    #expect(!output.contains("delivery-order"))
+    #expect(output.contains("All 1 verdicts match"))
+  }
+
+  @Test("markdown: the documented table, row for row, then the evidence")
+  func markdown() {
+    let output = CompareStages.run(["--format", "markdown"]).standardOutput
+    let lines = output.split(separator: "\n").map(String.init)
+    #expect(lines[0] == "| scenario | what it checks | 1 | 2 | 3 | 4 |")
+    #expect(lines[1] == "| --- | --- | --- | --- | --- | --- |")
+    for (index, scenario) in Scenario.all.enumerated() {
+      let symbols = Stage.allCases.map { scenario.documented[$0]!.symbol }
+      #expect(
+        lines[index + 2]
+          == "| `\(scenario.name)` | \(scenario.title) | \(symbols.joined(separator: " | ")) |")
+    }
+    #expect(
+      lines.contains(
+        "- `same-key-two-observers`, stage 2: only the second observer was called: its bind under \"label\" replaced the first"
+      ))
+  }
+
+  @Test("JSON: stages, then scenarios with a result per stage, as documented")
+  func json() throws {
+    let output = CompareStages.run(["--format", "json", "--stage", "1", "--stage", "2"])
+    #expect(output.status == 0)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+    let stages = try #require(object["stages"] as? [[String: Any]])
+    #expect(stages.map { $0["stage"] as? Int } == [1, 2])
+    #expect(stages.map { $0["module"] as? String } == ["Stage1Closures", "Stage2KeyedDict"])
+    #expect(stages[0]["title"] as? String == "stone age: an array of closures")
+    let scenarios = try #require(object["scenarios"] as? [[String: Any]])
+    #expect(scenarios.map { $0["name"] as? String } == Scenario.all.map(\.name))
+    let order = try #require(scenarios.first { $0["name"] as? String == "delivery-order" })
+    #expect(order["title"] as? String == "many observers are called in subscription order")
+    let results = try #require(order["results"] as? [[String: Any]])
+    #expect(results.map { $0["stage"] as? Int } == [1, 2])
+    #expect(results.map { $0["verdict"] as? String } == ["holds", "flaw"])
+    #expect(results.map { $0["documented"] as? String } == ["holds", "flaw"])
+    #expect((results[1]["detail"] as? String)?.hasPrefix("call order differed") == true)
+    #expect(object["matchesDocumentedTable"] as? Bool == true)
+  }
+
+  @Test("a verdict that differs from the documented table is named on stderr, and exits 1")
+  func mismatchExits1() throws {
+    var report = Report(scenarios: ["delivery-order"], stages: [.ironAge])
+    report.rows[0].outcomes[0].outcome = .holds("called in order, as if by a miracle")
+    let result = CompareStages.invocation(printing: report, as: .text)
+    #expect(result.status == 1)
+    #expect(
+      result.standardError
+        == "compare-stages: mismatch: delivery-order on stage 2: documented flaw, measured holds "
+        + "(called in order, as if by a miracle)\n")
+    #expect(result.standardOutput.contains("1 of 1 verdicts differ from the documented table."))
+  }
+
+  @Test("--list names every scenario and what it checks, in 100 columns")
+  func list() {
+    let output = CompareStages.run(["--list"]).standardOutput
+    let lines = output.split(separator: "\n")
+    #expect(lines.allSatisfy { $0.count <= 100 })
+    for scenario in Scenario.all {
+      #expect(lines.contains { $0.hasPrefix(scenario.name + "  ") })
+    }
+  }
+
+  @Test("--explain tells what the scenario does, what each stage shows, and where to read more")
+  func explain() {
+    let output = CompareStages.run(["--explain", "same-key-two-observers"]).standardOutput
+    #expect(output.hasPrefix("same-key-two-observers: two observers subscribing under one name"))
+    #expect(
+      output.contains("Stage 2, iron age: closures keyed by string\n  ✗ flaw: only the second"))
+    #expect(output.contains("Stage 1, stone age: an array of closures\n  ✓ holds: both called"))
+    #expect(output.contains("Read more: Tutorial/02-iron-age-keyed-dictionary.md"))
+  }
+
+  @Test("--help shows every option and the exit statuses; --version the version")
+  func helpAndVersion() {
+    let help = CompareStages.run(["--help"])
+    #expect(help.status == 0)
+    for option in ["--format", "--scenario", "--stage", "--list", "--explain", "--version", "64"] {
+      #expect(help.standardOutput.contains(option))
+    }
+    #expect(help.standardOutput.hasSuffix("\n"))
+    #expect(
+      CompareStages.run(["--version"]).standardOutput == "compare-stages \(CompareStages.version)\n"
+    )
+  }
+}

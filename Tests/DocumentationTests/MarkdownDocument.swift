@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// The package's root folder, found from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A Markdown file of the package, read into the parts the sync checks need.
+struct MarkdownDocument: CustomTestStringConvertible {
+  /// A fenced block and the HTML comment just before it, if any.
+  struct FencedBlock {
+    var language: String
+    var content: String
+    /// The text of a `<!-- … -->` comment on the line before the fence.
+    var marker: String?
+    var line: Int
+  }
+
+  /// Text between `<!-- begin output: COMMAND -->` and `<!-- end output -->`.
+  struct RawOutput {
+    var command: String
+    var content: String
+    var line: Int
+  }
+
+  var path: String
+  var text: String
+
+  var testDescription: String { path }
+
+  init(_ path: String) throws {
+    self.path = path
+    text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+  }
+
+  /// The Markdown files whose code, output and links the tests check.
+  static func all() throws -> [MarkdownDocument] {
+    let tutorial = try FileManager.default.contentsOfDirectory(
+      atPath: packageRoot.appendingPathComponent("Tutorial").path)
+    return try
+      (["README.md"] + tutorial.filter { $0.hasSuffix(".md") }.sorted().map { "Tutorial/\($0)" })
+      .map(MarkdownDocument.init)
+  }
+
+  var lines: [String] { text.components(separatedBy: "\n") }
+
+  var fencedBlocks: [FencedBlock] {
+    var blocks: [FencedBlock] = []
+    var current: (language: String, start: Int, marker: String?, body: [String])?
+    for (index, line) in lines.enumerated() {
+      if var block = current {
+        if line.hasPrefix("```") {
+          blocks.append(
+            FencedBlock(
+              language: block.language, content: block.body.joined(separator: "\n") + "\n",
+              marker: block.marker, line: block.start + 1))
+          current = nil
+        } else {
+          block.body.append(line)
+          current = block
+        }
+      } else if line.hasPrefix("```") {
+        let previous = index > 0 ? lines[index - 1] : ""
+        current = (String(line.dropFirst(3)), index, Self.comment(in: previous), [])
+      }
+    }
+    return blocks
+  }
+
+  var rawOutputs: [RawOutput] {
+    var outputs: [RawOutput] = []
+    var current: (command: String, start: Int, body: [String])?
+    for (index, line) in lines.enumerated() {
+      if let comment = Self.comment(in: line), comment.hasPrefix("begin output: ") {
+        current = (String(comment.dropFirst("begin output: ".count)), index, [])
+      } else if Self.comment(in: line) == "end output", let block = current {
+        outputs.append(
+          RawOutput(
+            command: block.command, content: block.body.joined(separator: "\n") + "\n",
+            line: block.start + 1))
+        current = nil
+      } else {
+        current?.body.append(line)
+      }
+    }
+    return outputs
+  }
+
+  /// Targets of relative Markdown links, `[text](target)`, without any `#fragment`.
+  var relativeLinks: [String] {
+    let pattern = /\]\(([^)\s]+)\)/
+    return text.matches(of: pattern).map { String($0.output.1) }
+      .filter { !$0.contains("://") && !$0.hasPrefix("#") && !$0.hasPrefix("mailto:") }
+      .map { String($0.split(separator: "#", maxSplits: 1)[0]) }
+  }
+
+  private static func comment(in line: String) -> String? {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    guard trimmed.hasPrefix("<!--"), trimmed.hasSuffix("-->") else { return nil }
+    return trimmed.dropFirst(4).dropLast(3).trimmingCharacters(in: .whitespaces)
+  }
+}
