@@ -9,6 +9,8 @@ let package = Package(
     .library(name: "Stage3WeakRefs", targets: ["Stage3WeakRefs"]),
     .library(name: "Stage4Options", targets: ["Stage4Options"]),
     .executable(name: "compare-stages", targets: ["compare-stages"]),
+    .executable(name: "tutorial", targets: ["tutorial"]),
+    .executable(name: "keeping-score", targets: ["keeping-score"]),
   ],
   targets: [
     // The four stages of the evolution, one module each.
@@ -32,17 +34,32 @@ let package = Package(
     .target(name: "CompareStagesKit", dependencies: ["StageScenarios"]),
     .executableTarget(name: "compare-stages", dependencies: ["CompareStagesKit"]),
 
+    // The tutorial's demos (swift run tutorial N) and its small app (swift run keeping-score).
+    .target(
+      name: "TutorialDemos",
+      dependencies: [
+        "Stage1Closures", "Stage2KeyedDict", "Stage3WeakRefs", "Stage4Options", "KeepingScore",
+      ]
+    ),
+    .executableTarget(name: "tutorial", dependencies: ["TutorialDemos"]),
+    .target(name: "KeepingScore", dependencies: ["Stage4Options"]),
+    .executableTarget(name: "keeping-score", dependencies: ["KeepingScore"]),
+
     .testTarget(name: "Stage1ClosuresTests", dependencies: ["Stage1Closures", "LifetimeTracking"]),
     .testTarget(
       name: "Stage2KeyedDictTests", dependencies: ["Stage2KeyedDict", "LifetimeTracking"]),
     .testTarget(name: "Stage3WeakRefsTests", dependencies: ["Stage3WeakRefs", "LifetimeTracking"]),
     .testTarget(name: "Stage4OptionsTests", dependencies: ["Stage4Options", "LifetimeTracking"]),
     .testTarget(name: "ConformanceTests", dependencies: ["StageScenarios"]),
-    .testTarget(name: "DocumentationTests", dependencies: ["CompareStagesKit"]),
+    .testTarget(name: "KeepingScoreTests", dependencies: ["KeepingScore", "Stage4Options"]),
     .testTarget(
-      name: "CompareStagesTests",
-      dependencies: ["CompareStagesKit", "StageScenarios", "compare-stages"]
+      name: "DocumentationTests",
+      dependencies: ["CompareStagesKit", "TutorialDemos", "KeepingScore"]
     ),
+    .testTarget(name: "CompareStagesTests", dependencies: ["CompareStagesKit", "StageScenarios"]),
+    // Runs the built executables as a user does: arguments, standard streams, exit status.
+    .testTarget(
+      name: "ExecutableTests", dependencies: ["compare-stages", "tutorial", "keeping-score"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,8 @@
 import CompareStagesKit
 import Foundation
+import KeepingScore
 import Testing
+import TutorialDemos
 
 /// What a command shown in the docs prints, run in-process.
 private func output(of command: String) throws -> String {
@@ -17,6 +19,17 @@ private func output(of command: String) throws -> String {
       throw DocumentationError("\(command) exited \(result.status): \(result.standardError)")
     }
     return result.standardOutput
+  case "tutorial":
+    guard words.count == 1, let chapter = Int(words[0]),
+      let output = Demo.output(ofChapter: chapter)
+    else { throw DocumentationError("no demo for '\(command)'") }
+    return output
+  case "keeping-score" where words == ["--help"]:
+    var output = ""
+    let status = KeepingScoreCommand.run(
+      words, environment: [:], readLine: { nil }, print: { output += $0 + "\n" }, warn: { _ in })
+    guard status == 0 else { throw DocumentationError("\(command) exited \(status)") }
+    return output
   default:
     throw DocumentationError("no way to run '\(product)' in the tests: \(command)")
   }
@@ -99,4 +112,43 @@ func containsLines(of block: String, in source: String) -> Bool {
     if dedented(window) == wanted { return true }
   }
   return false
+}
+
+@Suite("Documentation: structure")
+struct DocumentationStructureTests {
+  @Test("each chapter opens with the one command that runs its demo")
+  func chaptersOpenWithACommand() throws {
+    for document in try MarkdownDocument.all() where document.path.hasPrefix("Tutorial/") {
+      let first = try #require(document.fencedBlocks.first, "\(document.path) has no code block")
+      #expect(first.language == "sh", "\(document.path)")
+      let lines = first.content.split(separator: "\n")
+      #expect(lines.count == 1 && lines[0].hasPrefix("swift run "), "\(document.path): \(lines)")
+    }
+  }
+
+  @Test("the README's JSON example uses only keys the real output has")
+  func jsonExampleKeys() throws {
+    let readme = try MarkdownDocument("README.md")
+    let example = try #require(readme.fencedBlocks.first { $0.language == "json" })
+    let real = try JSONSerialization.jsonObject(
+      with: Data(CompareStages.run(["--format", "json"]).standardOutput.utf8))
+    let shown = try JSONSerialization.jsonObject(with: Data(example.content.utf8))
+    #expect(keyPaths(of: shown).isSubset(of: keyPaths(of: real)))
+    #expect(keyPaths(of: real) == keyPaths(of: shown), "the example should show every key")
+  }
+}
+
+/// Every key path in a JSON value, arrays flattened: "scenarios[].results[].verdict".
+private func keyPaths(of value: Any, prefix: String = "") -> Set<String> {
+  if let object = value as? [String: Any] {
+    return object.reduce(into: []) { paths, entry in
+      let path = prefix.isEmpty ? entry.key : "\(prefix).\(entry.key)"
+      paths.insert(path)
+      paths.formUnion(keyPaths(of: entry.value, prefix: path))
+    }
+  }
+  if let array = value as? [Any] {
+    return array.reduce(into: []) { $0.formUnion(keyPaths(of: $1, prefix: prefix + "[]")) }
+  }
+  return []
 }

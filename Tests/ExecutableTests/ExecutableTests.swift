@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// Runs a product that `swift test` built beside the test bundle.
+func runProduct(
+  _ name: String, _ arguments: [String], environment: [String: String] = [:], input: String = ""
+) throws -> (output: String, error: String, status: Int32) {
+  let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  let executable = directory.appendingPathComponent(name)
+  try #require(
+    FileManager.default.isExecutableFile(atPath: executable.path),
+    "\(name) should be built beside the tests, in \(directory.path)")
+  let process = Process()
+  process.executableURL = executable
+  process.arguments = arguments
+  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
+  process.standardInput = stdin
+  process.standardOutput = stdout
+  process.standardError = stderr
+  try process.run()
+  stdin.fileHandleForWriting.write(Data(input.utf8))
+  try stdin.fileHandleForWriting.close()
+  let output = stdout.fileHandleForReading.readDataToEndOfFile()
+  let error = stderr.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return (
+    String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self),
+    process.terminationStatus
+  )
+}
+
+@Suite("compare-stages: the real executable")
+struct ExecutableTests {
+  @Test("it prints the table and exits 0 when every verdict matches")
+  func runsClean() throws {
+    let result = try runProduct("compare-stages", [])
+    #expect(result.status == 0)
+    #expect(result.error.isEmpty)
+    #expect(result.output.contains("All 60 verdicts match the documented table."))
+    #expect(!result.output.contains("\u{1B}["), "no colour when stdout is a pipe")
+  }
+
+  @Test("bad input: one line on stderr, nothing on stdout, exit status 64")
+  func badInput() throws {
+    let result = try runProduct("compare-stages", ["--stage", "7"])
+    #expect(result.status == 64)
+    #expect(result.output.isEmpty)
+    #expect(
+      result.error
+        == "compare-stages: unknown stage '7' (valid: 1, 2, 3, 4); see 'compare-stages --help'\n")
+  }
+}
+
+@Suite("tutorial: the real executable")
+struct TutorialExecutableTests {
+  @Test("it runs a chapter's demo")
+  func runsDemo() throws {
+    let result = try runProduct("tutorial", ["4"])
+    #expect(result.status == 0)
+    #expect(result.output.hasPrefix("--- Observable Example ---\nUser's name is Madeline\n"))
+  }
+
+  @Test("no argument or --help lists the chapters with demos")
+  func usage() throws {
+    for arguments in [[], ["--help"]] {
+      let result = try runProduct("tutorial", arguments)
+      #expect(result.status == 0)
+      #expect(result.output.contains("  7  A small app: keeping score"))
+    }
+  }
+
+  @Test(
+    "bad input: one line on stderr naming the valid chapters, exit status 64",
+    arguments: [
+      (
+        ["5"],
+        "tutorial: no demo for chapter '5' (valid: 1, 2, 3, 4, 7, 8); see 'tutorial --help'\n"
+      ),
+      (
+        ["one"],
+        "tutorial: no demo for chapter 'one' (valid: 1, 2, 3, 4, 7, 8); see 'tutorial --help'\n"
+      ),
+      (
+        ["1", "2"],
+        "tutorial: give one chapter number (valid: 1, 2, 3, 4, 7, 8); see 'tutorial --help'\n"
+      ),
+    ])
+  func badInput(arguments: [String], message: String) throws {
+    let result = try runProduct("tutorial", arguments)
+    #expect(result.status == 64)
+    #expect(result.output.isEmpty)
+    #expect(result.error == message)
+  }
+}
+
+@Suite("keeping-score: the real executable")
+struct KeepingScoreExecutableTests {
+  @Test("the score is saved under $XDG_CONFIG_HOME and shown by the next run; --reset deletes it")
+  func keepsScoreAcrossRuns() throws {
+    let config = FileManager.default.temporaryDirectory
+      .appendingPathComponent("keeping-score-e2e-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: config) }
+    let environment = ["XDG_CONFIG_HOME": config.path]
+    let saveFile = config.appendingPathComponent("observer-evolution/keeping-score.json")
+
+    let first = try runProduct("keeping-score", [], environment: environment, input: "b\nc\nb\n")
+    #expect(first.status == 0)
+    #expect(first.output.contains("Game over: 2 of 3."))
+    #expect(FileManager.default.fileExists(atPath: saveFile.path))
+
+    let second = try runProduct("keeping-score", [], environment: environment, input: "")
+    #expect(
+      second.output.hasPrefix("Question groups\n  The observer pattern: latest score 2 of 3\n"))
+
+    try Data("garbage".utf8).write(to: saveFile)
+    let third = try runProduct("keeping-score", [], environment: environment, input: "b\nc\na\n")
+    #expect(third.status == 0)
+    #expect(
+      third.error
+        == "keeping-score: the saved score at \(saveFile.path) is damaged; starting fresh\n")
+    #expect(third.output.contains("Game over: 3 of 3."))
+
+    let reset = try runProduct("keeping-score", ["--reset"], environment: environment)
+    #expect(reset.output == "Deleted the saved score at \(saveFile.path).\n")
+    #expect(!FileManager.default.fileExists(atPath: saveFile.path))
+  }
+}
