@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "Stage2KeyedDict", targets: ["Stage2KeyedDict"]),
     .library(name: "Stage3WeakRefs", targets: ["Stage3WeakRefs"]),
     .library(name: "Stage4Options", targets: ["Stage4Options"]),
+    .library(name: "Stage5Concurrency", targets: ["Stage5Concurrency"]),
     .executable(name: "compare-stages", targets: ["compare-stages"]),
     .executable(name: "tutorial", targets: ["tutorial"]),
     .executable(name: "keeping-score", targets: ["keeping-score"]),
@@ -18,6 +19,7 @@ let package = Package(
     .target(name: "Stage2KeyedDict"),
     .target(name: "Stage3WeakRefs"),
     .target(name: "Stage4Options"),
+    .target(name: "Stage5Concurrency"),
 
     // Real objects whose deinitialization is counted: how tests and scenarios see leaks.
     .target(name: "LifetimeTracking"),
@@ -50,6 +52,7 @@ let package = Package(
       name: "Stage2KeyedDictTests", dependencies: ["Stage2KeyedDict", "LifetimeTracking"]),
     .testTarget(name: "Stage3WeakRefsTests", dependencies: ["Stage3WeakRefs", "LifetimeTracking"]),
     .testTarget(name: "Stage4OptionsTests", dependencies: ["Stage4Options", "LifetimeTracking"]),
+    .testTarget(name: "Stage5ConcurrencyTests", dependencies: ["Stage5Concurrency"]),
     .testTarget(name: "ConformanceTests", dependencies: ["StageScenarios"]),
     .testTarget(name: "KeepingScoreTests", dependencies: ["KeepingScore", "Stage4Options"]),
     .testTarget(

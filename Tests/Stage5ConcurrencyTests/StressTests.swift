@@ -1,0 +1,114 @@
+import Foundation
+import Stage5Concurrency
+import Synchronization
+import Testing
+
+/// Runs each body on its own thread, all released together once every thread is ready, and
+/// waits for them all.
+private func runTogether(_ bodies: [@Sendable () -> Void]) {
+  let barrier = StartBarrier(count: bodies.count)
+  let done = DispatchGroup()
+  for body in bodies {
+    done.enter()
+    Thread.detachNewThread {
+      barrier.arriveAndWait()
+      body()
+      done.leave()
+    }
+  }
+  done.wait()
+}
+
+/// Holds threads until all of them have arrived, so that they start racing together.
+private final class StartBarrier: Sendable {
+  private let count: Int
+  private let arrived = Atomic(0)
+
+  init(count: Int) {
+    self.count = count
+  }
+
+  func arriveAndWait() {
+    arrived.add(1, ordering: .acquiringAndReleasing)
+    while arrived.load(ordering: .acquiring) < count { sched_yield() }
+  }
+}
+
+/// Checks, from inside handlers, that no two of them ever run at once.
+private final class OverlapDetector: Sendable {
+  private let running = Atomic(0)
+  private let overlaps = Atomic(0)
+
+  var overlapCount: Int { overlaps.load(ordering: .relaxed) }
+
+  func enter() {
+    if running.add(1, ordering: .acquiringAndReleasing).newValue > 1 {
+      overlaps.add(1, ordering: .relaxed)
+    }
+  }
+
+  func leave() {
+    running.subtract(1, ordering: .acquiringAndReleasing)
+  }
+}
+
+@Suite("Stage 5: many threads at once")
+struct StressTests {
+  @Test("set, observe, cancel and release owners from four threads: ordered, never overlapping")
+  func hammer() {
+    for _ in 0..<150 {
+      let observable = Observable(0)
+      let detector = OverlapDetector()
+      let steady = SharedLog<Change<Int>>()
+      let steadyToken = observable.observe { change in
+        detector.enter()
+        steady.append(change)
+        detector.leave()
+      }
+      let churned = SharedLog<[Change<Int>]>()
+      let deinits = SharedLog<String>()
+
+      runTogether([
+        { for value in 1...60 { observable.value = value } },
+        { for value in 1001...1060 { observable.value = value } },
+        {
+          for _ in 0..<30 {
+            let log = SharedLog<Change<Int>>()
+            let token = observable.observe(options: .initial) { change in
+              detector.enter()
+              log.append(change)
+              detector.leave()
+            }
+            _ = observable.value
+            token.cancel()
+            churned.append(log.entries)
+          }
+        },
+        {
+          for index in 0..<30 {
+            var owner: Owner? = Owner("owner \(index)", deinits: deinits)
+            observable.observe(owner!) { _, _ in
+              detector.enter()
+              detector.leave()
+            }
+            owner = nil
+          }
+        },
+      ])
+
+      #expect(detector.overlapCount == 0, "two handlers ran at once")
+      let changes = steady.entries
+      #expect(changes.count == 120)
+      #expect(
+        zip(changes, changes.dropFirst()).allSatisfy { $0.newValue == $1.oldValue },
+        "the steady observer saw every value, in the order they were set")
+      #expect(changes.last?.newValue == observable.value, "it ends on the latest value")
+      for log in churned.entries {
+        #expect(zip(log, log.dropFirst()).allSatisfy { $0.newValue == $1.oldValue })
+      }
+      #expect(deinits.entries.count == 30)
+      #expect(observable.observerCount == 1)
+      withExtendedLifetime(steadyToken) {}
+    }
+  }
+}
