@@ -28,7 +28,8 @@ let package = Package(
     .target(
       name: "StageScenarios",
       dependencies: [
-        "Stage1Closures", "Stage2KeyedDict", "Stage3WeakRefs", "Stage4Options", "LifetimeTracking",
+        "Stage1Closures", "Stage2KeyedDict", "Stage3WeakRefs", "Stage4Options", "Stage5Concurrency",
+        "LifetimeTracking",
       ]
     ),
 
@@ -40,7 +41,8 @@ let package = Package(
     .target(
       name: "TutorialDemos",
       dependencies: [
-        "Stage1Closures", "Stage2KeyedDict", "Stage3WeakRefs", "Stage4Options", "KeepingScore",
+        "Stage1Closures", "Stage2KeyedDict", "Stage3WeakRefs", "Stage4Options", "Stage5Concurrency",
+        "KeepingScore",
       ]
     ),
     .executableTarget(name: "tutorial", dependencies: ["TutorialDemos"]),

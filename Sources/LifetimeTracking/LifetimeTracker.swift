@@ -51,6 +51,9 @@ public final class TrackedObject {
   public let name: String
   /// Values received through ``receive(_:)``, in order.
   public private(set) var received: [Int] = []
+  /// An object that lives exactly as long as this one, for an API that wants an owner of
+  /// another type (a `Sendable` one, say) to stand in for it.
+  public var companion: AnyObject?
 
   private let tracker: LifetimeTracker
 

@@ -68,4 +68,12 @@ package protocol ScenarioObservable: AnyObject {
   func subscribe(_ subscription: ScenarioSubscription)
   /// Ends the subscriptions of `owner` made under `key`; never called on a stage without removal.
   func unsubscribe(owner: TrackedObject, key: String)
+  /// Whether the stage hands the owner to its handler, so that the handler need not capture
+  /// it; such a stage is asked to capture nothing, and the evidence says so.
+  var handsOwnerToHandler: Bool { get }
+}
+
+extension ScenarioObservable {
+  /// Stages 1 to 4 do not hand the owner to the handler.
+  package var handsOwnerToHandler: Bool { false }
 }

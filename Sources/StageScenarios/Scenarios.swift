@@ -31,7 +31,7 @@ extension Scenario {
       every stage keeps it.
       """,
     chapter: Chapter.stoneAge,
-    documented: [.holds, .holds, .holds, .holds]
+    documented: [.holds, .holds, .holds, .holds, .holds]
   ) { stage in
     let owner = LifetimeTracker().makeObject()
     let observable = stage.makeObservable(0)
@@ -57,7 +57,7 @@ extension Scenario {
       dictionary may happen to keep the order of its keys, 20 of them will not.
       """,
     chapter: Chapter.ironAge,
-    documented: [.holds, .flaw, .holds, .holds]
+    documented: [.holds, .flaw, .holds, .holds, .holds]
   ) { stage in
     let (observableCount, observerCount) = (20, 16)
     let tracker = LifetimeTracker()
@@ -92,7 +92,7 @@ extension Scenario {
       left to update.
       """,
     chapter: Chapter.informationAge,
-    documented: [.flaw, .flaw, .holds, .holds]
+    documented: [.flaw, .flaw, .holds, .holds, .holds]
   ) { stage in
     let tracker = LifetimeTracker()
     let observable = stage.makeObservable(0)
@@ -125,7 +125,7 @@ extension Scenario {
       have been cleaned, by the set or by the subscription.
       """,
     chapter: Chapter.informationAge,
-    documented: [.flaw, .flaw, .holds, .holds]
+    documented: [.flaw, .flaw, .holds, .holds, .holds]
   ) { stage in
     let tracker = LifetimeTracker()
     let observable = stage.makeObservable(0)
@@ -151,7 +151,7 @@ extension Scenario {
       nobody does.
       """,
     chapter: Chapter.optionSets,
-    documented: [.flaw, .flaw, .flaw, .holds]
+    documented: [.flaw, .flaw, .flaw, .holds, .holds]
   ) { stage in
     let tracker = LifetimeTracker()
     let observable = stage.makeObservable(0)
@@ -175,7 +175,7 @@ extension Scenario {
       owner must receive 1 only. A stage with no way to unsubscribe keeps calling.
       """,
     chapter: Chapter.ironAge,
-    documented: [.flaw, .holds, .flaw, .holds]
+    documented: [.flaw, .holds, .flaw, .holds, .holds]
   ) { stage in
     let owner = LifetimeTracker().makeObject()
     let observable = stage.makeObservable(0)
@@ -207,7 +207,7 @@ extension Scenario {
       is counted). A stage without removal holds the closure, and so the owner, for ever.
       """,
     chapter: Chapter.ironAge,
-    documented: [.flaw, .holds, .flaw, .holds]
+    documented: [.flaw, .holds, .flaw, .holds, .holds]
   ) { stage in
     let tracker = LifetimeTracker()
     let observable = stage.makeObservable(0)
@@ -220,7 +220,7 @@ extension Scenario {
     }
     owner = nil
     if weakOwner == nil && tracker.deinitCount == 1 {
-      return .holds("the owner was freed once unsubscribed and dropped")
+      return .holds("the owner was freed once unsubscribed and dropped" + handedNote(observable))
     }
     return stage.canUnsubscribe
       ? .flaw("the owner is still alive after unsubscribing and dropping it")
@@ -240,7 +240,7 @@ extension Scenario {
       the owner never dies to clear it.
       """,
     chapter: Chapter.informationAge,
-    documented: [.flaw, .flaw, .flaw, .flaw]
+    documented: [.flaw, .flaw, .flaw, .flaw, .holds]
   ) { stage in
     let tracker = LifetimeTracker()
     let observable = stage.makeObservable(0)
@@ -250,7 +250,7 @@ extension Scenario {
     owner = nil
     observable.value = 1
     if weakOwner == nil && tracker.deinitCount == 1 {
-      return .holds("the owner was freed once dropped")
+      return .holds("the owner was freed once dropped" + handedNote(observable))
     }
     let weakNote = stage.identity == .object ? ", weak entry or not" : ""
     return .flaw(
@@ -267,7 +267,7 @@ extension Scenario {
       by strings lets the second subscription silently replace the first.
       """,
     chapter: Chapter.ironAge,
-    documented: [.holds, .flaw, .holds, .holds]
+    documented: [.holds, .flaw, .holds, .holds, .holds]
   ) { stage in
     let tracker = LifetimeTracker()
     let (first, second) = (tracker.makeObject(name: "first"), tracker.makeObject(name: "second"))
@@ -303,7 +303,7 @@ extension Scenario {
       does. The value is set once; the owner must be called once, not twice.
       """,
     chapter: Chapter.informationAge,
-    documented: [.flaw, .holds, .flaw, .holds]
+    documented: [.flaw, .holds, .flaw, .holds, .holds]
   ) { stage in
     let owner = LifetimeTracker().makeObject()
     let observable = stage.makeObservable(0)
@@ -339,7 +339,7 @@ extension Scenario {
       next change. It must receive 42 before any set.
       """,
     chapter: Chapter.optionSets,
-    documented: [.flaw, .flaw, .flaw, .holds]
+    documented: [.flaw, .flaw, .flaw, .holds, .holds]
   ) { stage in
     let owner = LifetimeTracker().makeObject()
     let observable = stage.makeObservable(42)
@@ -367,7 +367,7 @@ extension Scenario {
       0 as the old value.
       """,
     chapter: Chapter.optionSets,
-    documented: [.flaw, .flaw, .flaw, .holds]
+    documented: [.flaw, .flaw, .flaw, .holds, .holds]
   ) { stage in
     let owner = LifetimeTracker().makeObject()
     let observable = stage.makeObservable(0)
@@ -397,8 +397,8 @@ extension Scenario {
       Counting the removed observers still called makes the result the same whatever order \
       the stage calls them in.
       """,
-    chapter: Chapter.comparing,
-    documented: [.flaw, .flaw, .flaw, .flaw]
+    chapter: Chapter.concurrency,
+    documented: [.flaw, .flaw, .flaw, .flaw, .holds]
   ) { stage in
     guard stage.canUnsubscribe else {
       return .flaw("no way to unsubscribe, during a notification or ever")
@@ -440,8 +440,8 @@ extension Scenario {
       ends with. A stage that delivers the nested set at once, depth first, hands 2 to \
       everyone and then goes on handing out the stale 1.
       """,
-    chapter: Chapter.comparing,
-    documented: [.flaw, .flaw, .flaw, .flaw]
+    chapter: Chapter.concurrency,
+    documented: [.flaw, .flaw, .flaw, .flaw, .holds]
   ) { stage in
     let owners = LifetimeTracker().makeObjects(16)
     let observable = stage.makeObservable(0)
@@ -480,8 +480,8 @@ extension Scenario {
       not `Sendable` cannot be shared between tasks or threads in Swift 6 mode; none of the \
       seed designs has a lock, so none can claim it.
       """,
-    chapter: Chapter.comparing,
-    documented: [.flaw, .flaw, .flaw, .flaw]
+    chapter: Chapter.concurrency,
+    documented: [.flaw, .flaw, .flaw, .flaw, .holds]
   ) { stage in
     stage.isSendable
       ? .holds("\(stage.typeName) is Sendable: threads may share it")
@@ -500,6 +500,7 @@ enum Chapter {
   static let informationAge = Stage.informationAge.chapter
   static let optionSets = Stage.optionSets.chapter
   static let comparing = "Tutorial/06-comparing-the-stages.md"
+  static let concurrency = Stage.concurrency.chapter
 }
 
 /// Subscribes `count` fresh owners, each under its own name, then releases them all.
@@ -523,6 +524,12 @@ private func subscribeCapturingStrongly(
   var subscription = ScenarioSubscription(owner: owner) { _ in }
   subscription.capturesOwnerStrongly = true
   observable.subscribe(subscription)
+}
+
+/// Says how the experiment was phrased for a stage that hands the owner to its handler.
+private func handedNote(_ observable: any ScenarioObservable) -> String {
+  observable.handsOwnerToHandler
+    ? " (phrased for this stage: the handler is handed its owner instead of capturing it)" : ""
 }
 
 /// "1 entry", "1,001 entries".

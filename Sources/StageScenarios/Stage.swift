@@ -2,6 +2,7 @@ import Stage1Closures
 import Stage2KeyedDict
 import Stage3WeakRefs
 import Stage4Options
+import Stage5Concurrency
 
 /// One stage of the evolution, as the scenarios and `compare-stages` see it.
 package enum Stage: Int, CaseIterable, Sendable, Comparable, CustomStringConvertible {
@@ -13,6 +14,8 @@ package enum Stage: Int, CaseIterable, Sendable, Comparable, CustomStringConvert
   case informationAge
   /// Stage 4: option sets and automatic removal.
   case optionSets
+  /// Stage 5: thread-safe, ordered delivery, immediate removal.
+  case concurrency
 
   /// How a stage tells one subscriber from another.
   package enum Identity: Sendable {
@@ -34,6 +37,7 @@ package enum Stage: Int, CaseIterable, Sendable, Comparable, CustomStringConvert
     case .ironAge: "Stage2KeyedDict"
     case .informationAge: "Stage3WeakRefs"
     case .optionSets: "Stage4Options"
+    case .concurrency: "Stage5Concurrency"
     }
   }
 
@@ -44,6 +48,7 @@ package enum Stage: Int, CaseIterable, Sendable, Comparable, CustomStringConvert
     case .ironAge: "iron"
     case .informationAge: "info"
     case .optionSets: "options"
+    case .concurrency: "conc"
     }
   }
 
@@ -54,6 +59,7 @@ package enum Stage: Int, CaseIterable, Sendable, Comparable, CustomStringConvert
     case .ironAge: "iron age: closures keyed by string"
     case .informationAge: "information age: observers held weakly"
     case .optionSets: "option sets and automatic removal"
+    case .concurrency: "concurrency age: thread-safe, ordered, immediate removal"
     }
   }
 
@@ -64,6 +70,7 @@ package enum Stage: Int, CaseIterable, Sendable, Comparable, CustomStringConvert
     case .ironAge: "Tutorial/02-iron-age-keyed-dictionary.md"
     case .informationAge: "Tutorial/03-information-age-weak-references.md"
     case .optionSets: "Tutorial/04-option-sets-auto-removal.md"
+    case .concurrency: "Tutorial/05-concurrency-age.md"
     }
   }
 
@@ -72,7 +79,7 @@ package enum Stage: Int, CaseIterable, Sendable, Comparable, CustomStringConvert
     switch self {
     case .stoneAge: .none
     case .ironAge: .key
-    case .informationAge, .optionSets: .object
+    case .informationAge, .optionSets, .concurrency: .object
     }
   }
 
@@ -80,12 +87,12 @@ package enum Stage: Int, CaseIterable, Sendable, Comparable, CustomStringConvert
   package var canUnsubscribe: Bool {
     switch self {
     case .stoneAge, .informationAge: false
-    case .ironAge, .optionSets: true
+    case .ironAge, .optionSets, .concurrency: true
     }
   }
 
   /// Whether a subscriber can ask for the current value and the replaced one.
-  package var offersOptions: Bool { self == .optionSets }
+  package var offersOptions: Bool { self == .optionSets || self == .concurrency }
 
   /// Whether the stage's observable of `Int` is `Sendable`, as the compiler sees it.
   package var isSendable: Bool {
@@ -94,6 +101,7 @@ package enum Stage: Int, CaseIterable, Sendable, Comparable, CustomStringConvert
     case .ironAge: isSendableType(Stage2KeyedDict.Observable<Int>.self)
     case .informationAge: isSendableType(Stage3WeakRefs.Observable<Int>.self)
     case .optionSets: isSendableType(Stage4Options.Observable<Int>.self)
+    case .concurrency: isSendableType(Stage5Concurrency.Observable<Int>.self)
     }
   }
 
@@ -113,6 +121,7 @@ package enum Stage: Int, CaseIterable, Sendable, Comparable, CustomStringConvert
     case .ironAge: IronAgeAdapter(value)
     case .informationAge: InformationAgeAdapter(value)
     case .optionSets: OptionSetsAdapter(value)
+    case .concurrency: ConcurrencyAdapter(value)
     }
   }
 

@@ -60,6 +60,10 @@ public struct Demo: Sendable {
       file: "Tutorial/04-option-sets-auto-removal.md"
     ) { $0.optionSets() },
     Chapter(
+      number: 5, title: "The concurrency age",
+      file: "Tutorial/05-concurrency-age.md"
+    ) { $0.concurrencyAge() },
+    Chapter(
       number: 7, title: "A small app: keeping score",
       file: "Tutorial/07-a-small-app-keeping-score.md"
     ) { $0.keepingScore() },

@@ -37,7 +37,7 @@ struct ExecutableTests {
     let result = try runProduct("compare-stages", [])
     #expect(result.status == 0)
     #expect(result.error.isEmpty)
-    #expect(result.output.contains("All 60 verdicts match the documented table."))
+    #expect(result.output.contains("All 75 verdicts match the documented table."))
     #expect(!result.output.contains("\u{1B}["), "no colour when stdout is a pipe")
   }
 
@@ -48,7 +48,8 @@ struct ExecutableTests {
     #expect(result.output.isEmpty)
     #expect(
       result.error
-        == "compare-stages: unknown stage '7' (valid: 1, 2, 3, 4); see 'compare-stages --help'\n")
+        == "compare-stages: unknown stage '7' (valid: 1, 2, 3, 4, 5); see 'compare-stages --help'\n"
+    )
   }
 }
 
@@ -74,16 +75,16 @@ struct TutorialExecutableTests {
     "bad input: one line on stderr naming the valid chapters, exit status 64",
     arguments: [
       (
-        ["5"],
-        "tutorial: no demo for chapter '5' (valid: 1, 2, 3, 4, 7, 8); see 'tutorial --help'\n"
+        ["6"],
+        "tutorial: no demo for chapter '6' (valid: 1, 2, 3, 4, 5, 7, 8); see 'tutorial --help'\n"
       ),
       (
         ["one"],
-        "tutorial: no demo for chapter 'one' (valid: 1, 2, 3, 4, 7, 8); see 'tutorial --help'\n"
+        "tutorial: no demo for chapter 'one' (valid: 1, 2, 3, 4, 5, 7, 8); see 'tutorial --help'\n"
       ),
       (
         ["1", "2"],
-        "tutorial: give one chapter number (valid: 1, 2, 3, 4, 7, 8); see 'tutorial --help'\n"
+        "tutorial: give one chapter number (valid: 1, 2, 3, 4, 5, 7, 8); see 'tutorial --help'\n"
       ),
     ])
   func badInput(arguments: [String], message: String) throws {

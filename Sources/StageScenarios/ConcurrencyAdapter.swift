@@ -1,0 +1,55 @@
+import LifetimeTracking
+import Stage5Concurrency
+
+/// Carries a scenario's handler into the `@Sendable` handler stage 5 requires.
+///
+/// Unchecked, and sound: a scenario makes its observable, subscribes, sets and reads on one
+/// thread, and stage 5 delivers on the thread that sets, so the handler never crosses threads.
+private struct SingleThreadHandler: @unchecked Sendable {
+  let handler: (Delivery) -> Void
+}
+
+/// The `Sendable` object that stands in for a scenario's owner, which is not `Sendable`: the
+/// owner keeps it as its companion, so it lives exactly as long as the owner does.
+private final class OwnerStandIn: Sendable {}
+
+final class ConcurrencyAdapter: ScenarioObservable {
+  let observable: Stage5Concurrency.Observable<Int>
+
+  init(_ value: Int) { observable = .init(value) }
+
+  var value: Int {
+    get { observable.value }
+    set { observable.value = newValue }
+  }
+
+  var storedEntryCount: Int { observable._storedSubscriptionCount }
+
+  var handsOwnerToHandler: Bool { true }
+
+  func subscribe(_ subscription: ScenarioSubscription) {
+    let standIn = standIn(for: subscription.owner)
+    let carried = SingleThreadHandler(handler: subscription.handler)
+    let wantsOld = subscription.wantsOld
+    observable.observe(standIn, options: subscription.wantsInitial ? .initial : []) { _, change in
+      switch change.kind {
+      case .initial:
+        carried.handler(.initial(change.newValue))
+      case .update:
+        if wantsOld, let oldValue = change.oldValue { carried.handler(.old(oldValue)) }
+        carried.handler(.new(change.newValue))
+      }
+    }
+  }
+
+  func unsubscribe(owner: TrackedObject, key: String) {
+    if let standIn = owner.companion { observable.removeObserver(standIn) }
+  }
+
+  private func standIn(for owner: TrackedObject) -> OwnerStandIn {
+    if let standIn = owner.companion as? OwnerStandIn { return standIn }
+    let standIn = OwnerStandIn()
+    owner.companion = standIn
+    return standIn
+  }
+}

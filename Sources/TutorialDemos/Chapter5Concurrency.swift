@@ -1,0 +1,94 @@
+import Foundation
+import Stage5Concurrency
+import Synchronization
+
+/// A screen that may be shared across threads: stage 5 asks its owners to be `Sendable`.
+final class ScoreLabel: Sendable {
+  let name: String
+
+  init(_ name: String) {
+    self.name = name
+  }
+}
+
+/// A list that handlers on any thread may append to.
+final class SharedList<Element: Sendable>: Sendable {
+  private let elements = Mutex<[Element]>([])
+
+  var all: [Element] { elements.withLock { $0 } }
+
+  func append(_ element: Element) {
+    elements.withLock { $0.append(element) }
+  }
+}
+
+/// Holds a token that a handler may cancel, from any thread.
+final class TokenSlot: Sendable {
+  private let token = Mutex<ObservationToken?>(nil)
+
+  func hold(_ newToken: ObservationToken) {
+    token.withLock { $0 = newToken }
+  }
+
+  func cancel() {
+    token.withLock { $0 }?.cancel()
+  }
+}
+
+extension Demo {
+  /// Chapter 5: the three rows every earlier stage failed, answered.
+  func concurrencyAge() {
+    print("-- a set inside a handler is queued, not delivered depth first --")
+    let score = Observable(0)
+    let clamp = score.observe { change in
+      print("clamp sees \(change.newValue)")
+      if change.newValue > 10 { score.value = 10 }
+    }
+    let display = score.observe { change in
+      print("display shows \(change.newValue) (was \(change.oldValue ?? 0))")
+    }
+    score.value = 42
+    print("")
+
+    print("-- a handler removed during a delivery is not called for it --")
+    let level = Observable(0)
+    let badge = TokenSlot()
+    let closer = level.observe { change in
+      print("closer sees \(change.newValue) and cancels the badge")
+      badge.cancel()
+    }
+    badge.hold(level.observe { change in print("badge shows \(change.newValue)") })
+    level.value = 1
+    level.value = 2
+    closer.cancel()
+    print("")
+
+    print("-- an owner is handed to its handler, and the subscription ends with it --")
+    var label: ScoreLabel? = ScoreLabel("score label")
+    score.observe(label!, options: .initial) { label, change in
+      print("\(label.name) shows \(change.newValue)")
+    }
+    print("live subscriptions: \(score.observerCount)")
+    label = nil
+    print("after the label is freed: \(score.observerCount)")
+    clamp.cancel()
+    display.cancel()
+    print("")
+
+    print("-- many threads set at once --")
+    let counter = Observable(0)
+    let seen = SharedList<Change<Int>>()
+    let token = counter.observe { seen.append($0) }
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for step in 1...100 {
+        counter.value = thread * 1_000 + step
+      }
+    }
+    let changes = seen.all
+    let chained = zip(changes, changes.dropFirst()).allSatisfy { $0.newValue == $1.oldValue }
+    print("changes seen: \(changes.count)")
+    print("each change starts where the last one ended: \(chained)")
+    print("the last change seen is the final value: \(changes.last?.newValue == counter.value)")
+    token.cancel()
+  }
+}
