@@ -33,8 +33,19 @@ let package = Package(
       ]
     ),
 
+    // What each design costs: compare-stages --bench. The C target counts heap allocations by
+    // wrapping malloc and free; it compiles to nothing in sanitized builds.
+    .target(name: "AllocationCounter"),
+    .target(
+      name: "StageBench",
+      dependencies: [
+        "StageScenarios", "AllocationCounter", "Stage1Closures", "Stage2KeyedDict",
+        "Stage3WeakRefs", "Stage4Options", "Stage5Concurrency",
+      ]
+    ),
+
     // swift run compare-stages: a thin main over a library that tests can run.
-    .target(name: "CompareStagesKit", dependencies: ["StageScenarios"]),
+    .target(name: "CompareStagesKit", dependencies: ["StageScenarios", "StageBench"]),
     .executableTarget(name: "compare-stages", dependencies: ["CompareStagesKit"]),
 
     // The tutorial's demos (swift run tutorial N) and its small app (swift run keeping-score).

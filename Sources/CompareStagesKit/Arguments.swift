@@ -14,6 +14,8 @@ package enum OutputFormat: String, CaseIterable, Sendable {
 package enum Command: Equatable, Sendable {
   /// Run the scenarios and print the comparison.
   case compare(format: OutputFormat, scenarios: [String], stages: [Stage])
+  /// Measure what each design costs; `quick` uses tiny sizes.
+  case bench(format: OutputFormat, quick: Bool)
   /// Print the scenario names with what each checks.
   case list
   /// Tell one scenario's story.
@@ -37,7 +39,8 @@ package struct UsageError: Error, Equatable, CustomStringConvertible {
 
 extension Command {
   private static let options = [
-    "--format", "--scenario", "--stage", "--list", "--explain", "--version", "--help",
+    "--format", "--scenario", "--stage", "--list", "--explain", "--bench", "--quick", "--version",
+    "--help",
   ]
 
   /// Parses the command-line arguments, without the program name.
@@ -52,6 +55,7 @@ extension Command {
     var scenarios: [String] = []
     var stages: [Stage] = []
     var modes: [(flag: String, command: Command)] = []
+    var quick = false
 
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
@@ -105,6 +109,12 @@ extension Command {
           throw UsageError(message: "unknown scenario '\(name)' (valid: \(scenarioNames))")
         }
         modes.append((flag, .explain(scenario: name)))
+      case "--bench":
+        try noValue()
+        modes.append((flag, .bench(format: .text, quick: false)))
+      case "--quick":
+        try noValue()
+        quick = true
       case "--version":
         try noValue()
         modes.append((flag, .version))
@@ -122,12 +132,23 @@ extension Command {
     }
 
     if modes.contains(where: { $0.command == .help }) { return .help }
+    if quick && !modes.contains(where: { $0.flag == "--bench" }) {
+      throw UsageError(message: "--quick goes with --bench")
+    }
     guard let mode = modes.first else {
       return .compare(
         format: format ?? .text, scenarios: scenarios, stages: stages.sorted())
     }
     if modes.count > 1 {
       throw UsageError(message: "\(mode.flag) and \(modes[1].flag) cannot be combined")
+    }
+    if mode.flag == "--bench" {
+      if let first = [scenarios.isEmpty ? nil : "--scenario", stages.isEmpty ? nil : "--stage"]
+        .compactMap({ $0 }).first
+      {
+        throw UsageError(message: "--bench and \(first) cannot be combined")
+      }
+      return .bench(format: format ?? .text, quick: quick)
     }
     let narrowing = [
       format != nil ? "--format" : nil, scenarios.isEmpty ? nil : "--scenario",

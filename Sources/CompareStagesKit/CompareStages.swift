@@ -1,3 +1,4 @@
+import StageBench
 import StageScenarios
 
 /// What one run of `compare-stages` printed and how it exited.
@@ -27,8 +28,11 @@ package enum CompareStages {
   /// - Parameters:
   ///   - arguments: The command-line arguments, without the program name.
   ///   - color: Whether text output may use colour (stdout is a terminal and `NO_COLOR` unset).
+  ///   - isDebugBuild: Whether to warn that `--bench` timings mean little in a debug build.
   /// - Returns: What to print and the exit status.
-  package static func run(_ arguments: [String], color: Bool = false) -> Invocation {
+  package static func run(
+    _ arguments: [String], color: Bool = false, isDebugBuild: Bool = false
+  ) -> Invocation {
     let command: Command
     do {
       command = try Command.parse(arguments)
@@ -45,6 +49,23 @@ package enum CompareStages {
     case .explain(let name):
       // The parser accepts only names of scenarios that exist.
       return Invocation(standardOutput: explanation(of: Scenario.named(name)!))
+    case .bench(let format, let quick):
+      let warning =
+        isDebugBuild
+        ? "compare-stages: this is a debug build; timings are only meaningful with "
+          + "'swift run -c release compare-stages --bench'\n" : ""
+      do {
+        let report = try Bench.run(sizes: quick ? .quick : .full)
+        let output =
+          switch format {
+          case .text: report.text
+          case .markdown: report.markdown
+          case .json: report.json
+          }
+        return Invocation(standardOutput: output, standardError: warning)
+      } catch {
+        return Invocation(standardError: warning + "\(error)\n", status: mismatch)
+      }
     case .compare(let format, let scenarios, let stages):
       return invocation(
         printing: Report(scenarios: scenarios, stages: stages), as: format, color: color)
@@ -83,6 +104,7 @@ package enum CompareStages {
     USAGE: compare-stages [--format <format>] [--scenario <name> ...] [--stage <number> ...]
            compare-stages --list
            compare-stages --explain <name>
+           compare-stages --bench [--quick] [--format <format>]
 
     OPTIONS:
       --format <format>   text (the default), markdown or json
@@ -91,6 +113,10 @@ package enum CompareStages {
       --list              print every scenario's name and what it checks
       --explain <name>    tell one scenario's story: what it does, what each stage shows and
                           why, and which chapter covers it
+      --bench             measure what each design costs: time per callback, allocations per
+                          set, add-and-remove churn, memory per observer, stale entries; run
+                          it as 'swift run -c release compare-stages --bench'
+      --quick             with --bench: tiny sizes, to check that every row is produced
       --version           print the version
       -h, --help          print this help
 
@@ -98,7 +124,8 @@ package enum CompareStages {
 
     EXIT STATUS:
       0   every verdict matches the table documented in the README
-      1   some verdict differs from it; each difference is named on standard error
+      1   some verdict differs from it, each difference named on standard error; or a bench
+          sum came out wrong
       64  bad usage; the problem is named on standard error
 
     """

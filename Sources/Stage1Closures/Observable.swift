@@ -13,14 +13,20 @@
 ///
 /// `Observable` is not `Sendable`: use it from one thread only.
 public final class Observable<Value> {
-  private var observers: [(Value) -> Void] = []
+  @usableFromInline var observers: [(Value) -> Void] = []
 
   /// The current value. Setting it calls every bound closure with the new value, in binding order.
   ///
   /// - Complexity: O(*n*), where *n* is ``observerCount``.
-  public var value: Value {
-    didSet { notifyObservers(of: value) }
+  @inlinable public var value: Value {
+    get { storedValue }
+    set {
+      storedValue = newValue
+      notifyObservers(of: newValue)
+    }
   }
+
+  @usableFromInline var storedValue: Value
 
   /// The number of closures stored. It only ever grows.
   public var observerCount: Int { observers.count }
@@ -29,7 +35,7 @@ public final class Observable<Value> {
   ///
   /// - Parameter value: The initial value. Observers are not called for it.
   public init(_ value: Value) {
-    self.value = value
+    storedValue = value
   }
 
   /// Registers a closure that runs whenever the value is set.
@@ -39,11 +45,11 @@ public final class Observable<Value> {
   ///
   /// - Parameter observer: Called with the new value after every set.
   /// - Complexity: O(1) amortized.
-  public func bindObserver(_ observer: @escaping (Value) -> Void) {
+  @inlinable public func bindObserver(_ observer: @escaping (Value) -> Void) {
     observers.append(observer)
   }
 
-  private func notifyObservers(of newValue: Value) {
+  @inlinable func notifyObservers(of newValue: Value) {
     for observer in observers {
       observer(newValue)
     }

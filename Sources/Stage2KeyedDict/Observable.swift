@@ -15,7 +15,7 @@
 ///
 /// `Observable` is not `Sendable`: use it from one thread only.
 public final class Observable<Value> {
-  private var observers: [String: (Value) -> Void] = [:]
+  @usableFromInline var observers: [String: (Value) -> Void] = [:]
 
   /// The current value. Setting it calls every stored closure with the new value.
   ///
@@ -23,9 +23,15 @@ public final class Observable<Value> {
   /// observables and between runs of the same program.
   ///
   /// - Complexity: O(*n*), where *n* is ``observerCount``.
-  public var value: Value {
-    didSet { notifyObservers(of: value) }
+  @inlinable public var value: Value {
+    get { storedValue }
+    set {
+      storedValue = newValue
+      notifyObservers(of: newValue)
+    }
   }
+
+  @usableFromInline var storedValue: Value
 
   /// The number of closures stored, one per key.
   public var observerCount: Int { observers.count }
@@ -34,7 +40,7 @@ public final class Observable<Value> {
   ///
   /// - Parameter value: The initial value. Observers are not called for it.
   public init(_ value: Value) {
-    self.value = value
+    storedValue = value
   }
 
   /// Stores a closure under `key`; it runs whenever the value is set.
@@ -46,7 +52,7 @@ public final class Observable<Value> {
   ///   - key: The name to remove the closure by later. Choose one no other observer uses.
   ///   - observer: Called with the new value after every set.
   /// - Complexity: O(1) amortized.
-  public func bindObserver(forKey key: String, _ observer: @escaping (Value) -> Void) {
+  @inlinable public func bindObserver(forKey key: String, _ observer: @escaping (Value) -> Void) {
     observers[key] = observer
   }
 
@@ -54,11 +60,11 @@ public final class Observable<Value> {
   ///
   /// - Parameter key: The key the closure was bound under.
   /// - Complexity: O(1) on average.
-  public func removeObserver(forKey key: String) {
+  @inlinable public func removeObserver(forKey key: String) {
     observers[key] = nil
   }
 
-  private func notifyObservers(of newValue: Value) {
+  @inlinable func notifyObservers(of newValue: Value) {
     for observer in observers.values {
       observer(newValue)
     }

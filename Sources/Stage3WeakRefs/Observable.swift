@@ -17,12 +17,17 @@
 ///
 /// `Observable` is not `Sendable`: use it from one thread only.
 public final class Observable<Value> {
-  private struct Entry {
-    weak var observer: AnyObject?
-    let closure: (Value) -> Void
+  @usableFromInline struct Entry {
+    @usableFromInline weak var observer: AnyObject?
+    @usableFromInline let closure: (Value) -> Void
+
+    @inlinable init(observer: AnyObject, closure: @escaping (Value) -> Void) {
+      self.observer = observer
+      self.closure = closure
+    }
   }
 
-  private var entries: [Entry] = []
+  @usableFromInline var entries: [Entry] = []
 
   /// The current value. Setting it calls the closure of each entry whose observer is alive.
   ///
@@ -30,9 +35,15 @@ public final class Observable<Value> {
   /// stored.
   ///
   /// - Complexity: O(*n*), where *n* is ``observerCount``, dead entries included.
-  public var value: Value {
-    didSet { notifyObservers(of: value) }
+  @inlinable public var value: Value {
+    get { storedValue }
+    set {
+      storedValue = newValue
+      notifyObservers(of: newValue)
+    }
   }
+
+  @usableFromInline var storedValue: Value
 
   /// The number of entries stored, those of deallocated observers included.
   public var observerCount: Int { entries.count }
@@ -41,7 +52,7 @@ public final class Observable<Value> {
   ///
   /// - Parameter value: The initial value. Observers are not called for it.
   public init(_ value: Value) {
-    self.value = value
+    storedValue = value
   }
 
   /// Drops the entries of deallocated observers, then stores `closure` for `observer`.
@@ -54,12 +65,12 @@ public final class Observable<Value> {
   ///   - closure: Called with the new value after every set, while `observer` lives. Capture
   ///     `observer` weakly in it, or it never dies.
   /// - Complexity: O(*n*), where *n* is ``observerCount``.
-  public func bindObserver(_ observer: AnyObject, closure: @escaping (Value) -> Void) {
+  @inlinable public func bindObserver(_ observer: AnyObject, closure: @escaping (Value) -> Void) {
     entries.removeAll { $0.observer == nil }
     entries.append(Entry(observer: observer, closure: closure))
   }
 
-  private func notifyObservers(of newValue: Value) {
+  @inlinable func notifyObservers(of newValue: Value) {
     for entry in entries where entry.observer != nil {
       entry.closure(newValue)
     }

@@ -22,13 +22,22 @@
 ///
 /// `Observable` is not `Sendable`: use it from one thread only.
 public final class Observable<Value> {
-  private struct Callback {
-    weak var observer: AnyObject?
-    let options: ObservableOptions
-    let closure: (Value, ObservableOptions) -> Void
+  @usableFromInline struct Callback {
+    @usableFromInline weak var observer: AnyObject?
+    @usableFromInline let options: ObservableOptions
+    @usableFromInline let closure: (Value, ObservableOptions) -> Void
+
+    @inlinable init(
+      observer: AnyObject, options: ObservableOptions,
+      closure: @escaping (Value, ObservableOptions) -> Void
+    ) {
+      self.observer = observer
+      self.options = options
+      self.closure = closure
+    }
   }
 
-  private var callbacks: [Callback] = []
+  @usableFromInline var callbacks: [Callback] = []
 
   /// The current value.
   ///
@@ -38,14 +47,19 @@ public final class Observable<Value> {
   /// over the callbacks stored before the first call.
   ///
   /// - Complexity: O(*n*), where *n* is ``observerCount``; it allocates new arrays on every set.
-  public var value: Value {
-    didSet {
+  @inlinable public var value: Value {
+    get { storedValue }
+    set {
+      let oldValue = storedValue
+      storedValue = newValue
       removeCallbacksOfReleasedObservers()
       let snapshot = callbacks
       notify(snapshot, of: oldValue, option: .old)
-      notify(snapshot, of: value, option: .new)
+      notify(snapshot, of: newValue, option: .new)
     }
   }
+
+  @usableFromInline var storedValue: Value
 
   /// The number of callbacks stored, those of deallocated observers included until the next set.
   public var observerCount: Int { callbacks.count }
@@ -54,7 +68,7 @@ public final class Observable<Value> {
   ///
   /// - Parameter value: The initial value.
   public init(_ value: Value) {
-    self.value = value
+    storedValue = value
   }
 
   /// Adds a callback for `observer`, held weakly, with the options it asks for.
@@ -69,7 +83,7 @@ public final class Observable<Value> {
   ///   - closure: Called with a value and the option it answers. Capture `observer` weakly in
   ///     it, or it never dies.
   /// - Complexity: O(*n*), where *n* is ``observerCount``, when `removeIfExists` is `true`.
-  public func addObserver(
+  @inlinable public func addObserver(
     _ observer: AnyObject,
     removeIfExists: Bool = true,
     options: ObservableOptions = [.new],
@@ -88,15 +102,15 @@ public final class Observable<Value> {
   ///
   /// - Parameter observer: The object the callbacks were added for.
   /// - Complexity: O(*n*), where *n* is ``observerCount``.
-  public func removeObserver(_ observer: AnyObject) {
+  @inlinable public func removeObserver(_ observer: AnyObject) {
     callbacks = callbacks.filter { $0.observer !== observer }
   }
 
-  private func removeCallbacksOfReleasedObservers() {
+  @inlinable func removeCallbacksOfReleasedObservers() {
     callbacks = callbacks.filter { $0.observer != nil }
   }
 
-  private func notify(_ snapshot: [Callback], of value: Value, option: ObservableOptions) {
+  @inlinable func notify(_ snapshot: [Callback], of value: Value, option: ObservableOptions) {
     let callbacksToNotify = snapshot.filter { $0.options.contains(option) }
     for callback in callbacksToNotify {
       callback.closure(value, option)

@@ -29,32 +29,37 @@ import Synchronization
 /// Reading and then setting ``value`` (as `value += 1` does) is two steps, not one: another
 /// thread may set it in between.
 public final class Observable<Value: Sendable>: Sendable {
-  private enum Pending: Sendable {
+  @usableFromInline
+  enum Pending: Sendable {
     /// A set, to deliver to the subscriptions made before it.
     case change(Change<Value>, before: UInt64)
     /// The current value, for one new subscription that asked for it.
     case initial(Change<Value>, Subscription<Value>)
   }
 
-  private struct State: Sendable {
-    var value: Value
-    /// In subscription order; `nil` where a subscription ended, until the next compaction.
-    var slots: [Subscription<Value>?] = []
-    var storedCount = 0
-    var nextID: UInt64 = 0
-    var subscriptionByOwner: [ObjectIdentifier: Subscription<Value>] = [:]
-    var pending: [Pending] = []
-    var pendingStart = 0
-    var isDelivering = false
+  @usableFromInline
+  struct State: Sendable {
+    @usableFromInline
+    init(value: Value) { self.value = value }
 
-    mutating func append(_ subscription: Subscription<Value>) {
+    @usableFromInline var value: Value
+    /// In subscription order; `nil` where a subscription ended, until the next compaction.
+    @usableFromInline var slots: [Subscription<Value>?] = []
+    @usableFromInline var storedCount = 0
+    @usableFromInline var nextID: UInt64 = 0
+    @usableFromInline var subscriptionByOwner: [ObjectIdentifier: Subscription<Value>] = [:]
+    @usableFromInline var pending: [Pending] = []
+    @usableFromInline var pendingStart = 0
+    @usableFromInline var isDelivering = false
+
+    @inlinable mutating func append(_ subscription: Subscription<Value>) {
       subscription.slot.store(slots.count, ordering: .relaxed)
       slots.append(subscription)
       storedCount += 1
     }
 
     /// Takes `subscription` out of the list, if it is still there.
-    mutating func remove(_ subscription: Subscription<Value>) -> Bool {
+    @inlinable mutating func remove(_ subscription: Subscription<Value>) -> Bool {
       subscription.isActive.store(false, ordering: .releasing)
       let slot = subscription.slot.load(ordering: .relaxed)
       guard slot < slots.count, slots[slot] === subscription else { return false }
@@ -67,7 +72,7 @@ public final class Observable<Value: Sendable>: Sendable {
       }
       // Compacting once half the slots are empty keeps removal O(1) amortized.
       if slots.count >= 16 && storedCount < slots.count / 2 {
-        slots = slots.compactMap { $0 }
+        slots.removeAll { $0 == nil }
         for (slot, subscription) in slots.enumerated() {
           subscription?.slot.store(slot, ordering: .relaxed)
         }
@@ -76,7 +81,7 @@ public final class Observable<Value: Sendable>: Sendable {
     }
 
     /// Queues a delivery; returns whether the caller must deliver it, because nobody else is.
-    mutating func enqueue(_ item: Pending) -> Bool {
+    @inlinable mutating func enqueue(_ item: Pending) -> Bool {
       pending.append(item)
       guard !isDelivering else { return false }
       isDelivering = true
@@ -84,9 +89,9 @@ public final class Observable<Value: Sendable>: Sendable {
     }
   }
 
-  private let state: Mutex<State>
+  @usableFromInline let state: Mutex<State>
   /// See ``withState(_:)``.
-  private let handoff = Atomic(0)
+  @usableFromInline let handoff = Atomic(0)
 
   /// Creates an observable holding `value`, with no observers.
   ///
@@ -111,6 +116,7 @@ public final class Observable<Value: Sendable>: Sendable {
   ///
   /// - Complexity: O(*n*) for the thread that delivers, where *n* is the number of
   ///   subscriptions; no heap allocation when no other delivery is under way.
+  @inlinable
   public var value: Value {
     get { withState { $0.value } }
     set {
@@ -137,6 +143,7 @@ public final class Observable<Value: Sendable>: Sendable {
   ///   - handler: Called with each change, on the thread that delivers it.
   /// - Returns: The token that keeps the subscription alive.
   /// - Complexity: O(1) amortized.
+  @inlinable
   public func observe(
     options: ObservableOptions = [], _ handler: @escaping @Sendable (Change<Value>) -> Void
   ) -> ObservationToken {
@@ -154,6 +161,7 @@ public final class Observable<Value: Sendable>: Sendable {
   ///   - options: `.initial` to receive the current value at once.
   ///   - handler: Called with the owner and each change, on the thread that delivers it.
   /// - Complexity: O(1) amortized.
+  @inlinable
   public func observe<Owner: AnyObject & Sendable>(
     _ owner: Owner, options: ObservableOptions = [],
     _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
@@ -167,6 +175,7 @@ public final class Observable<Value: Sendable>: Sendable {
   ///
   /// - Parameter owner: The object passed to ``observe(_:options:_:)``.
   /// - Complexity: O(1) amortized.
+  @inlinable
   public func removeObserver(_ owner: AnyObject) {
     let id = ObjectIdentifier(owner)
     let removed = withState { state -> Subscription<Value>? in
@@ -197,6 +206,11 @@ public final class Observable<Value: Sendable>: Sendable {
   /// For tests and the comparison's scenarios only.
   package var _storedSubscriptionCount: Int { withState { $0.storedCount } }
 
+  /// The number of slots in the subscription list, ended ones not yet compacted away included.
+  ///
+  /// For tests only.
+  package var _slotCount: Int { withState { $0.slots.count } }
+
   // MARK: - Subscribing and delivering
 
   /// Runs `body` with the state locked.
@@ -206,7 +220,8 @@ public final class Observable<Value: Sendable>: Sendable {
   /// protects, and reports races that are not there. An acquiring load after locking and a
   /// releasing store before unlocking, compiled here, show it the same order the lock already
   /// guarantees: they change nothing else, and cost a plain load and store on x86-64.
-  private func withState<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
+  @inlinable
+  func withState<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
     state.withLock { state in
       _ = handoff.load(ordering: .acquiring)
       defer { handoff.store(0, ordering: .releasing) }
@@ -214,7 +229,8 @@ public final class Observable<Value: Sendable>: Sendable {
     }
   }
 
-  private func subscribe(
+  @inlinable
+  func subscribe(
     _ handler: Subscription<Value>.Handler, owner: (AnyObject & Sendable)?,
     options: ObservableOptions
   ) -> Subscription<Value> {
@@ -241,7 +257,8 @@ public final class Observable<Value: Sendable>: Sendable {
     return subscription
   }
 
-  private func end(_ subscription: Subscription<Value>) {
+  @inlinable
+  func end(_ subscription: Subscription<Value>) {
     if withState({ $0.remove(subscription) }) {
       subscription.finish()
     }
@@ -249,7 +266,8 @@ public final class Observable<Value: Sendable>: Sendable {
 
   /// Delivers queued changes, one at a time and in order, until none is left. Only one thread
   /// at a time runs it: the one whose enqueue found nobody delivering.
-  private func deliverPending() {
+  @inlinable
+  func deliverPending() {
     while let (item, subscriptions) = nextPending() {
       switch item {
       case .initial(let change, let subscription):
@@ -268,7 +286,8 @@ public final class Observable<Value: Sendable>: Sendable {
   }
 
   /// Takes the next queued delivery and the subscriptions to visit, or ends the delivery.
-  private func nextPending() -> (Pending, [Subscription<Value>?])? {
+  @inlinable
+  func nextPending() -> (Pending, [Subscription<Value>?])? {
     withState { state in
       guard state.pendingStart < state.pending.count else {
         state.pending.removeAll(keepingCapacity: true)

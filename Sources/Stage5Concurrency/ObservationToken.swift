@@ -12,6 +12,7 @@
 public final class ObservationToken: Sendable {
   private let onCancel: @Sendable () -> Void
 
+  @usableFromInline
   init(onCancel: @escaping @Sendable () -> Void) {
     self.onCancel = onCancel
   }

@@ -2,8 +2,10 @@ import Synchronization
 
 /// One observer's entry in an ``Observable``: how to deliver to it, and whether it still wants
 /// deliveries.
+@usableFromInline
 final class Subscription<Value: Sendable>: Sendable {
   /// How a change reaches the observer.
+  @usableFromInline
   enum Handler: Sendable {
     /// A plain handler, kept until its token is cancelled.
     case plain(@Sendable (Change<Value>) -> Void)
@@ -15,15 +17,16 @@ final class Subscription<Value: Sendable>: Sendable {
 
   /// Increases with every subscription to one observable: a change is delivered only to the
   /// subscriptions made before it was set.
-  let id: UInt64
-  let handler: Handler
+  @usableFromInline let id: UInt64
+  @usableFromInline let handler: Handler
   /// The owner, held weakly, for ``Handler/owned(_:)``.
-  weak let owner: (AnyObject & Sendable)?
+  @usableFromInline weak let owner: (AnyObject & Sendable)?
   /// Cleared, for good, when the subscription ends; read before every call.
-  let isActive = Atomic(true)
+  @usableFromInline let isActive = Atomic(true)
   /// Where the subscription sits in its observable's list; changed only under its lock.
-  let slot = Atomic(0)
+  @usableFromInline let slot = Atomic(0)
 
+  @inlinable
   init(id: UInt64, handler: Handler, owner: (AnyObject & Sendable)?) {
     self.id = id
     self.handler = handler
@@ -31,6 +34,7 @@ final class Subscription<Value: Sendable>: Sendable {
   }
 
   /// Whether the subscription still wants deliveries: not ended, and its owner, if any, alive.
+  @inlinable
   var isLive: Bool {
     guard isActive.load(ordering: .acquiring) else { return false }
     if case .owned = handler { return owner != nil }
@@ -40,6 +44,7 @@ final class Subscription<Value: Sendable>: Sendable {
   /// Calls the handler.
   ///
   /// - Returns: `false` if the owner is gone, so the subscription should end.
+  @inlinable
   func deliver(_ change: Change<Value>) -> Bool {
     switch handler {
     case .plain(let handler):
@@ -54,6 +59,7 @@ final class Subscription<Value: Sendable>: Sendable {
   }
 
   /// Tells a stream's consumer that no more values will come.
+  @inlinable
   func finish() {
     if case .stream(let continuation) = handler {
       continuation.finish()

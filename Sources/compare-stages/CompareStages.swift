@@ -9,7 +9,13 @@ struct CompareStagesCommand {
     let color =
       isatty(FileHandle.standardOutput.fileDescriptor) == 1
       && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-    let invocation = CompareStages.run(Array(CommandLine.arguments.dropFirst()), color: color)
+    #if DEBUG
+      let isDebugBuild = true
+    #else
+      let isDebugBuild = false
+    #endif
+    let invocation = CompareStages.run(
+      Array(CommandLine.arguments.dropFirst()), color: color, isDebugBuild: isDebugBuild)
     FileHandle.standardOutput.write(Data(invocation.standardOutput.utf8))
     FileHandle.standardError.write(Data(invocation.standardError.utf8))
     exit(invocation.status)

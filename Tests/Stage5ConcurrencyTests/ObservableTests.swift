@@ -198,6 +198,24 @@ struct ObservableTests {
     withExtendedLifetime((token, late)) {}
   }
 
+  @Test("removal compacts the list once half of it is empty, keeping order")
+  func compaction() {
+    let deinits = SharedLog<String>()
+    let log = SharedLog<String>()
+    let observable = Observable(0)
+    let owners = (0..<100).map { Owner("owner \($0)", deinits: deinits) }
+    for owner in owners {
+      observable.observe(owner) { owner, _ in log.append(owner.name) }
+    }
+    for owner in owners.prefix(90) {
+      observable.removeObserver(owner)
+    }
+    #expect(observable._storedSubscriptionCount == 10)
+    #expect(observable._slotCount < 50, "ended subscriptions were compacted away")
+    observable.value = 1
+    #expect(log.entries == (90..<100).map { "owner \($0)" })
+  }
+
   @Test("no retain cycle: dropping the observable frees it and its owners' subscriptions")
   func noRetainCycle() {
     let deinits = SharedLog<String>()

@@ -1,0 +1,279 @@
+import AllocationCounter
+import StageScenarios
+
+/// The sizes a bench run uses.
+package struct BenchSizes: Sendable, Codable, Equatable {
+  /// Observer counts for the fan-out and allocation tables.
+  package var fanOut: [Int]
+  /// Observer counts for the churn table; the growth factor compares the last with the first.
+  package var churn: [Int]
+  /// Observers registered for the memory table.
+  package var memory: Int
+  /// Observers released before the stale-entry table's sets.
+  package var stale: Int
+  /// Repetitions of each fan-out measurement.
+  package var repetitions: Int
+  /// Roughly how long each fan-out sample runs, in nanoseconds.
+  package var sampleNanoseconds: Int
+
+  /// The full run: N = 1, 10, 100, 1,000; churn of 1,000 and 10,000; 100,000 for memory.
+  package static let full = BenchSizes(
+    fanOut: [1, 10, 100, 1_000], churn: [1_000, 10_000], memory: 100_000, stale: 10_000,
+    repetitions: 7, sampleNanoseconds: 10_000_000)
+
+  /// Tiny sizes, so that a test can check every row in seconds.
+  package static let quick = BenchSizes(
+    fanOut: [1, 10], churn: [10, 100], memory: 100, stale: 100, repetitions: 2,
+    sampleNanoseconds: 100_000)
+}
+
+/// A bench run's figures.
+package struct BenchReport: Sendable, Codable {
+  /// Time per observer callback at one N.
+  package struct FanOut: Sendable, Codable {
+    package var observers: Int
+    package var medianNanoseconds: Double
+    package var minNanoseconds: Double
+    package var maxNanoseconds: Double
+    /// The median divided by the floor's median at the same N.
+    package var ratioToFloor: Double
+    /// Heap allocations per set, once subscribed; `nil` when counting is off.
+    package var allocationsPerSet: Double?
+  }
+
+  /// Adding then removing observers one at a time.
+  package struct Churn: Sendable, Codable {
+    package var observers: Int
+    package var milliseconds: Double
+  }
+
+  /// One contender's figures.
+  package struct Row: Sendable, Codable {
+    package var contender: String
+    package var stage: Int?
+    package var fanOut: [FanOut]
+    package var churn: [Churn]
+    /// How much longer the largest churn took than the smallest; ×10 is linear, ×100 quadratic.
+    package var churnGrowth: Double
+    /// Whether churn removed observers (`false`: they were released instead).
+    package var churnRemoves: Bool
+    /// Heap bytes per registered observer; `nil` when counting is off.
+    package var bytesPerObserver: Double?
+    /// How many observers the memory figure was measured with.
+    package var memoryObservers: Int
+    /// The first set after the stale observers were released, in microseconds.
+    package var firstSetAfterReleaseMicroseconds: Double
+    /// The median of the next sets, in microseconds.
+    package var laterSetMicroseconds: Double
+  }
+
+  package var sizes: BenchSizes
+  package var allocationCounting: Bool
+  package var rows: [Row]
+}
+
+/// A sum that came out wrong: a callback was skipped, doubled, or optimized away.
+package struct BenchError: Error, CustomStringConvertible {
+  package var description: String
+}
+
+/// Runs the bench.
+package enum Bench {
+  private static let clock = ContinuousClock()
+
+  /// Measures every contender.
+  ///
+  /// - Parameters:
+  ///   - sizes: How big to make each measurement.
+  ///   - contenders: What to measure; the floor must be among them.
+  /// - Returns: The figures.
+  /// - Throws: ``BenchError`` when a running sum is not what the sets should have produced.
+  package static func run(
+    sizes: BenchSizes = .full, contenders: [Contender] = Contender.all
+  ) throws -> BenchReport {
+    var samples: [[[Double]]] = contenders.map { _ in sizes.fanOut.map { _ in [] } }
+    var setsPerSample: [[Int]] = contenders.map { _ in sizes.fanOut.map { _ in 1 } }
+
+    // Calibrate, then interleave repetitions across every case, so that a noisy moment on a
+    // shared machine spreads over all of them instead of landing on one.
+    for (c, contender) in contenders.enumerated() {
+      for (n, observers) in sizes.fanOut.enumerated() {
+        let probe = try timeFanOut(contender, observers: observers, sets: 16)
+        let perSet = max(probe, 1) / 16
+        setsPerSample[c][n] = max(1, Int(Double(sizes.sampleNanoseconds) / perSet))
+      }
+    }
+    for _ in 0..<sizes.repetitions {
+      for (c, contender) in contenders.enumerated() {
+        for (n, observers) in sizes.fanOut.enumerated() {
+          let sets = setsPerSample[c][n]
+          let elapsed = try timeFanOut(contender, observers: observers, sets: sets)
+          samples[c][n].append(elapsed / Double(sets * observers))
+        }
+      }
+    }
+
+    let floorIndex = contenders.firstIndex { $0.name == Contender.floor.name }
+    let floorMedians = floorIndex.map { index in samples[index].map(median) }
+    let counting = allocation_counter_is_active() != 0
+
+    var rows: [BenchReport.Row] = []
+    for (c, contender) in contenders.enumerated() {
+      let fanOut = try sizes.fanOut.enumerated().map { n, observers in
+        let values = samples[c][n]
+        return BenchReport.FanOut(
+          observers: observers, medianNanoseconds: median(values),
+          minNanoseconds: values.min() ?? 0, maxNanoseconds: values.max() ?? 0,
+          ratioToFloor: floorMedians.map { median(values) / $0[n] } ?? 1,
+          allocationsPerSet: counting ? try allocationsPerSet(contender, observers: observers) : nil
+        )
+      }
+      let churn = sizes.churn.map {
+        BenchReport.Churn(observers: $0, milliseconds: churnTime(contender, observers: $0))
+      }
+      let stale = try staleSets(contender, released: sizes.stale)
+      let memoryObservers =
+        contender.subscribingIsLinear
+        ? min(sizes.memory, sizes.churn.last ?? sizes.memory) : sizes.memory
+      rows.append(
+        BenchReport.Row(
+          contender: contender.name, stage: contender.stage?.number, fanOut: fanOut, churn: churn,
+          churnGrowth: (churn.last?.milliseconds ?? 0) / max(churn.first?.milliseconds ?? 1, 1e-9),
+          churnRemoves: contender.canUnsubscribe,
+          bytesPerObserver: counting
+            ? bytesPerObserver(contender, observers: memoryObservers) : nil,
+          memoryObservers: memoryObservers,
+          firstSetAfterReleaseMicroseconds: stale.first, laterSetMicroseconds: stale.later))
+    }
+    return BenchReport(sizes: sizes, allocationCounting: counting, rows: rows)
+  }
+
+  // MARK: - Measurements
+
+  /// Nanoseconds for `sets` sets reaching `observers` observers, the sum checked.
+  private static func timeFanOut(_ contender: Contender, observers: Int, sets: Int) throws -> Double
+  {
+    let subject = contender.make()
+    let sum = Sum()
+    let owners = (0..<observers).map { _ in BenchOwner() }
+    for (index, owner) in owners.enumerated() {
+      subject.subscribe(owner, index: index, sum: sum)
+    }
+    subject.set(0)
+    let start = clock.now
+    for value in 1...sets {
+      subject.set(value)
+    }
+    let elapsed = clock.now - start
+    try check(sum, contender, observers: observers, values: 1...sets)
+    withExtendedLifetime(owners) {}
+    return nanoseconds(elapsed)
+  }
+
+  /// Heap allocations per set, once subscribed and warmed up.
+  private static func allocationsPerSet(_ contender: Contender, observers: Int) throws -> Double {
+    let subject = contender.make()
+    let sum = Sum()
+    let owners = (0..<observers).map { _ in BenchOwner() }
+    for (index, owner) in owners.enumerated() {
+      subject.subscribe(owner, index: index, sum: sum)
+    }
+    subject.set(0)
+    let sets = 64
+    let before = allocation_counter_allocations()
+    for value in 1...sets {
+      subject.set(value)
+    }
+    let after = allocation_counter_allocations()
+    try check(sum, contender, observers: observers, values: 1...sets)
+    withExtendedLifetime(owners) {}
+    return Double(after - before) / Double(sets)
+  }
+
+  /// Milliseconds to add `observers` observers one at a time, then remove them (or release
+  /// their owners, for a design without removal) one at a time, in the order they came.
+  private static func churnTime(_ contender: Contender, observers: Int) -> Double {
+    let subject = contender.make()
+    let sum = Sum()
+    var owners: [BenchOwner?] = (0..<observers).map { _ in BenchOwner() }
+    let start = clock.now
+    for index in 0..<observers {
+      subject.subscribe(owners[index]!, index: index, sum: sum)
+    }
+    for index in 0..<observers {
+      if contender.canUnsubscribe { subject.unsubscribe(owners[index]!, index: index) }
+      owners[index] = nil
+    }
+    let elapsed = clock.now - start
+    withExtendedLifetime(subject) {}
+    return nanoseconds(elapsed) / 1e6
+  }
+
+  /// Heap bytes held per registered observer, owners and closures' captures excluded.
+  private static func bytesPerObserver(_ contender: Contender, observers: Int) -> Double {
+    let owners = (0..<observers).map { _ in BenchOwner() }
+    let sum = Sum()
+    let subject = contender.make()
+    let before = allocation_counter_live_bytes()
+    for (index, owner) in owners.enumerated() {
+      subject.subscribe(owner, index: index, sum: sum)
+    }
+    let after = allocation_counter_live_bytes()
+    withExtendedLifetime((owners, subject)) {}
+    return Double(after - before) / Double(observers)
+  }
+
+  /// Microseconds for the first set after `released` observers' owners were released, and the
+  /// median of the next 100, with one live observer throughout.
+  private static func staleSets(_ contender: Contender, released: Int) throws -> (
+    first: Double, later: Double
+  ) {
+    let subject = contender.make()
+    let sum = Sum()
+    let live = BenchOwner()
+    subject.subscribe(live, index: 0, sum: sum)
+    do {
+      let owners = (0..<released).map { _ in BenchOwner() }
+      for (index, owner) in owners.enumerated() {
+        subject.subscribe(owner, index: index + 1, sum: sum)
+      }
+    }
+    var start = clock.now
+    subject.set(1)
+    let first = nanoseconds(clock.now - start) / 1e3
+    var later: [Double] = []
+    for value in 2...101 {
+      start = clock.now
+      subject.set(value)
+      later.append(nanoseconds(clock.now - start) / 1e3)
+    }
+    withExtendedLifetime(live) {}
+    return (first, median(later))
+  }
+
+  /// Fails loudly when the callbacks did not add up to what `values` should give.
+  private static func check(
+    _ sum: Sum, _ contender: Contender, observers: Int, values: ClosedRange<Int>
+  ) throws {
+    let delivered =
+      contender.deliversPreviousValue ? (values.lowerBound - 1)...(values.upperBound - 1) : values
+    let expected = observers &* delivered.reduce(0, &+)
+    guard sum.value == expected else {
+      throw BenchError(
+        description: "bench: \(contender.name) summed \(sum.value) over \(observers) observers "
+          + "and \(values.count) sets, not \(expected): a callback was skipped or doubled")
+    }
+  }
+
+  private static func nanoseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+  }
+}
+
+/// The middle value; the mean of the two middle ones for an even count.
+func median(_ values: [Double]) -> Double {
+  guard !values.isEmpty else { return 0 }
+  let sorted = values.sorted()
+  let middle = sorted.count / 2
+  return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+}

@@ -1,0 +1,231 @@
+import Foundation
+import Observation
+import Stage1Closures
+import Stage2KeyedDict
+import Stage3WeakRefs
+import Stage4Options
+import Stage5Concurrency
+import StageScenarios
+
+/// The running sum every bench callback adds to: real work the optimizer cannot drop, checked
+/// after every measurement.
+///
+/// Unchecked `Sendable`, and sound: the bench runs on one thread, and stage 5 and Observation,
+/// whose handlers must be `@Sendable`, call them on the thread that sets the value.
+final class Sum: @unchecked Sendable {
+  var value = 0
+}
+
+/// An observer object for the designs that want one; it holds nothing.
+final class BenchOwner: Sendable {}
+
+/// One design, reduced to what the bench measures.
+protocol BenchSubject: AnyObject {
+  /// Subscribes an observer, owned by `owner` where the design has owners, that adds each value
+  /// it is given to `sum`.
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum)
+  /// Ends that subscription; for a design with no removal, does nothing (the owner is then
+  /// released instead).
+  func unsubscribe(_ owner: BenchOwner, index: Int)
+  /// Sets the value, notifying every observer.
+  func set(_ value: Int)
+}
+
+/// A design in the bench: a stage, or a reference to compare the stages with.
+package struct Contender: Sendable {
+  /// "stage 4", "floor", "NotificationCenter", "Observation".
+  package var name: String
+  /// The stage, for a stage.
+  package var stage: Stage?
+  /// Whether each callback receives the value before the set rather than after it.
+  var deliversPreviousValue = false
+  /// Whether subscriptions can be ended explicitly.
+  var canUnsubscribe = true
+  /// Whether each subscription costs O(n), so that registering the memory table's full count
+  /// would take minutes: stage 3 cleans on every bind, stage 4 removes earlier callbacks first.
+  var subscribingIsLinear = false
+  var make: @Sendable () -> any BenchSubject
+
+  static let floor = Contender(name: "floor", make: { ClosureArraySubject() })
+  static let notificationCenter = Contender(
+    name: "NotificationCenter", make: { NotificationCenterSubject() })
+  static let observation = Contender(
+    name: "Observation", deliversPreviousValue: true, canUnsubscribe: false,
+    make: { ObservationSubject() })
+
+  /// The floor, every stage, then the references.
+  package static var all: [Contender] {
+    [floor] + Stage.allCases.map(Contender.init(stage:)) + [notificationCenter, observation]
+  }
+
+  init(
+    name: String, stage: Stage? = nil, deliversPreviousValue: Bool = false,
+    canUnsubscribe: Bool = true, make: @escaping @Sendable () -> any BenchSubject
+  ) {
+    self.name = name
+    self.stage = stage
+    self.deliversPreviousValue = deliversPreviousValue
+    self.canUnsubscribe = canUnsubscribe
+    self.make = make
+  }
+
+  init(stage: Stage) {
+    self.init(
+      name: "stage \(stage.number)", stage: stage, canUnsubscribe: stage.canUnsubscribe,
+      make: { stage.makeBenchSubject() })
+    subscribingIsLinear = stage == .informationAge || stage == .optionSets
+  }
+}
+
+// MARK: - The stages' adapters
+
+extension Stage {
+  /// A fresh observable of this stage, behind the bench's interface.
+  func makeBenchSubject() -> any BenchSubject {
+    switch self {
+    case .stoneAge: StoneAgeBench()
+    case .ironAge: IronAgeBench()
+    case .informationAge: InformationAgeBench()
+    case .optionSets: OptionSetsBench()
+    case .concurrency: ConcurrencyBench()
+    }
+  }
+}
+
+private final class StoneAgeBench: BenchSubject {
+  let observable = Stage1Closures.Observable(0)
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    observable.bindObserver { sum.value &+= $0 }
+  }
+  func unsubscribe(_ owner: BenchOwner, index: Int) {}
+  func set(_ value: Int) { observable.value = value }
+}
+
+private final class IronAgeBench: BenchSubject {
+  let observable = Stage2KeyedDict.Observable(0)
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    observable.bindObserver(forKey: "observer \(index)") { sum.value &+= $0 }
+  }
+  func unsubscribe(_ owner: BenchOwner, index: Int) {
+    observable.removeObserver(forKey: "observer \(index)")
+  }
+  func set(_ value: Int) { observable.value = value }
+}
+
+private final class InformationAgeBench: BenchSubject {
+  let observable = Stage3WeakRefs.Observable(0)
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    observable.bindObserver(owner) { sum.value &+= $0 }
+  }
+  func unsubscribe(_ owner: BenchOwner, index: Int) {}
+  func set(_ value: Int) { observable.value = value }
+}
+
+private final class OptionSetsBench: BenchSubject {
+  let observable = Stage4Options.Observable(0)
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    observable.addObserver(owner) { value, _ in sum.value &+= value }
+  }
+  func unsubscribe(_ owner: BenchOwner, index: Int) { observable.removeObserver(owner) }
+  func set(_ value: Int) { observable.value = value }
+}
+
+private final class ConcurrencyBench: BenchSubject {
+  let observable = Stage5Concurrency.Observable(0)
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    observable.observe(owner) { _, change in sum.value &+= change.newValue }
+  }
+  func unsubscribe(_ owner: BenchOwner, index: Int) { observable.removeObserver(owner) }
+  func set(_ value: Int) { observable.value = value }
+}
+
+// MARK: - The references
+
+/// The floor: a plain array of closures, called in a loop; removal by index in a dictionary.
+private final class ClosureArraySubject: BenchSubject {
+  var observers: [Int: (Int) -> Void] = [:]
+  var ordered: [(Int) -> Void] = []
+  var value = 0
+
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    let observer: (Int) -> Void = { sum.value &+= $0 }
+    observers[index] = observer
+    ordered.append(observer)
+  }
+
+  func unsubscribe(_ owner: BenchOwner, index: Int) {
+    observers[index] = nil
+  }
+
+  func set(_ value: Int) {
+    self.value = value
+    for observer in ordered {
+      observer(value)
+    }
+  }
+}
+
+/// Foundation's NotificationCenter: block observers on a private center; each reads the new
+/// value from the subject the notification names.
+private final class NotificationCenterSubject: BenchSubject {
+  final class Holder: @unchecked Sendable {
+    // Unchecked: read only by blocks the bench's one thread runs, inside post.
+    var value = 0
+  }
+
+  let center = NotificationCenter()
+  let name = Notification.Name("ValueDidChange")
+  let holder = Holder()
+  var tokens: [Int: any NSObjectProtocol] = [:]
+
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    let holder = holder
+    tokens[index] = center.addObserver(forName: name, object: nil, queue: nil) { _ in
+      sum.value &+= holder.value
+    }
+  }
+
+  func unsubscribe(_ owner: BenchOwner, index: Int) {
+    if let token = tokens.removeValue(forKey: index) { center.removeObserver(token) }
+  }
+
+  func set(_ value: Int) {
+    holder.value = value
+    center.post(name: name, object: nil)
+  }
+}
+
+/// Swift's Observation: an `@Observable` model, each observer re-arming
+/// `withObservationTracking` in its `onChange`, which fires once, before the write.
+private final class ObservationSubject: BenchSubject {
+  @Observable
+  final class Model {
+    var value = 0
+  }
+
+  /// Carries the model into `onChange`, which must be `@Sendable`. Sound: the bench sets the
+  /// value on its one thread, and `onChange` runs there, inside the set.
+  struct Carried: @unchecked Sendable {
+    let model: Model
+    let sum: Sum
+  }
+
+  let model = Model()
+
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    Self.track(Carried(model: model, sum: sum))
+  }
+
+  private static func track(_ carried: Carried) {
+    withObservationTracking {
+      _ = carried.model.value
+    } onChange: {
+      carried.sum.value &+= carried.model.value
+      track(carried)
+    }
+  }
+
+  func unsubscribe(_ owner: BenchOwner, index: Int) {}
+
+  func set(_ value: Int) { model.value = value }
+}
