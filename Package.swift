@@ -73,6 +73,9 @@ let package = Package(
       dependencies: ["CompareStagesKit", "TutorialDemos", "KeepingScore"]
     ),
     .testTarget(name: "CompareStagesTests", dependencies: ["CompareStagesKit", "StageScenarios"]),
+    .testTarget(
+      name: "StageBenchTests",
+      dependencies: ["StageBench", "CompareStagesKit", "StageScenarios", "AllocationCounter"]),
     // Runs the built executables as a user does: arguments, standard streams, exit status.
     .testTarget(
       name: "ExecutableTests", dependencies: ["compare-stages", "tutorial", "keeping-score"]),

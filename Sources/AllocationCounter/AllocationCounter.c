@@ -19,7 +19,6 @@
 
 #include <errno.h>
 #include <malloc.h>
-#include <stdatomic.h>
 #include <stddef.h>
 
 extern void *__libc_malloc(size_t size);
@@ -28,22 +27,24 @@ extern void *__libc_realloc(void *pointer, size_t size);
 extern void *__libc_memalign(size_t alignment, size_t size);
 extern void __libc_free(void *pointer);
 
-static _Atomic unsigned long long allocations = 0;
-static _Atomic long long live_bytes = 0;
+// Per thread, so that a measurement counts only what its own thread does, even while other
+// threads (other tests, say) allocate. Initial-exec TLS needs no allocation to reach, which
+// matters inside malloc itself.
+static _Thread_local unsigned long long allocations
+    __attribute__((tls_model("initial-exec"))) = 0;
+static _Thread_local long long live_bytes __attribute__((tls_model("initial-exec"))) = 0;
 
 static void *counted(void *pointer) {
   if (pointer) {
-    atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&live_bytes, (long long)malloc_usable_size(pointer),
-                              memory_order_relaxed);
+    allocations += 1;
+    live_bytes += (long long)malloc_usable_size(pointer);
   }
   return pointer;
 }
 
 static void uncounted(void *pointer) {
   if (pointer) {
-    atomic_fetch_sub_explicit(&live_bytes, (long long)malloc_usable_size(pointer),
-                              memory_order_relaxed);
+    live_bytes -= (long long)malloc_usable_size(pointer);
   }
 }
 
@@ -78,13 +79,9 @@ void free(void *pointer) {
 
 int allocation_counter_is_active(void) { return 1; }
 
-unsigned long long allocation_counter_allocations(void) {
-  return atomic_load_explicit(&allocations, memory_order_relaxed);
-}
+unsigned long long allocation_counter_allocations(void) { return allocations; }
 
-long long allocation_counter_live_bytes(void) {
-  return atomic_load_explicit(&live_bytes, memory_order_relaxed);
-}
+long long allocation_counter_live_bytes(void) { return live_bytes; }
 
 #else
 

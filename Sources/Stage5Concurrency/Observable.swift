@@ -28,7 +28,7 @@ import Synchronization
 ///
 /// Reading and then setting ``value`` (as `value += 1` does) is two steps, not one: another
 /// thread may set it in between.
-public final class Observable<Value: Sendable>: Sendable {
+public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @usableFromInline
   enum Pending: Sendable {
     /// A set, to deliver to the subscriptions made before it.
@@ -104,7 +104,7 @@ public final class Observable<Value: Sendable>: Sendable {
     let subscriptions = withState { $0.slots }
     for subscription in subscriptions {
       subscription?.isActive.store(false, ordering: .releasing)
-      subscription?.finish()
+      subscription?.finish?()
     }
   }
 
@@ -147,8 +147,11 @@ public final class Observable<Value: Sendable>: Sendable {
   public func observe(
     options: ObservableOptions = [], _ handler: @escaping @Sendable (Change<Value>) -> Void
   ) -> ObservationToken {
-    let subscription = subscribe(.plain(handler), owner: nil, options: options)
-    return ObservationToken { [weak self] in self?.end(subscription) }
+    let subscription = subscribe(owner: nil, options: options) { change in
+      handler(change)
+      return true
+    }
+    return ObservationToken(observable: self, subscription: subscription)
   }
 
   /// Observes the value for as long as `owner` lives, handing the owner to the handler.
@@ -166,9 +169,11 @@ public final class Observable<Value: Sendable>: Sendable {
     _ owner: Owner, options: ObservableOptions = [],
     _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
   ) {
-    _ = subscribe(
-      .owned { owner, change in handler(unsafeDowncast(owner, to: Owner.self), change) },
-      owner: owner, options: options)
+    _ = subscribe(owner: owner, options: options) { [weak owner] change in
+      guard let owner else { return false }
+      handler(owner, change)
+      return true
+    }
   }
 
   /// Ends the subscription of `owner`; an owner with none is ignored.
@@ -184,7 +189,7 @@ public final class Observable<Value: Sendable>: Sendable {
       else { return nil }
       return subscription
     }
-    removed?.finish()
+    removed?.finish?()
   }
 
   /// The current value, then every change, as an asynchronous sequence.
@@ -194,7 +199,12 @@ public final class Observable<Value: Sendable>: Sendable {
   /// consumer reads them.
   public var values: AsyncStream<Value> {
     let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
-    let subscription = subscribe(.stream(continuation), owner: nil, options: .initial)
+    let subscription = subscribe(
+      owner: nil, options: .initial, finish: { continuation.finish() },
+      deliver: { change in
+        continuation.yield(change.newValue)
+        return true
+      })
     continuation.onTermination = { [weak self, weak subscription] _ in
       if let self, let subscription { self.end(subscription) }
     }
@@ -231,11 +241,13 @@ public final class Observable<Value: Sendable>: Sendable {
 
   @inlinable
   func subscribe(
-    _ handler: Subscription<Value>.Handler, owner: (AnyObject & Sendable)?,
-    options: ObservableOptions
+    owner: (AnyObject & Sendable)?, options: ObservableOptions,
+    finish: (@Sendable () -> Void)? = nil,
+    deliver: @escaping @Sendable (Change<Value>) -> Bool
   ) -> Subscription<Value> {
     let (subscription, replaced, mustDeliver) = withState { state in
-      let subscription = Subscription(id: state.nextID, handler: handler, owner: owner)
+      let subscription = Subscription(
+        id: state.nextID, owner: owner, finish: finish, deliver: deliver)
       state.nextID += 1
       var replaced: Subscription<Value>?
       if let owner {
@@ -252,7 +264,7 @@ public final class Observable<Value: Sendable>: Sendable {
       }
       return (subscription, replaced, mustDeliver)
     }
-    replaced?.finish()
+    replaced?.finish?()
     if mustDeliver { deliverPending() }
     return subscription
   }
@@ -260,7 +272,7 @@ public final class Observable<Value: Sendable>: Sendable {
   @inlinable
   func end(_ subscription: Subscription<Value>) {
     if withState({ $0.remove(subscription) }) {
-      subscription.finish()
+      subscription.finish?()
     }
   }
 
@@ -275,14 +287,48 @@ public final class Observable<Value: Sendable>: Sendable {
           end(subscription)
         }
       case .change(let change, let before):
-        for case let subscription? in subscriptions {
-          if subscription.id >= before { break }
-          if subscription.isActive.load(ordering: .acquiring), !subscription.deliver(change) {
-            end(subscription)
+        // The snapshot keeps every subscription alive for the whole loop, so each one is
+        // borrowed from it, not retained and released around its call: that halves the cost
+        // of a delivery.
+        subscriptions.withUnsafeBufferPointer { snapshot in
+          for slot in snapshot.indices {
+            guard let entry = snapshot[slot].map(Unmanaged.passUnretained) else { continue }
+            switch entry._withUnsafeGuaranteedRef({ Self.deliver(change, to: $0, before: before) })
+            {
+            case .delivered: continue
+            case .subscribedLater: return
+            case .ownerGone: end(entry.takeUnretainedValue())
+            }
           }
         }
       }
     }
+  }
+
+  @usableFromInline
+  func endSubscription(_ subscription: AnyObject) {
+    if let subscription = subscription as? Subscription<Value> { end(subscription) }
+  }
+
+  @usableFromInline
+  enum DeliveryOutcome {
+    /// Delivered, or skipped because the subscription has ended.
+    case delivered
+    /// The subscription, and every one after it, was made after the change was set.
+    case subscribedLater
+    /// The owner is gone: the subscription must end.
+    case ownerGone
+  }
+
+  @inlinable
+  static func deliver(
+    _ change: Change<Value>, to subscription: Subscription<Value>, before: UInt64
+  ) -> DeliveryOutcome {
+    guard subscription.id < before else { return .subscribedLater }
+    guard subscription.isActive.load(ordering: .acquiring), !subscription.deliver(change) else {
+      return .delivered
+    }
+    return .ownerGone
   }
 
   /// Takes the next queued delivery and the subscriptions to visit, or ends the delivery.

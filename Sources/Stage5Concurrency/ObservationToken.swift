@@ -10,15 +10,18 @@
 /// score.value = 2  // prints nothing
 /// ```
 public final class ObservationToken: Sendable {
-  private let onCancel: @Sendable () -> Void
+  /// The observable, held weakly: a token never keeps it alive.
+  private weak let observable: (any SubscriptionEnding)?
+  private let subscription: AnyObject & Sendable
 
   @usableFromInline
-  init(onCancel: @escaping @Sendable () -> Void) {
-    self.onCancel = onCancel
+  init(observable: any SubscriptionEnding, subscription: AnyObject & Sendable) {
+    self.observable = observable
+    self.subscription = subscription
   }
 
   deinit {
-    onCancel()
+    cancel()
   }
 
   /// Ends the subscription. Calling it again does nothing.
@@ -26,6 +29,13 @@ public final class ObservationToken: Sendable {
   /// Once it returns, the handler is not called again by the thread that called it, even later
   /// in a delivery that is under way on that thread.
   public func cancel() {
-    onCancel()
+    observable?.endSubscription(subscription)
   }
+}
+
+/// What a token needs of its observable, whatever the observable's value type.
+@usableFromInline
+protocol SubscriptionEnding: AnyObject, Sendable {
+  /// Ends `subscription`, if it belongs here and has not ended yet.
+  func endSubscription(_ subscription: AnyObject)
 }

@@ -171,7 +171,13 @@ package enum Bench {
   }
 
   /// Heap allocations per set, once subscribed and warmed up.
-  private static func allocationsPerSet(_ contender: Contender, observers: Int) throws -> Double {
+  ///
+  /// - Parameters:
+  ///   - contender: The design to measure.
+  ///   - observers: How many observers each set reaches.
+  /// - Returns: The allocations counted over 64 sets, divided by 64.
+  /// - Throws: ``BenchError`` when the running sum is wrong.
+  package static func allocationsPerSet(_ contender: Contender, observers: Int) throws -> Double {
     let subject = contender.make()
     let sum = Sum()
     let owners = (0..<observers).map { _ in BenchOwner() }

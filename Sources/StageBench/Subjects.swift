@@ -12,15 +12,19 @@ import StageScenarios
 ///
 /// Unchecked `Sendable`, and sound: the bench runs on one thread, and stage 5 and Observation,
 /// whose handlers must be `@Sendable`, call them on the thread that sets the value.
-final class Sum: @unchecked Sendable {
-  var value = 0
+package final class Sum: @unchecked Sendable {
+  package var value = 0
 }
 
-/// An observer object for the designs that want one; it holds nothing.
-final class BenchOwner: Sendable {}
+/// An observer object for the designs that want one.
+package final class BenchOwner {
+  /// What the observer keeps for as long as it lives, as a screen keeps its observation
+  /// token: stage 5's token, which ends the subscription when the observer goes.
+  var token: AnyObject?
+}
 
 /// One design, reduced to what the bench measures.
-protocol BenchSubject: AnyObject {
+package protocol BenchSubject: AnyObject {
   /// Subscribes an observer, owned by `owner` where the design has owners, that adds each value
   /// it is given to `sum`.
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum)
@@ -58,7 +62,7 @@ package struct Contender: Sendable {
     [floor] + Stage.allCases.map(Contender.init(stage:)) + [notificationCenter, observation]
   }
 
-  init(
+  package init(
     name: String, stage: Stage? = nil, deliversPreviousValue: Bool = false,
     canUnsubscribe: Bool = true, make: @escaping @Sendable () -> any BenchSubject
   ) {
@@ -69,7 +73,7 @@ package struct Contender: Sendable {
     self.make = make
   }
 
-  init(stage: Stage) {
+  package init(stage: Stage) {
     self.init(
       name: "stage \(stage.number)", stage: stage, canUnsubscribe: stage.canUnsubscribe,
       make: { stage.makeBenchSubject() })
@@ -130,12 +134,17 @@ private final class OptionSetsBench: BenchSubject {
   func set(_ value: Int) { observable.value = value }
 }
 
+/// Stage 5 through its token API, the one that compares with the floor's plain closures. A
+/// subscription with an owner costs more per call: a weak load, to hand the owner over.
 private final class ConcurrencyBench: BenchSubject {
   let observable = Stage5Concurrency.Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
-    observable.observe(owner) { _, change in sum.value &+= change.newValue }
+    owner.token = observable.observe { change in sum.value &+= change.newValue }
   }
-  func unsubscribe(_ owner: BenchOwner, index: Int) { observable.removeObserver(owner) }
+  func unsubscribe(_ owner: BenchOwner, index: Int) {
+    (owner.token as? ObservationToken)?.cancel()
+    owner.token = nil
+  }
   func set(_ value: Int) { observable.value = value }
 }
 

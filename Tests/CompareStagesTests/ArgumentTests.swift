@@ -61,3 +61,31 @@ struct ArgumentTests {
     }
   }
 }
+
+@Suite("compare-stages: --bench arguments")
+struct BenchArgumentTests {
+  @Test("--bench takes --quick and --format")
+  func bench() throws {
+    #expect(try Command.parse(["--bench"]) == .bench(format: .text, quick: false))
+    #expect(
+      try Command.parse(["--quick", "--bench", "--format", "json"])
+        == .bench(format: .json, quick: true))
+  }
+
+  @Test(
+    "bad combinations name the problem",
+    arguments: [
+      (["--quick"], "--quick goes with --bench"),
+      (["--bench", "--stage", "2"], "--bench and --stage cannot be combined"),
+      (["--bench", "--scenario", "sendable"], "--bench and --scenario cannot be combined"),
+      (["--bench", "--list"], "--bench and --list cannot be combined"),
+      (["--bench=fast"], "--bench takes no value"),
+    ])
+  func badCombinations(arguments: [String], message: String) {
+    #expect {
+      try Command.parse(arguments)
+    } throws: { error in
+      (error as? UsageError)?.message == message
+    }
+  }
+}

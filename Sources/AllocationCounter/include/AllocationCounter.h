@@ -5,10 +5,12 @@
 /// without a sanitizer (sanitizers replace malloc themselves).
 int allocation_counter_is_active(void);
 
-/// How many times malloc, calloc, realloc or an aligned allocation has been called so far.
+/// How many times the calling thread has called malloc, calloc, realloc or an aligned
+/// allocation so far.
 unsigned long long allocation_counter_allocations(void);
 
-/// Bytes currently allocated on the heap, as malloc_usable_size reports them.
+/// Bytes the calling thread has allocated less the bytes it has freed, as malloc_usable_size
+/// reports them; compare two readings on one thread.
 long long allocation_counter_live_bytes(void);
 
 #endif

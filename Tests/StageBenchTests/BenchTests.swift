@@ -1,0 +1,125 @@
+import AllocationCounter
+import CompareStagesKit
+import Foundation
+import StageBench
+import StageScenarios
+import Testing
+
+/// A design that skips every other callback: the bench must refuse its figures.
+private final class SkippingSubject: BenchSubject {
+  var observers: [(Int) -> Void] = []
+  var calls = 0
+
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    observers.append { sum.value &+= $0 }
+  }
+
+  func unsubscribe(_ owner: BenchOwner, index: Int) {}
+
+  func set(_ value: Int) {
+    calls += 1
+    guard calls.isMultiple(of: 2) else { return }
+    for observer in observers { observer(value) }
+  }
+}
+
+private let countingIsActive = allocation_counter_is_active() != 0
+
+/// Allocation counts describe optimized code: a debug build boxes values and closures that an
+/// optimized one does not, so the exact counts are checked by `swift test -c release`.
+#if DEBUG
+  private let isOptimized = false
+#else
+  private let isOptimized = true
+#endif
+
+@Suite("compare-stages --bench")
+struct BenchTests {
+  @Test("--quick produces every table, with a row for every stage and reference")
+  func quickStructure() throws {
+    let result = CompareStages.run(["--bench", "--quick"])
+    #expect(result.status == 0)
+    let expectedRows =
+      ["floor"] + Stage.allCases.map { "stage \($0.number)" } + [
+        "NotificationCenter", "Observation",
+      ]
+    var titles = [
+      "Fan-out:", "Spread:", "Churn:", "Stale entries:",
+    ]
+    if countingIsActive { titles += ["Heap allocations per set", "Memory:"] }
+    let tables = result.standardOutput.components(separatedBy: "\n\n")
+    for title in titles {
+      let table = try #require(tables.first { $0.hasPrefix(title) }, "no \(title) table")
+      let rows = table.split(separator: "\n").dropFirst(2).map { String($0) }
+      #expect(rows.map { $0.components(separatedBy: "  ").first ?? "" } == expectedRows, "\(title)")
+    }
+  }
+
+  @Test("JSON carries the same figures, for every contender and size")
+  func quickJSON() throws {
+    let result = CompareStages.run(["--bench", "--quick", "--format", "json"])
+    #expect(result.status == 0)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    let rows = try #require(object["rows"] as? [[String: Any]])
+    #expect(rows.count == Stage.allCases.count + 3)
+    for row in rows {
+      let fanOut = try #require(row["fanOut"] as? [[String: Any]])
+      #expect(fanOut.map { $0["observers"] as? Int } == [1, 10])
+      for cell in fanOut {
+        let median = try #require(cell["medianNanoseconds"] as? Double)
+        #expect(median > 0)
+        #expect((cell["minNanoseconds"] as? Double ?? .infinity) <= median)
+        #expect((cell["maxNanoseconds"] as? Double ?? 0) >= median)
+      }
+      #expect((row["churn"] as? [[String: Any]])?.count == 2)
+      #expect(row["laterSetMicroseconds"] is Double)
+    }
+    #expect(object["allocationCounting"] as? Bool == countingIsActive)
+  }
+
+  @Test("markdown: one table per measurement")
+  func quickMarkdown() {
+    let output = CompareStages.run(["--bench", "--quick", "--format", "markdown"]).standardOutput
+    #expect(output.contains("**Fan-out: nanoseconds per observer callback"))
+    #expect(output.contains("| contender | N=1 | N=10 |"))
+    #expect(output.contains("| stage 5 |"))
+  }
+
+  @Test("a debug build warns, in one line on stderr, that timings need -c release")
+  func debugWarning() {
+    let result = CompareStages.run(["--bench", "--quick"], isDebugBuild: true)
+    #expect(
+      result.standardError
+        == "compare-stages: this is a debug build; timings are only meaningful with "
+        + "'swift run -c release compare-stages --bench'\n")
+    #expect(CompareStages.run(["--bench", "--quick"], isDebugBuild: false).standardError.isEmpty)
+  }
+
+  @Test("a running sum that is wrong fails the bench loudly")
+  func wrongSumFails() {
+    let skipping = Contender(name: "skipping", make: { SkippingSubject() })
+    #expect {
+      try Bench.run(sizes: .quick, contenders: [skipping])
+    } throws: { error in
+      "\(error)".hasPrefix("bench: skipping summed ")
+    }
+  }
+
+  @Test(
+    "allocations per set are exact: none for stages 1 to 3 and 5, 2·(⌈log₂N⌉ + 1) for stage 4",
+    .enabled(if: countingIsActive, "allocation counting is off in sanitized builds"),
+    .enabled(if: isOptimized, "exact counts need an optimized build: swift test -c release"),
+    arguments: [1, 10, 100, 1_000])
+  func allocations(observers: Int) throws {
+    for stage in Stage.allCases {
+      let counted = try Bench.allocationsPerSet(Contender(stage: stage), observers: observers)
+      if stage == .optionSets {
+        let doublings = Int(log2(Double(observers)).rounded(.up))
+        #expect(counted == Double(2 * (doublings + 1)), "stage 4 at N=\(observers)")
+      } else {
+        #expect(counted == 0, "\(stage) at N=\(observers)")
+      }
+    }
+  }
+}
