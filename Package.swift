@@ -70,7 +70,7 @@ let package = Package(
     .testTarget(name: "KeepingScoreTests", dependencies: ["KeepingScore", "Stage4Options"]),
     .testTarget(
       name: "DocumentationTests",
-      dependencies: ["CompareStagesKit", "TutorialDemos", "KeepingScore"]
+      dependencies: ["CompareStagesKit", "StageBench", "TutorialDemos", "KeepingScore"]
     ),
     .testTarget(name: "CompareStagesTests", dependencies: ["CompareStagesKit", "StageScenarios"]),
     .testTarget(

@@ -72,6 +72,30 @@ package struct BenchReport: Sendable, Codable {
   package var rows: [Row]
 }
 
+extension BenchReport {
+  /// A report with every row and column a run of `sizes` would have, and zero for every
+  /// figure: the shape that a copy of a bench table in the docs must keep.
+  ///
+  /// - Parameter sizes: The sizes of the run the copy came from.
+  /// - Returns: The report, with allocation counting on.
+  package static func shape(of sizes: BenchSizes) -> BenchReport {
+    BenchReport(
+      sizes: sizes, allocationCounting: true,
+      rows: Contender.all.map { contender in
+        Row(
+          contender: contender.name, stage: contender.stage?.number,
+          fanOut: sizes.fanOut.map {
+            FanOut(
+              observers: $0, medianNanoseconds: 0, minNanoseconds: 0, maxNanoseconds: 0,
+              ratioToFloor: 0, allocationsPerSet: 0)
+          },
+          churn: sizes.churn.map { Churn(observers: $0, milliseconds: 0) }, churnGrowth: 0,
+          churnRemoves: contender.canUnsubscribe, bytesPerObserver: 0, memoryObservers: 0,
+          firstSetAfterReleaseMicroseconds: 0, laterSetMicroseconds: 0)
+      })
+  }
+}
+
 /// A sum that came out wrong: a callback was skipped, doubled, or optimized away.
 package struct BenchError: Error, CustomStringConvertible {
   package var description: String

@@ -1,6 +1,7 @@
 import CompareStagesKit
 import Foundation
 import KeepingScore
+import StageBench
 import Testing
 import TutorialDemos
 
@@ -151,4 +152,36 @@ private func keyPaths(of value: Any, prefix: String = "") -> Set<String> {
     return array.reduce(into: []) { $0.formUnion(keyPaths(of: $1, prefix: prefix + "[]")) }
   }
   return []
+}
+
+@Suite("Documentation: bench tables")
+struct BenchTableTests {
+  /// Each cell but the first of every table row replaced by a dot: what a copied bench table
+  /// must keep, while its figures may differ from run to run.
+  private func shape(_ markdown: String) -> String {
+    markdown.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      guard line.hasPrefix("| "), !line.hasPrefix("| contender"), !line.hasPrefix("| ---") else {
+        return String(line)
+      }
+      let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      return "| " + ([cells[0]] + cells.dropFirst().map { _ in "·" }).joined(separator: " | ")
+        + " |"
+    }.joined(separator: "\n")
+  }
+
+  @Test(
+    "a copied bench table has the rows, columns and titles the bench prints",
+    arguments: try MarkdownDocument.all())
+  func benchTables(document: MarkdownDocument) {
+    let expected = shape(BenchReport.shape(of: .full).markdown)
+    for block in document.benchBlocks {
+      #expect(
+        shape(block.content) == expected,
+        "\(document.path):\(block.line): this bench table no longer has the bench's shape")
+      let counts = block.content.components(separatedBy: "**Heap allocations per set")[1]
+      #expect(
+        counts.contains("| stage 4 | 2.0 | 10.0 | 16.0 | 22.0 |"),
+        "\(document.path):\(block.line): stage 4's allocation counts are exact and must match")
+    }
+  }
 }

@@ -86,6 +86,26 @@ struct MarkdownDocument: CustomTestStringConvertible {
     return outputs
   }
 
+  /// Text between `<!-- bench: COMMAND -->` and `<!-- end bench -->`: a bench run's tables.
+  var benchBlocks: [RawOutput] {
+    var blocks: [RawOutput] = []
+    var current: (command: String, start: Int, body: [String])?
+    for (index, line) in lines.enumerated() {
+      if let comment = Self.comment(in: line), comment.hasPrefix("bench: ") {
+        current = (String(comment.dropFirst("bench: ".count)), index, [])
+      } else if Self.comment(in: line) == "end bench", let block = current {
+        blocks.append(
+          RawOutput(
+            command: block.command, content: block.body.joined(separator: "\n") + "\n",
+            line: block.start + 1))
+        current = nil
+      } else {
+        current?.body.append(line)
+      }
+    }
+    return blocks
+  }
+
   /// Targets of relative Markdown links, `[text](target)`, without any `#fragment`.
   var relativeLinks: [String] {
     let pattern = /\]\(([^)\s]+)\)/
