@@ -12,8 +12,8 @@ package enum OutputFormat: String, CaseIterable, Sendable {
 
 /// What `compare-stages` was asked to do.
 package enum Command: Equatable, Sendable {
-  /// Run the scenarios and print the comparison.
-  case compare(format: OutputFormat, scenarios: [String], stages: [Stage])
+  /// Run the scenarios and print the comparison; no columns means every stage.
+  case compare(format: OutputFormat, scenarios: [String], columns: [Implementation])
   /// Measure what each design costs; `quick` uses tiny sizes.
   case bench(format: OutputFormat, quick: Bool)
   /// Print the scenario names with what each checks.
@@ -39,8 +39,8 @@ package struct UsageError: Error, Equatable, CustomStringConvertible {
 
 extension Command {
   private static let options = [
-    "--format", "--scenario", "--stage", "--list", "--explain", "--bench", "--quick", "--version",
-    "--help",
+    "--format", "--scenario", "--stage", "--with-platform", "--list", "--explain", "--bench",
+    "--quick", "--version", "--help",
   ]
 
   /// Parses the command-line arguments, without the program name.
@@ -53,7 +53,8 @@ extension Command {
   package static func parse(_ arguments: [String]) throws(UsageError) -> Command {
     var format: OutputFormat?
     var scenarios: [String] = []
-    var stages: [Stage] = []
+    var stages: [Implementation] = []
+    var withPlatform = false
     var modes: [(flag: String, command: Command)] = []
     var quick = false
 
@@ -96,10 +97,17 @@ extension Command {
         if !scenarios.contains(name) { scenarios.append(name) }
       case "--stage":
         let text = try value(validChoices: stageNumbers)
-        guard let number = Int(text), let stage = Stage(rawValue: number) else {
+        guard
+          let stage = (Implementation.stages + Implementation.references).first(where: {
+            $0.name == text
+          })
+        else {
           throw UsageError(message: "unknown stage '\(text)' (valid: \(stageNumbers))")
         }
         if !stages.contains(stage) { stages.append(stage) }
+      case "--with-platform":
+        try noValue()
+        withPlatform = true
       case "--list":
         try noValue()
         modes.append((flag, .list))
@@ -136,23 +144,30 @@ extension Command {
       throw UsageError(message: "--quick goes with --bench")
     }
     guard let mode = modes.first else {
-      return .compare(
-        format: format ?? .text, scenarios: scenarios, stages: stages.sorted())
+      var columns = stages
+      if withPlatform {
+        if columns.allSatisfy({ !Implementation.stages.contains($0) }) {
+          columns += Implementation.stages
+        }
+        columns += Implementation.references.filter { !columns.contains($0) }
+      }
+      return .compare(format: format ?? .text, scenarios: scenarios, columns: columns.sorted())
     }
     if modes.count > 1 {
       throw UsageError(message: "\(mode.flag) and \(modes[1].flag) cannot be combined")
     }
     if mode.flag == "--bench" {
-      if let first = [scenarios.isEmpty ? nil : "--scenario", stages.isEmpty ? nil : "--stage"]
-        .compactMap({ $0 }).first
-      {
+      if let first = [
+        scenarios.isEmpty ? nil : "--scenario", stages.isEmpty ? nil : "--stage",
+        withPlatform ? "--with-platform" : nil,
+      ].compactMap({ $0 }).first {
         throw UsageError(message: "--bench and \(first) cannot be combined")
       }
       return .bench(format: format ?? .text, quick: quick)
     }
     let narrowing = [
       format != nil ? "--format" : nil, scenarios.isEmpty ? nil : "--scenario",
-      stages.isEmpty ? nil : "--stage",
+      stages.isEmpty ? nil : "--stage", withPlatform ? "--with-platform" : nil,
     ].compactMap { $0 }
     if let first = narrowing.first {
       throw UsageError(message: "\(mode.flag) and \(first) cannot be combined")
@@ -165,6 +180,6 @@ extension Command {
   }
 
   private static var stageNumbers: String {
-    Stage.allCases.map { String($0.number) }.joined(separator: ", ")
+    (Implementation.stages + Implementation.references).map(\.name).joined(separator: ", ")
   }
 }

@@ -66,9 +66,9 @@ package enum CompareStages {
       } catch {
         return Invocation(standardError: warning + "\(error)\n", status: mismatch)
       }
-    case .compare(let format, let scenarios, let stages):
+    case .compare(let format, let scenarios, let columns):
       return invocation(
-        printing: Report(scenarios: scenarios, stages: stages), as: format, color: color)
+        printing: Report(scenarios: scenarios, columns: columns), as: format, color: color)
     }
   }
 
@@ -102,6 +102,7 @@ package enum CompareStages {
     stage leaks, collides or misbehaves.
 
     USAGE: compare-stages [--format <format>] [--scenario <name> ...] [--stage <number> ...]
+                          [--with-platform]
            compare-stages --list
            compare-stages --explain <name>
            compare-stages --bench [--quick] [--format <format>]
@@ -109,7 +110,10 @@ package enum CompareStages {
     OPTIONS:
       --format <format>   text (the default), markdown or json
       --scenario <name>   run only this scenario; repeat it for more (names: --list)
-      --stage <number>    show only this stage, 1 to \(Stage.allCases.count); repeat it for more
+      --stage <number>    show only this stage, 1 to \(Stage.allCases.count), or a reference,
+                          notificationcenter or observation; repeat it for more
+      --with-platform     add the platform's own observers as references: Foundation's
+                          NotificationCenter and Swift's Observation, run live
       --list              print every scenario's name and what it checks
       --explain <name>    tell one scenario's story: what it does, what each stage shows and
                           why, and which chapter covers it
@@ -123,7 +127,7 @@ package enum CompareStages {
     Colour is used only when standard output is a terminal and NO_COLOR is unset.
 
     EXIT STATUS:
-      0   every verdict matches the table documented in the README
+      0   every stage's verdict matches the table documented in the README
       1   some verdict differs from it, each difference named on standard error; or a bench
           sum came out wrong
       64  bad usage; the problem is named on standard error

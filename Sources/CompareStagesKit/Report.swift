@@ -1,16 +1,17 @@
 import StageScenarios
 
-/// The scenarios run live on the chosen stages, with the documented verdicts beside them.
+/// The scenarios run live on the chosen stages and references, with the documented verdicts
+/// beside the stages'.
 package struct Report: Sendable {
-  /// One scenario's results, one per stage.
+  /// One scenario's results, one per column.
   package struct Row: Sendable {
     /// The scenario run.
     package var scenario: Scenario
-    /// What it found on each stage, in stage order.
-    package var outcomes: [(stage: Stage, outcome: Outcome)]
+    /// What it found on each column, in column order.
+    package var outcomes: [(implementation: Implementation, outcome: Outcome)]
   }
 
-  /// A verdict that differs from the documented table.
+  /// A stage's verdict that differs from the documented table.
   package struct Mismatch: Sendable, Equatable, CustomStringConvertible {
     /// The scenario's name.
     package var scenario: String
@@ -28,30 +29,37 @@ package struct Report: Sendable {
     }
   }
 
-  /// The stages compared, in order.
-  package var stages: [Stage]
+  /// The columns compared, stages first.
+  package var columns: [Implementation]
   /// One row per scenario, in catalogue order.
   package var rows: [Row]
 
-  /// Runs `scenarios` on `stages`; empty lists mean all of them.
+  /// Runs `scenarios` on `columns`; no scenarios means all of them, no columns every stage.
   ///
   /// - Parameters:
   ///   - scenarios: Names of scenarios to run, or none for every scenario.
-  ///   - stages: The stages to run them on, or none for every stage.
-  package init(scenarios: [String] = [], stages: [Stage] = []) {
-    let stages = stages.isEmpty ? Stage.allCases : stages.sorted()
+  ///   - columns: The stages and references to run them on, or none for every stage.
+  package init(scenarios: [String] = [], columns: [Implementation] = []) {
+    let columns = columns.isEmpty ? Implementation.stages : columns.sorted()
     let chosen = Scenario.all.filter { scenarios.isEmpty || scenarios.contains($0.name) }
-    self.stages = stages
+    self.columns = columns
     rows = chosen.map { scenario in
-      Row(scenario: scenario, outcomes: stages.map { ($0, scenario.run(on: $0)) })
+      Row(scenario: scenario, outcomes: columns.map { ($0, scenario.run(on: $0)) })
     }
   }
 
-  /// Every verdict that differs from the documented table.
+  /// The stages among the columns.
+  package var stages: [Stage] {
+    columns.compactMap { if case .stage(let stage) = $0 { stage } else { nil } }
+  }
+
+  /// Every stage verdict that differs from the documented table. References have no documented
+  /// verdicts: their tests pin what they measure.
   package var mismatches: [Mismatch] {
     rows.flatMap { row in
-      row.outcomes.compactMap { stage, outcome in
-        guard let documented = row.scenario.documented[stage], documented != outcome.verdict
+      row.outcomes.compactMap { implementation, outcome in
+        guard case .stage(let stage) = implementation,
+          let documented = row.scenario.documented[stage], documented != outcome.verdict
         else { return nil }
         return Mismatch(
           scenario: row.scenario.name, stage: stage, documented: documented, measured: outcome)

@@ -4,12 +4,17 @@ package enum Verdict: String, Sendable, Codable {
   case holds
   /// The stage has the flaw the scenario looks for.
   case flaw
+  /// The scenario's idea does not exist for a reference (a way to cancel, a count of entries);
+  /// the evidence says what the reference does instead. Never given to a stage, whose lack of
+  /// an idea is a flaw.
+  case notApplicable = "n/a"
 
-  /// ✓ or ✗.
+  /// ✓, ✗ or –.
   package var symbol: String {
     switch self {
     case .holds: "✓"
     case .flaw: "✗"
+    case .notApplicable: "–"
     }
   }
 }
@@ -28,6 +33,11 @@ package struct Outcome: Sendable, Equatable {
 
   /// The stage has the flaw; `detail` says what was seen.
   package static func flaw(_ detail: String) -> Outcome { Outcome(verdict: .flaw, detail: detail) }
+
+  /// The scenario does not apply; `detail` says why.
+  package static func notApplicable(_ detail: String) -> Outcome {
+    Outcome(verdict: .notApplicable, detail: detail)
+  }
 }
 
 /// A short experiment on real objects, run the same way on every stage.
@@ -42,7 +52,7 @@ package struct Scenario: Sendable, Identifiable {
   package let chapter: String
   /// The verdict each stage is documented to give.
   package let documented: [Stage: Verdict]
-  private let experiment: @Sendable (Stage) -> Outcome
+  private let experiment: @Sendable (Implementation) -> Outcome
 
   /// The scenario's name.
   package var id: String { name }
@@ -58,7 +68,7 @@ package struct Scenario: Sendable, Identifiable {
   ///   - experiment: Runs the experiment on a stage and reports what it saw.
   package init(
     name: String, title: String, story: String, chapter: String, documented: [Verdict],
-    experiment: @escaping @Sendable (Stage) -> Outcome
+    experiment: @escaping @Sendable (Implementation) -> Outcome
   ) {
     precondition(documented.count == Stage.allCases.count, "\(name): one verdict per stage")
     self.name = name
@@ -73,7 +83,13 @@ package struct Scenario: Sendable, Identifiable {
   ///
   /// - Parameter stage: The stage to run it on.
   /// - Returns: The verdict and its evidence.
-  package func run(on stage: Stage) -> Outcome { experiment(stage) }
+  package func run(on stage: Stage) -> Outcome { experiment(.stage(stage)) }
+
+  /// Runs the experiment on a stage or a reference, with fresh objects.
+  ///
+  /// - Parameter implementation: What to run it on.
+  /// - Returns: The verdict and its evidence.
+  package func run(on implementation: Implementation) -> Outcome { experiment(implementation) }
 
   /// Looks a scenario up by name.
   ///

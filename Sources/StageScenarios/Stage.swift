@@ -131,5 +131,5 @@ package enum Stage: Int, CaseIterable, Sendable, Comparable, CustomStringConvert
 
 // Overload resolution picks the constrained version exactly when the compiler can prove the
 // type `Sendable`, so the answer is the compiler's, not a typed-in flag.
-private func isSendableType<T>(_: T.Type) -> Bool { false }
-private func isSendableType<T: Sendable>(_: T.Type) -> Bool { true }
+func isSendableType<T>(_: T.Type) -> Bool { false }
+func isSendableType<T: Sendable>(_: T.Type) -> Bool { true }

@@ -6,7 +6,7 @@ import Testing
 struct ArgumentTests {
   @Test("no arguments compare every scenario on every stage, as text")
   func defaults() throws {
-    #expect(try Command.parse([]) == .compare(format: .text, scenarios: [], stages: []))
+    #expect(try Command.parse([]) == .compare(format: .text, scenarios: [], columns: []))
   }
 
   @Test("options narrow, repeat, and take their value after a space or an equals sign")
@@ -15,7 +15,25 @@ struct ArgumentTests {
       "--format=json", "--stage", "4", "--stage=2", "--scenario", "sendable", "--stage", "2",
     ])
     #expect(
-      command == .compare(format: .json, scenarios: ["sendable"], stages: [.ironAge, .optionSets]))
+      command
+        == .compare(
+          format: .json, scenarios: ["sendable"], columns: [.stage(.ironAge), .stage(.optionSets)]))
+  }
+
+  @Test("--with-platform adds the references; --stage takes their names")
+  func platform() throws {
+    #expect(
+      try Command.parse(["--with-platform"])
+        == .compare(
+          format: .text, scenarios: [], columns: Implementation.stages + Implementation.references))
+    #expect(
+      try Command.parse(["--stage", "observation", "--stage", "1"])
+        == .compare(
+          format: .text, scenarios: [], columns: [.stage(.stoneAge), .reference(.observation)]))
+    #expect(
+      try Command.parse(["--stage", "2", "--with-platform"])
+        == .compare(
+          format: .text, scenarios: [], columns: [.stage(.ironAge)] + Implementation.references))
   }
 
   @Test("modes: list, explain, version, help")
@@ -30,14 +48,26 @@ struct ArgumentTests {
   @Test(
     "bad input names the problem and the valid choices",
     arguments: [
-      (["--colour"], "unknown option '--colour' (valid: --format, --scenario, --stage, --list,"),
+      (
+        ["--colour"],
+        "unknown option '--colour' (valid: --format, --scenario, --stage, --with-platform, --list,"
+      ),
       (["tables"], "unexpected argument 'tables'"),
       (["--format"], "--format needs a value (valid: text, markdown, json)"),
       (["--format", "xml"], "unknown format 'xml' (valid: text, markdown, json)"),
       (["--format", "json", "--format", "text"], "--format given more than once"),
-      (["--stage", "9"], "unknown stage '9' (valid: 1, 2, 3, 4, 5)"),
-      (["--stage", "two"], "unknown stage 'two' (valid: 1, 2, 3, 4, 5)"),
-      (["--stage", "--list"], "--stage needs a value (valid: 1, 2, 3, 4, 5)"),
+      (
+        ["--stage", "9"],
+        "unknown stage '9' (valid: 1, 2, 3, 4, 5, notificationcenter, observation)"
+      ),
+      (
+        ["--stage", "two"],
+        "unknown stage 'two' (valid: 1, 2, 3, 4, 5, notificationcenter, observation)"
+      ),
+      (
+        ["--stage", "--list"],
+        "--stage needs a value (valid: 1, 2, 3, 4, 5, notificationcenter, observation)"
+      ),
       (["--scenario", "leaks"], "unknown scenario 'leaks' (valid: delivers-every-change, "),
       (["--explain", "leaks"], "unknown scenario 'leaks' (valid: delivers-every-change, "),
       (["--list", "--explain", "sendable"], "--list and --explain cannot be combined"),

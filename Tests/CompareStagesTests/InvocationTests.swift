@@ -32,7 +32,7 @@ struct InvocationTests {
       let symbols = row.filter { $0 == "✓" || $0 == "✗" }.map(String.init)
       #expect(symbols == Stage.allCases.map { scenario.documented[$0]!.symbol }, "\(scenario.name)")
     }
-    #expect(lines.contains("All 75 verdicts match the documented table."))
+    #expect(lines.contains("All 75 stage verdicts match the documented table."))
     #expect(!result.standardOutput.contains("\u{1B}["))
   }
 
@@ -44,7 +44,7 @@ struct InvocationTests {
     let unwrapped = evidence.replacingOccurrences(of: "\n     ", with: " ")
     for row in report.rows {
       for (stage, outcome) in row.outcomes where outcome.verdict == .flaw {
-        #expect(unwrapped.contains("  \(stage.number)  \(outcome.detail)"), "\(row.scenario.name)")
+        #expect(unwrapped.contains("  \(stage.name)  \(outcome.detail)"), "\(row.scenario.name)")
       }
     }
   }
@@ -66,7 +66,7 @@ struct InvocationTests {
     #expect(!output.contains("1 stone"))
     #expect(output.contains("same-key-two-observers"))
     #expect(!output.contains("delivery-order"))
-    #expect(output.contains("All 1 verdicts match"))
+    #expect(output.contains("All 1 stage verdicts match"))
   }
 
   @Test("markdown: the documented table, row for row, then the evidence")
@@ -111,7 +111,7 @@ struct InvocationTests {
 
   @Test("a verdict that differs from the documented table is named on stderr, and exits 1")
   func mismatchExits1() throws {
-    var report = Report(scenarios: ["delivery-order"], stages: [.ironAge])
+    var report = Report(scenarios: ["delivery-order"], columns: [.stage(.ironAge)])
     report.rows[0].outcomes[0].outcome = .holds("called in order, as if by a miracle")
     let result = CompareStages.invocation(printing: report, as: .text)
     #expect(result.status == 1)
@@ -119,7 +119,8 @@ struct InvocationTests {
       result.standardError
         == "compare-stages: mismatch: delivery-order on stage 2: documented flaw, measured holds "
         + "(called in order, as if by a miracle)\n")
-    #expect(result.standardOutput.contains("1 of 1 verdicts differ from the documented table."))
+    #expect(
+      result.standardOutput.contains("1 of 1 stage verdicts differ from the documented table."))
   }
 
   @Test("--list names every scenario and what it checks, in 100 columns")
@@ -153,5 +154,55 @@ struct InvocationTests {
     #expect(
       CompareStages.run(["--version"]).standardOutput == "compare-stages \(CompareStages.version)\n"
     )
+  }
+}
+
+@Suite("compare-stages --with-platform")
+struct PlatformInvocationTests {
+  @Test("the text table gains a column per reference, fits in 100 columns, and explains every –")
+  func text() {
+    let result = CompareStages.run(["--with-platform"])
+    #expect(result.status == 0)
+    let lines = result.standardOutput.split(separator: "\n")
+    #expect(lines.allSatisfy { $0.count <= 100 })
+    #expect(lines.contains { $0.hasPrefix("scenario ") && $0.hasSuffix("notif  observ") })
+    #expect(result.standardOutput.contains("Evidence for each ✗ and –:"))
+    #expect(
+      result.standardOutput.contains(
+        "  notif   NotificationCenter does not say how many observers it holds"))
+  }
+
+  @Test("markdown names the references in its header")
+  func markdown() {
+    let output = CompareStages.run(["--with-platform", "--format", "markdown"]).standardOutput
+    #expect(
+      output.hasPrefix(
+        "| scenario | what it checks | 1 | 2 | 3 | 4 | 5 | NotificationCenter | Observation |\n"))
+    #expect(output.contains("- `old-value`, Observation: onChange carries no value"))
+  }
+
+  @Test("JSON lists the references and gives their results a reference name and n/a verdicts")
+  func json() throws {
+    let output = CompareStages.run(["--stage", "observation", "--format", "json"]).standardOutput
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    #expect((object["stages"] as? [Any])?.isEmpty == true)
+    let references = try #require(object["references"] as? [[String: Any]])
+    #expect(references.map { $0["reference"] as? String } == ["observation"])
+    #expect(references.first?["module"] as? String == "Observation")
+    let scenarios = try #require(object["scenarios"] as? [[String: Any]])
+    let old = try #require(scenarios.first { $0["name"] as? String == "old-value" })
+    let result = try #require((old["results"] as? [[String: Any]])?.first)
+    #expect(result["reference"] as? String == "observation")
+    #expect(result["verdict"] as? String == "n/a")
+    #expect(result["stage"] == nil && result["documented"] == nil)
+  }
+
+  @Test("the default table stays the stages alone")
+  func defaultIsStagesOnly() {
+    let output = CompareStages.run([]).standardOutput
+    #expect(!output.contains("References:"))
+    #expect(!output.contains(" observ\n"))
+    #expect(!output.contains("–"))
   }
 }

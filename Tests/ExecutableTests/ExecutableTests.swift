@@ -37,7 +37,7 @@ struct ExecutableTests {
     let result = try runProduct("compare-stages", [])
     #expect(result.status == 0)
     #expect(result.error.isEmpty)
-    #expect(result.output.contains("All 75 verdicts match the documented table."))
+    #expect(result.output.contains("All 75 stage verdicts match the documented table."))
     #expect(!result.output.contains("\u{1B}["), "no colour when stdout is a pipe")
   }
 
@@ -48,7 +48,7 @@ struct ExecutableTests {
     #expect(result.output.isEmpty)
     #expect(
       result.error
-        == "compare-stages: unknown stage '7' (valid: 1, 2, 3, 4, 5); see 'compare-stages --help'\n"
+        == "compare-stages: unknown stage '7' (valid: 1, 2, 3, 4, 5, notificationcenter, observation); see 'compare-stages --help'\n"
     )
   }
 }

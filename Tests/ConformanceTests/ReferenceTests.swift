@@ -1,0 +1,81 @@
+import StageScenarios
+import Testing
+
+/// The verdicts the platform's references give today, measured by the same scenarios as the
+/// stages. They are pinned here, not documented as goals: if a toolchain changes one, this test
+/// names the cell, and chapter 8's table and text need a look.
+private let pinned: [Reference: [String: Verdict]] = [
+  .notificationCenter: [
+    "delivers-every-change": .holds,
+    "delivery-order": .flaw,
+    "released-observer-not-called": .flaw,
+    "dead-entries-removed": .notApplicable,
+    "dead-entries-removed-on-set": .notApplicable,
+    "explicit-unsubscribe": .holds,
+    "strong-capture-freed-after-unsubscribe": .holds,
+    "strong-capture-freed-without-unsubscribe": .flaw,
+    "same-key-two-observers": .holds,
+    "same-observer-twice": .flaw,
+    "initial-value": .notApplicable,
+    "old-value": .notApplicable,
+    "unsubscribe-during-notification": .flaw,
+    "reentrant-set-ends-on-latest": .flaw,
+    "sendable": .holds,
+  ],
+  .observation: [
+    "delivers-every-change": .flaw,
+    "delivery-order": .flaw,
+    "released-observer-not-called": .flaw,
+    "dead-entries-removed": .notApplicable,
+    "dead-entries-removed-on-set": .notApplicable,
+    "explicit-unsubscribe": .notApplicable,
+    "strong-capture-freed-after-unsubscribe": .notApplicable,
+    "strong-capture-freed-without-unsubscribe": .flaw,
+    "same-key-two-observers": .holds,
+    "same-observer-twice": .flaw,
+    "initial-value": .holds,
+    "old-value": .notApplicable,
+    "unsubscribe-during-notification": .notApplicable,
+    "reentrant-set-ends-on-latest": .flaw,
+    "sendable": .flaw,
+  ],
+]
+
+@Suite("Conformance: the platform's references, measured")
+struct ReferenceTests {
+  @Test("each reference gives the pinned verdict for every scenario", arguments: Reference.allCases)
+  func pinnedVerdicts(reference: Reference) throws {
+    let expected = try #require(pinned[reference])
+    #expect(Set(expected.keys) == Set(Scenario.all.map(\.name)), "pin every scenario")
+    for scenario in Scenario.all {
+      let outcome = scenario.run(on: .reference(reference))
+      #expect(
+        outcome.verdict == expected[scenario.name],
+        """
+        \(reference.title) now gives '\(outcome.verdict.rawValue)' for \(scenario.name), pinned \
+        as '\(expected[scenario.name]?.rawValue ?? "nothing")' (\(outcome.detail)). A toolchain \
+        change? Update the pin here and Tutorial/08-beyond-the-stages.md.
+        """)
+    }
+  }
+
+  @Test("a stage is never given n/a: a lack is a flaw there")
+  func stagesNeverNotApplicable() {
+    for scenario in Scenario.all {
+      for stage in Stage.allCases {
+        #expect(scenario.run(on: stage).verdict != .notApplicable, "\(scenario.name) on \(stage)")
+      }
+    }
+  }
+
+  @Test("a reference's outcome, evidence included, is the same every time it runs")
+  func repeatable() {
+    for scenario in Scenario.all {
+      for reference in Implementation.references {
+        #expect(
+          scenario.run(on: reference) == scenario.run(on: reference),
+          "\(scenario.name) on \(reference)")
+      }
+    }
+  }
+}
