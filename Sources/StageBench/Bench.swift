@@ -174,9 +174,11 @@ package enum Bench {
 
   // MARK: - Measurements
 
-  /// Nanoseconds for `sets` sets reaching `observers` observers, the sum checked.
-  private static func timeFanOut(_ contender: Contender, observers: Int, sets: Int) throws -> Double
-  {
+  /// A fresh subject with `observers` observers, warmed up by one set of 0 (which adds nothing
+  /// to the sum). Keep the owners alive for as long as the subject is measured.
+  private static func subscribed(_ contender: Contender, observers: Int) -> (
+    subject: any BenchSubject, sum: Sum, owners: [BenchOwner]
+  ) {
     let subject = contender.make()
     let sum = Sum()
     let owners = (0..<observers).map { _ in BenchOwner() }
@@ -184,6 +186,13 @@ package enum Bench {
       subject.subscribe(owner, index: index, sum: sum)
     }
     subject.set(0)
+    return (subject, sum, owners)
+  }
+
+  /// Nanoseconds for `sets` sets reaching `observers` observers, the sum checked.
+  private static func timeFanOut(_ contender: Contender, observers: Int, sets: Int) throws -> Double
+  {
+    let (subject, sum, owners) = subscribed(contender, observers: observers)
     let start = clock.now
     for value in 1...sets {
       subject.set(value)
@@ -202,13 +211,7 @@ package enum Bench {
   /// - Returns: The allocations counted over 64 sets, divided by 64.
   /// - Throws: ``BenchError`` when the running sum is wrong.
   package static func allocationsPerSet(_ contender: Contender, observers: Int) throws -> Double {
-    let subject = contender.make()
-    let sum = Sum()
-    let owners = (0..<observers).map { _ in BenchOwner() }
-    for (index, owner) in owners.enumerated() {
-      subject.subscribe(owner, index: index, sum: sum)
-    }
-    subject.set(0)
+    let (subject, sum, owners) = subscribed(contender, observers: observers)
     let sets = 64
     let before = allocation_counter_allocations()
     for value in 1...sets {

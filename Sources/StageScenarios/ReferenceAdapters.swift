@@ -98,7 +98,7 @@ final class ObservationAdapter: ScenarioObservable {
 
   func subscribe(_ subscription: ScenarioSubscription) {
     let handler = SingleThreadBox(value: subscription.closure { (delivery: Delivery) in delivery })
-    let current = Self.track(SingleThreadBox(value: model), handler: handler)
+    let current = Self.track(WeakModel(model), handler: handler)
     if subscription.wantsInitial { handler.value(.initial(current)) }
   }
 
@@ -108,15 +108,23 @@ final class ObservationAdapter: ScenarioObservable {
 
   /// Arms a tracking of the value; when it fires, reports what the value reads then, and
   /// arms again. Returns the value read while arming.
-  private static func track(
-    _ model: SingleThreadBox<ObservedValue>, handler: SingleThreadBox<(Delivery) -> Void>
-  ) -> Int {
+  private static func track(_ model: WeakModel, handler: SingleThreadBox<(Delivery) -> Void>) -> Int
+  {
     withObservationTracking {
-      model.value.value
+      model.object?.value ?? 0
     } onChange: {
       // onChange runs before the write: this reads the value being replaced.
-      handler.value(.new(model.value.value))
+      guard let value = model.object?.value else { return }
+      handler.value(.new(value))
       _ = track(model, handler: handler)
     }
   }
+}
+
+/// The model, held weakly by its own trackings, so that the model and the closures it keeps do
+/// not keep each other alive. Unchecked `Sendable` for the reason `SingleThreadBox` gives.
+private final class WeakModel: @unchecked Sendable {
+  weak var object: ObservedValue?
+
+  init(_ object: ObservedValue) { self.object = object }
 }

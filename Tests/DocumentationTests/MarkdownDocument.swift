@@ -67,43 +67,30 @@ struct MarkdownDocument: CustomTestStringConvertible {
     return blocks
   }
 
-  var rawOutputs: [RawOutput] {
-    var outputs: [RawOutput] = []
-    var current: (command: String, start: Int, body: [String])?
-    for (index, line) in lines.enumerated() {
-      if let comment = Self.comment(in: line), comment.hasPrefix("begin output: ") {
-        current = (String(comment.dropFirst("begin output: ".count)), index, [])
-      } else if Self.comment(in: line) == "end output", let block = current {
-        outputs.append(
-          RawOutput(
-            command: block.command, content: block.body.joined(separator: "\n") + "\n",
-            line: block.start + 1))
-        current = nil
-      } else {
-        current?.body.append(line)
-      }
-    }
-    return outputs
-  }
+  var rawOutputs: [RawOutput] { regions(from: "begin output: ", to: "end output") }
 
   /// Text between `<!-- bench: COMMAND -->` and `<!-- end bench -->`: a bench run's tables.
-  var benchBlocks: [RawOutput] {
-    var blocks: [RawOutput] = []
+  var benchBlocks: [RawOutput] { regions(from: "bench: ", to: "end bench") }
+
+  /// The lines between a comment that starts with `opening` (the rest of it names the command)
+  /// and the next comment that is exactly `closing`.
+  private func regions(from opening: String, to closing: String) -> [RawOutput] {
+    var regions: [RawOutput] = []
     var current: (command: String, start: Int, body: [String])?
     for (index, line) in lines.enumerated() {
-      if let comment = Self.comment(in: line), comment.hasPrefix("bench: ") {
-        current = (String(comment.dropFirst("bench: ".count)), index, [])
-      } else if Self.comment(in: line) == "end bench", let block = current {
-        blocks.append(
+      if let comment = Self.comment(in: line), comment.hasPrefix(opening) {
+        current = (String(comment.dropFirst(opening.count)), index, [])
+      } else if Self.comment(in: line) == closing, let region = current {
+        regions.append(
           RawOutput(
-            command: block.command, content: block.body.joined(separator: "\n") + "\n",
-            line: block.start + 1))
+            command: region.command, content: region.body.joined(separator: "\n") + "\n",
+            line: region.start + 1))
         current = nil
       } else {
         current?.body.append(line)
       }
     }
-    return blocks
+    return regions
   }
 
   /// Targets of relative Markdown links, `[text](target)`, without any `#fragment`.
