@@ -19,7 +19,7 @@ package enum Command: Equatable, Sendable {
   /// Print the scenario names with what each checks.
   case list
   /// Tell one scenario's story.
-  case explain(scenario: String)
+  case explain(scenario: String, withPlatform: Bool)
   /// Print the help.
   case help
   /// Print the version.
@@ -116,7 +116,7 @@ extension Command {
         guard Scenario.named(name) != nil else {
           throw UsageError(message: "unknown scenario '\(name)' (valid: \(scenarioNames))")
         }
-        modes.append((flag, .explain(scenario: name)))
+        modes.append((flag, .explain(scenario: name, withPlatform: false)))
       case "--bench":
         try noValue()
         modes.append((flag, .bench(format: .text, quick: false)))
@@ -165,12 +165,16 @@ extension Command {
       }
       return .bench(format: format ?? .text, quick: quick)
     }
+    let explains = mode.flag == "--explain"
     let narrowing = [
       format != nil ? "--format" : nil, scenarios.isEmpty ? nil : "--scenario",
-      stages.isEmpty ? nil : "--stage", withPlatform ? "--with-platform" : nil,
+      stages.isEmpty ? nil : "--stage", withPlatform && !explains ? "--with-platform" : nil,
     ].compactMap { $0 }
     if let first = narrowing.first {
       throw UsageError(message: "\(mode.flag) and \(first) cannot be combined")
+    }
+    if case .explain(let name, _) = mode.command {
+      return .explain(scenario: name, withPlatform: withPlatform)
     }
     return mode.command
   }

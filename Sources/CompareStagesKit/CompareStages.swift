@@ -46,9 +46,10 @@ package enum CompareStages {
       return Invocation(standardOutput: "compare-stages \(version)\n")
     case .list:
       return Invocation(standardOutput: list)
-    case .explain(let name):
+    case .explain(let name, let withPlatform):
       // The parser accepts only names of scenarios that exist.
-      return Invocation(standardOutput: explanation(of: Scenario.named(name)!))
+      return Invocation(
+        standardOutput: explanation(of: Scenario.named(name)!, withPlatform: withPlatform))
     case .bench(let format, let quick):
       let warning =
         isDebugBuild
@@ -116,7 +117,8 @@ package enum CompareStages {
                           NotificationCenter and Swift's Observation, run live
       --list              print every scenario's name and what it checks
       --explain <name>    tell one scenario's story: what it does, what each stage shows and
-                          why, and which chapter covers it
+                          why, and which chapter covers it; with --with-platform, the
+                          references too
       --bench             measure what each design costs: time per callback, allocations per
                           set, add-and-remove churn, memory per observer, stale entries; run
                           it as 'swift run -c release compare-stages --bench'
@@ -147,15 +149,21 @@ package enum CompareStages {
   /// The text of `--explain`: what the scenario does, what each stage shows, and where to read
   /// more.
   ///
-  /// - Parameter scenario: The scenario to explain.
+  /// - Parameters:
+  ///   - scenario: The scenario to explain.
+  ///   - withPlatform: Whether to tell what the platform's references show too.
   /// - Returns: Paragraphs wrapped at 100 columns.
-  package static func explanation(of scenario: Scenario) -> String {
+  package static func explanation(of scenario: Scenario, withPlatform: Bool = false) -> String {
     var lines = ["\(scenario.name): \(scenario.title)", ""]
     lines += wrap(scenario.story, firstPrefix: "", prefix: "")
     lines.append("")
-    for stage in Stage.allCases {
-      let outcome = scenario.run(on: stage)
-      lines.append("Stage \(stage.number), \(stage.title)")
+    let columns = Implementation.stages + (withPlatform ? Implementation.references : [])
+    for implementation in columns {
+      let outcome = scenario.run(on: implementation)
+      switch implementation {
+      case .stage(let stage): lines.append("Stage \(stage.number), \(stage.title)")
+      case .reference(let reference): lines.append("Reference: \(reference.title)")
+      }
       lines += wrap(
         "\(outcome.verdict.symbol) \(outcome.verdict.rawValue): \(outcome.detail)",
         firstPrefix: "  ", prefix: "    ")

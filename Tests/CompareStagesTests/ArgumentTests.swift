@@ -39,7 +39,12 @@ struct ArgumentTests {
   @Test("modes: list, explain, version, help")
   func modes() throws {
     #expect(try Command.parse(["--list"]) == .list)
-    #expect(try Command.parse(["--explain", "old-value"]) == .explain(scenario: "old-value"))
+    #expect(
+      try Command.parse(["--explain", "old-value"])
+        == .explain(scenario: "old-value", withPlatform: false))
+    #expect(
+      try Command.parse(["--with-platform", "--explain", "old-value"])
+        == .explain(scenario: "old-value", withPlatform: true))
     #expect(try Command.parse(["--version"]) == .version)
     #expect(try Command.parse(["-h"]) == .help)
     #expect(try Command.parse(["--list", "--help"]) == .help)

@@ -206,3 +206,17 @@ struct PlatformInvocationTests {
     #expect(!output.contains("–"))
   }
 }
+
+@Suite("compare-stages --explain --with-platform")
+struct PlatformExplainTests {
+  @Test("the story goes on with what each reference shows")
+  func explainReferences() {
+    let output = CompareStages.run(["--explain", "old-value", "--with-platform"]).standardOutput
+    #expect(output.contains("Stage 5, concurrency age"))
+    #expect(
+      output.contains(
+        "Reference: Foundation's NotificationCenter, block observers\n  – n/a: a notification carries"
+      ))
+    #expect(!CompareStages.run(["--explain", "old-value"]).standardOutput.contains("Reference:"))
+  }
+}
