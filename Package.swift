@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
   name: "ObserverEvolution",
+  // Stage 5's Mutex and Atomic come from the Synchronization module: macOS 15 on Apple's side.
+  platforms: [.macOS(.v15)],
   products: [
     .library(name: "Stage1Closures", targets: ["Stage1Closures"]),
     .library(name: "Stage2KeyedDict", targets: ["Stage2KeyedDict"]),
