@@ -1,14 +1,6 @@
 import LifetimeTracking
 import Stage5Concurrency
 
-/// Carries a scenario's handler into the `@Sendable` handler stage 5 requires.
-///
-/// Unchecked, and sound: a scenario makes its observable, subscribes, sets and reads on one
-/// thread, and stage 5 delivers on the thread that sets, so the handler never crosses threads.
-private struct SingleThreadHandler: @unchecked Sendable {
-  let handler: (Delivery) -> Void
-}
-
 /// The `Sendable` object that stands in for a scenario's owner, which is not `Sendable`: the
 /// owner keeps it as its companion, so it lives exactly as long as the owner does.
 private final class OwnerStandIn: Sendable {}
@@ -29,15 +21,15 @@ final class ConcurrencyAdapter: ScenarioObservable {
 
   func subscribe(_ subscription: ScenarioSubscription) {
     let standIn = standIn(for: subscription.owner)
-    let carried = SingleThreadHandler(handler: subscription.handler)
+    let carried = SingleThreadBox(value: subscription.handler)
     let wantsOld = subscription.wantsOld
     observable.observe(standIn, options: subscription.wantsInitial ? .initial : []) { _, change in
       switch change.kind {
       case .initial:
-        carried.handler(.initial(change.newValue))
+        carried.value(.initial(change.newValue))
       case .update:
-        if wantsOld, let oldValue = change.oldValue { carried.handler(.old(oldValue)) }
-        carried.handler(.new(change.newValue))
+        if wantsOld, let oldValue = change.oldValue { carried.value(.old(oldValue)) }
+        carried.value(.new(change.newValue))
       }
     }
   }
