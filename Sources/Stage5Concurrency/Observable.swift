@@ -65,10 +65,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       guard slot < slots.count, slots[slot] === subscription else { return false }
       slots[slot] = nil
       storedCount -= 1
-      if let owner = subscription.owner,
-        subscriptionByOwner[ObjectIdentifier(owner)] === subscription
-      {
-        subscriptionByOwner[ObjectIdentifier(owner)] = nil
+      if let ownerID = subscription.ownerID, subscriptionByOwner[ownerID] === subscription {
+        subscriptionByOwner[ownerID] = nil
       }
       // Compacting once half the slots are empty keeps removal O(1) amortized.
       if slots.count >= 16 && storedCount < slots.count / 2 {

@@ -15,7 +15,9 @@ final class Subscription<Value: Sendable>: Sendable {
   @usableFromInline let finish: (@Sendable () -> Void)?
   /// The owner, held weakly, for a subscription that has one.
   @usableFromInline weak let owner: (AnyObject & Sendable)?
-  @usableFromInline let hasOwner: Bool
+  /// The owner's identity, kept after the owner is gone, so that the subscription can be taken
+  /// out of its observable's owner map then too.
+  @usableFromInline let ownerID: ObjectIdentifier?
   /// Cleared, for good, when the subscription ends; read before every call.
   @usableFromInline let isActive = Atomic(true)
   /// Where the subscription sits in its observable's list; changed only under its lock.
@@ -28,7 +30,13 @@ final class Subscription<Value: Sendable>: Sendable {
   ) {
     self.id = id
     self.owner = owner
-    self.hasOwner = owner != nil
+    // Written out rather than `owner.map(ObjectIdentifier.init)`, which crashes Swift 6.3.1's
+    // optimizer ("Found ownership error") once this initializer is specialized in a client.
+    if let owner {
+      self.ownerID = ObjectIdentifier(owner)
+    } else {
+      self.ownerID = nil
+    }
     self.finish = finish
     self.deliver = deliver
   }
@@ -36,6 +44,6 @@ final class Subscription<Value: Sendable>: Sendable {
   /// Whether the subscription still wants deliveries: not ended, and its owner, if any, alive.
   @inlinable
   var isLive: Bool {
-    isActive.load(ordering: .acquiring) && (!hasOwner || owner != nil)
+    isActive.load(ordering: .acquiring) && (ownerID == nil || owner != nil)
   }
 }

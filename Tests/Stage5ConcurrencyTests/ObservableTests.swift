@@ -107,6 +107,20 @@ struct ObservableTests {
     #expect(observable._storedSubscriptionCount == 0, "the set cleaned the dead entry")
   }
 
+  @Test("once its owner is gone and a set has cleaned it, a subscription frees its handler")
+  func deadOwnerFreesHandler() {
+    let deinits = SharedLog<String>()
+    let observable = Observable(0)
+    var owner: Owner? = Owner("screen", deinits: deinits)
+    var captured: Owner? = Owner("captured", deinits: deinits)
+    observable.observe(owner!) { [captured] _, _ in _ = captured }
+    captured = nil
+    owner = nil
+    observable.value = 1
+    #expect(deinits.entries == ["screen", "captured"], "nothing keeps the ended subscription")
+    #expect(captured == nil)
+  }
+
   @Test("observing again with the same owner replaces its subscription; removeObserver ends it")
   func ownerReplaceAndRemove() {
     let deinits = SharedLog<String>()
