@@ -15,9 +15,11 @@ package enum Delivery: Equatable, Sendable {
   }
 }
 
-/// A request to observe, phrased so that every stage can honour the part it understands.
+/// A request to observe, phrased so that every stage and reference can honour the part it
+/// understands.
 ///
-/// Stage 1 ignores the owner and the key, stage 2 uses the key, stages 3 and 4 the owner.
+/// Stage 1 and the references ignore the owner and the key (NotificationCenter files its
+/// tokens by owner, for removal), stage 2 uses the key, stages 3 to 5 the owner.
 package struct ScenarioSubscription {
   /// The object on whose behalf the subscription is made.
   package var owner: TrackedObject
@@ -58,7 +60,8 @@ package struct ScenarioSubscription {
   }
 }
 
-/// An observable of `Int` from one stage, driven by the scenarios through one interface.
+/// An observable of `Int` from one stage or reference, driven by the scenarios through one
+/// interface.
 package protocol ScenarioObservable: AnyObject {
   /// The observed value; setting it notifies as the stage does.
   var value: Int { get set }
