@@ -1,10 +1,11 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
   name: "ObserverEvolution",
-  // Stage 5's Mutex and Atomic come from the Synchronization module: macOS 15 on Apple's side.
-  platforms: [.macOS(.v15)],
+  // Stage 5's Mutex and Atomic come from the Synchronization module, which these OS versions
+  // are the first to have. Swift 6.2 tools, for `weak let` (SE-0481), which the sources use.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "Stage1Closures", targets: ["Stage1Closures"]),
     .library(name: "Stage2KeyedDict", targets: ["Stage2KeyedDict"]),

@@ -6,24 +6,35 @@ import Synchronization
 /// got right:
 ///
 /// - **Thread-safe.** Its state sits behind a `Mutex`, and the compiler checks that it is
-///   `Sendable`. Handlers are never called while the lock is held, so a handler may subscribe,
-///   cancel, set the value or take its own locks; and never two at a time for one observable.
+///   `Sendable`. Handlers are never called while the lock is held, and nothing of yours (a value,
+///   a handler and what it captured, an owner) is released while it is held either, so a
+///   handler, or a `deinit` that a release runs, may read, set, subscribe or cancel; and never
+///   two handlers at a time for one observable.
 /// - **Ordered delivery.** A value set while a delivery is under way, from inside a handler or
 ///   from another thread, is queued and delivered after the current one, so every observer sees
 ///   the values in the order they were set and ends on the latest. The cost: a setter may return
-///   before its observers have run, when another delivery is in progress.
+///   before its observers have run, when another delivery is in progress; and the thread that
+///   is delivering delivers the changes other threads queue meanwhile, for as long as they come.
 /// - **Immediate removal.** Once ``ObservationToken/cancel()`` or ``removeObserver(_:)`` returns
 ///   on the delivering thread, that handler is not called again, even later in the same delivery.
-/// - **No reason to capture the owner.** ``observe(_:options:_:)`` holds its owner weakly and
-///   hands it to the handler, so the handler never needs to capture it; the subscription ends
-///   with the owner.
+/// - **No reason to capture the owner.** ``observe(_:options:isolation:_:)`` holds its owner
+///   weakly and hands it to the handler, so the handler never needs to capture it; the
+///   subscription ends with the owner.
+/// - **Handlers run where they were written.** A handler written in a `@MainActor` type runs on
+///   the main actor: at once when the value is set on the main actor, later (in order, each
+///   change once) when it is set on another thread.
 ///
 /// ```swift
-/// let score = Observable(0)
-/// score.observe(scoreLabel, options: .initial) { label, change in
-///   label.text = "\(change.newValue)"
+/// @MainActor final class Screen {
+///   let label = ScoreLabel()
+///   let score = Observable(0)
+///
+///   func start() {
+///     score.observe(label, options: .initial) { label, change in
+///       label.text = "\(change.newValue)"
+///     }
+///   }
 /// }
-/// score.value = 3
 /// ```
 ///
 /// Reading and then setting ``value`` (as `value += 1` does) is two steps, not one: another
@@ -48,9 +59,14 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     @usableFromInline var storedCount = 0
     @usableFromInline var nextID: UInt64 = 0
     @usableFromInline var subscriptionByOwner: [ObjectIdentifier: Subscription<Value>] = [:]
-    @usableFromInline var pending: [Pending] = []
+    /// Deliveries waiting for the one under way; `nil` where one was taken out, until the
+    /// queue empties. Taking each one out, rather than clearing the queue at the end, means the
+    /// values and subscriptions it holds are released by the delivering thread, not under
+    /// the lock.
+    @usableFromInline var pending: [Pending?] = []
     @usableFromInline var pendingStart = 0
-    @usableFromInline var isDelivering = false
+    /// Where this observable's main-actor handlers get their changes, made with the first.
+    @usableFromInline var mainActorMailbox: ActorMailbox<Value>?
 
     @inlinable mutating func append(_ subscription: Subscription<Value>) {
       subscription.slot.store(slots.count, ordering: .relaxed)
@@ -58,7 +74,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       storedCount += 1
     }
 
-    /// Takes `subscription` out of the list, if it is still there.
+    /// Takes `subscription` out of the list, if it is still there. The caller holds its own
+    /// reference, so the subscription is never released here.
     @inlinable mutating func remove(_ subscription: Subscription<Value>) -> Bool {
       subscription.isActive.store(false, ordering: .releasing)
       let slot = subscription.slot.load(ordering: .relaxed)
@@ -68,7 +85,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       if let ownerID = subscription.ownerID, subscriptionByOwner[ownerID] === subscription {
         subscriptionByOwner[ownerID] = nil
       }
-      // Compacting once half the slots are empty keeps removal O(1) amortized.
+      // Compacting once half the slots are empty keeps removal O(1) amortized. Only empty
+      // slots are dropped, so nothing is released.
       if slots.count >= 16 && storedCount < slots.count / 2 {
         slots.removeAll { $0 == nil }
         for (slot, subscription) in slots.enumerated() {
@@ -77,17 +95,13 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       }
       return true
     }
-
-    /// Queues a delivery; returns whether the caller must deliver it, because nobody else is.
-    @inlinable mutating func enqueue(_ item: Pending) -> Bool {
-      pending.append(item)
-      guard !isDelivering else { return false }
-      isDelivering = true
-      return true
-    }
   }
 
   @usableFromInline let state: Mutex<State>
+  /// How many deliveries are under way or queued: the one a thread is running plus those in
+  /// ``State/pending``. Raised only under the lock; lowered by the delivering thread, which
+  /// ends its turn without the lock when it finds nothing queued behind it.
+  @usableFromInline let deliveries = Atomic(0)
   /// See ``withState(_:)``.
   @usableFromInline let handoff = Atomic(0)
 
@@ -110,7 +124,9 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   ///
   /// Setting it delivers a ``Change`` to every live observer, in subscription order, on the
   /// setting thread, unless a delivery is already under way: then the change is queued, the
-  /// setter returns at once, and the delivering thread delivers it after the current one.
+  /// setter returns at once, and the delivering thread delivers it after the current one. A
+  /// handler isolated to an actor is called on that actor (see
+  /// ``observe(_:options:isolation:_:)``).
   ///
   /// - Complexity: O(*n*) for the thread that delivers, where *n* is the number of
   ///   subscriptions; no heap allocation when no other delivery is under way.
@@ -118,12 +134,23 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   public var value: Value {
     get { withState { $0.value } }
     set {
-      let mustDeliver = withState { state in
+      // The common case in one trip through the lock: nobody is delivering, so this thread
+      // delivers its own change, from a snapshot of the list, without queueing it.
+      let first = state.withLock { state -> (Change<Value>, UInt64, [Subscription<Value>?])? in
+        _ = handoff.load(ordering: .acquiring)
         let change = Change(kind: .update, oldValue: state.value, newValue: newValue)
         state.value = newValue
-        return state.enqueue(.change(change, before: state.nextID))
+        // This read-modify-write also shows ThreadSanitizer where the section ends, as the
+        // handoff increment does in withState(_:).
+        guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
+          state.pending.append(.change(change, before: state.nextID))
+          return nil
+        }
+        return (change, state.nextID, state.slots)
       }
-      if mustDeliver { deliverPending() }
+      guard let (change, before, snapshot) = first else { return }
+      Self.deliver(change, before: before, to: snapshot, endingIn: self)
+      deliverQueued()
     }
   }
 
@@ -131,24 +158,50 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   ///
   /// - Complexity: O(*n*), where *n* is the number of subscriptions stored.
   public var observerCount: Int {
-    withState { $0.slots.count { $0?.isLive == true } }
+    // Counted outside the lock: checking an owner holds it for a moment, and if another thread
+    // released it meanwhile, its deinit must not run under the lock.
+    withState { $0.slots }.count { $0?.isLive == true }
   }
 
   /// Observes the value until the returned token is cancelled or deinitialized.
   ///
+  /// The handler runs where it was written. One written in code isolated to an actor (a
+  /// `@MainActor` type, say) is isolated to that actor and is called only there; see
+  /// ``observe(_:options:isolation:_:)`` for when. One written in code that is not isolated to
+  /// an actor is called on the thread that delivers, as soon as the change is set: it must be
+  /// safe to call from any thread, so capture only what is `Sendable` in it.
+  ///
+  /// ```swift
+  /// let token = score.observe { print("score is \($0.newValue)") }
+  /// ```
+  ///
   /// - Parameters:
-  ///   - options: `.initial` to receive the current value at once.
-  ///   - handler: Called with each change, on the thread that delivers it.
+  ///   - options: `.initial` to receive the current value once, when subscribing.
+  ///   - isolation: The actor the handler is isolated to; leave it to its default, the
+  ///     caller's own.
+  ///   - handler: Called with each change.
   /// - Returns: The token that keeps the subscription alive.
   /// - Complexity: O(1) amortized.
   @inlinable
   public func observe(
-    options: ObservableOptions = [], _ handler: @escaping @Sendable (Change<Value>) -> Void
+    options: ObservableOptions = [], isolation: isolated (any Actor)? = #isolation,
+    _ handler: @escaping (Change<Value>) -> Void
   ) -> ObservationToken {
-    let subscription = subscribe(owner: nil, options: options) { change in
-      handler(change)
-      return true
+    // Kept as the caller wrote it, and called only as `delivery(isolatedTo:_:)` promises.
+    nonisolated(unsafe) let handler = handler
+    let deliver: @Sendable (Subscription<Value>, Change<Value>) -> Bool
+    if let isolation {
+      deliver = delivery(isolatedTo: isolation) { _, change in
+        handler(change)
+        return true
+      }
+    } else {
+      deliver = { _, change in
+        handler(change)
+        return true
+      }
     }
+    let subscription = subscribe(owner: nil, options: options, deliver: deliver)
     return ObservationToken(observable: self, subscription: subscription)
   }
 
@@ -157,31 +210,65 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   /// The owner is held weakly, and the handler receives it as a parameter, so the handler has
   /// no reason to capture it. Observing again with the same owner replaces its subscription.
   ///
+  /// The handler runs where it was written:
+  ///
+  /// - **Isolated to the main actor** (written in a `@MainActor` type): on the main actor,
+  ///   always. A change set on the main actor while no other delivery is under way reaches it
+  ///   before the setter returns. A change set on another thread reaches it later, from a task
+  ///   on the main actor: every change, in the order set, each once. Once a cancel or
+  ///   ``removeObserver(_:)`` returns on the main actor, or the owner is gone, it is not
+  ///   called again.
+  /// - **Isolated to another actor**: the same, except that every change reaches it later,
+  ///   from a task on that actor, since no thread can tell that it already is on that actor.
+  /// - **Not isolated**: on the thread that delivers, at once. It must be safe to call from
+  ///   any thread, so capture only what is `Sendable` in it.
+  ///
+  /// With ``ObservableOptions/initial``, the current value reaches the handler before this
+  /// method returns, when no delivery is under way and the handler can run here. Otherwise it
+  /// comes later, but always before any change set after this call.
+  ///
   /// - Parameters:
   ///   - owner: The object whose lifetime bounds the subscription.
-  ///   - options: `.initial` to receive the current value at once.
-  ///   - handler: Called with the owner and each change, on the thread that delivers it.
+  ///   - options: `.initial` to receive the current value once, when subscribing.
+  ///   - isolation: The actor the handler is isolated to; leave it to its default, the
+  ///     caller's own.
+  ///   - handler: Called with the owner and each change.
   /// - Complexity: O(1) amortized.
   @inlinable
   public func observe<Owner: AnyObject & Sendable>(
     _ owner: Owner, options: ObservableOptions = [],
-    _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
+    isolation: isolated (any Actor)? = #isolation,
+    _ handler: @escaping (Owner, Change<Value>) -> Void
   ) {
-    _ = subscribe(owner: owner, options: options) { [weak owner] change in
-      guard let owner else { return false }
-      handler(owner, change)
-      return true
+    // Kept as the caller wrote it, and called only as `delivery(isolatedTo:_:)` promises.
+    nonisolated(unsafe) let handler = handler
+    let deliver: @Sendable (Subscription<Value>, Change<Value>) -> Bool
+    if let isolation {
+      deliver = delivery(isolatedTo: isolation) { [weak owner] _, change in
+        guard let owner else { return false }
+        handler(owner, change)
+        return true
+      }
+    } else {
+      deliver = { [weak owner] _, change in
+        guard let owner else { return false }
+        handler(owner, change)
+        return true
+      }
     }
+    _ = subscribe(owner: owner, options: options, deliver: deliver)
   }
 
   /// Ends the subscription of `owner`; an owner with none is ignored.
   ///
-  /// - Parameter owner: The object passed to ``observe(_:options:_:)``.
+  /// - Parameter owner: The object passed to ``observe(_:options:isolation:_:)``.
   /// - Complexity: O(1) amortized.
   @inlinable
   public func removeObserver(_ owner: AnyObject) {
     let id = ObjectIdentifier(owner)
     let removed = withState { state -> Subscription<Value>? in
+      // `owner` is alive (the caller holds it), so loading the subscription's owner here
+      // never releases the last reference to it.
       guard let subscription = state.subscriptionByOwner[id], subscription.owner === owner,
         state.remove(subscription)
       else { return nil }
@@ -199,7 +286,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
     let subscription = subscribe(
       owner: nil, options: .initial, finish: { continuation.finish() },
-      deliver: { change in
+      deliver: { _, change in
         continuation.yield(change.newValue)
         return true
       })
@@ -219,22 +306,58 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   /// For tests only.
   package var _slotCount: Int { withState { $0.slots.count } }
 
+  /// Whether some thread holds the lock right now: from a `deinit` or a handler on one thread,
+  /// whether that thread itself does.
+  ///
+  /// For tests only.
+  package var _isLocked: Bool { state.withLockIfAvailable { _ in } == nil }
+
   // MARK: - Subscribing and delivering
 
   /// Runs `body` with the state locked.
   ///
   /// On Linux the Synchronization module's `Mutex`, like the runtime's reference counting, is
   /// built without ThreadSanitizer's instrumentation, so the sanitizer cannot see the order they
-  /// impose, and reports races that are not there. An acquiring load after locking and a
+  /// impose, and reports races that are not there. Acquiring loads after locking and a
   /// releasing increment before unlocking, compiled here, show it the order the lock already
-  /// guarantees; ``deliverPending()`` adds one more for its snapshot. They change nothing else,
-  /// and cost a load and a locked add.
+  /// guarantees; the setter's fast path and the end of a delivery use ``deliveries`` the same
+  /// way. They change nothing else, and cost two loads and a locked add.
   @inlinable
   func withState<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
     state.withLock { state in
       _ = handoff.load(ordering: .acquiring)
+      _ = deliveries.load(ordering: .acquiring)
       defer { handoff.wrappingAdd(1, ordering: .releasing) }
       return body(&state)
+    }
+  }
+
+  /// Delivers through a mailbox to the actor `handler` is isolated to.
+  ///
+  /// A handler written outside any actor is delivered to straight from the delivering thread,
+  /// by the observe methods themselves: one call at a time, each ordered after the one before
+  /// by the lock, as a `@Sendable` handler would be. One isolated to an actor is called only on
+  /// that actor, by its ``ActorMailbox``.
+  @inlinable
+  func delivery(
+    isolatedTo isolation: any Actor,
+    _ handler: @escaping (Subscription<Value>, Change<Value>) -> Bool
+  ) -> @Sendable (Subscription<Value>, Change<Value>) -> Bool {
+    let handler = IsolatedHandler(handler)
+    // The main actor's handlers share one mailbox, so they are called in subscription order as
+    // well as in set order; another actor's handler has one of its own.
+    let mailbox =
+      isolation === MainActor.shared
+      ? withState { state in
+        if let mailbox = state.mainActorMailbox { return mailbox }
+        let mailbox = ActorMailbox<Value>(isolation: isolation, observable: self)
+        state.mainActorMailbox = mailbox
+        return mailbox
+      }
+      : ActorMailbox<Value>(isolation: isolation, observable: self)
+    return { subscription, change in
+      mailbox.post(.init(subscription: subscription, change: change, handler: handler))
+      return true
     }
   }
 
@@ -242,29 +365,35 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   func subscribe(
     owner: (AnyObject & Sendable)?, options: ObservableOptions,
     finish: (@Sendable () -> Void)? = nil,
-    deliver: @escaping @Sendable (Change<Value>) -> Bool
+    deliver: @escaping @Sendable (Subscription<Value>, Change<Value>) -> Bool
   ) -> Subscription<Value> {
-    let (subscription, replaced, mustDeliver) = withState { state in
+    let (subscription, replaced, initial) = withState {
+      state -> (Subscription<Value>, Subscription<Value>?, Change<Value>?) in
       let subscription = Subscription(
         id: state.nextID, owner: owner, finish: finish, deliver: deliver)
       state.nextID += 1
       var replaced: Subscription<Value>?
       if let owner {
-        if let earlier = state.subscriptionByOwner[ObjectIdentifier(owner)], state.remove(earlier) {
-          replaced = earlier
-        }
-        state.subscriptionByOwner[ObjectIdentifier(owner)] = subscription
+        // The earlier entry leaves the map and the list with the caller, to be released
+        // outside the lock; even when it had already ended and only the map still held it.
+        replaced = state.subscriptionByOwner.updateValue(
+          subscription, forKey: ObjectIdentifier(owner))
+        if let replaced { _ = state.remove(replaced) }
       }
       state.append(subscription)
-      var mustDeliver = false
-      if options.contains(.initial) {
-        let initial = Change(kind: .initial, oldValue: nil, newValue: state.value)
-        mustDeliver = state.enqueue(.initial(initial, subscription))
+      guard options.contains(.initial) else { return (subscription, replaced, nil) }
+      let initial = Change(kind: .initial, oldValue: nil, newValue: state.value)
+      guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
+        state.pending.append(.initial(initial, subscription))
+        return (subscription, replaced, nil)
       }
-      return (subscription, replaced, mustDeliver)
+      return (subscription, replaced, initial)
     }
     replaced?.finish?()
-    if mustDeliver { deliverPending() }
+    if let initial {
+      Self.deliverInitial(initial, to: subscription, endingIn: self)
+      deliverQueued()
+    }
     return subscription
   }
 
@@ -275,43 +404,70 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     }
   }
 
-  /// Delivers queued changes, one at a time and in order, until none is left. Only one thread
-  /// at a time runs it: the one whose enqueue found nobody delivering.
+  @usableFromInline
+  func endSubscription(_ subscription: AnyObject) {
+    if let subscription = subscription as? Subscription<Value> { end(subscription) }
+  }
+
+  /// Ends this thread's turn as the delivering thread, after delivering whatever was queued
+  /// behind it meanwhile, one at a time and in order.
   @inlinable
-  func deliverPending() {
-    while let (item, subscriptions) = nextPending() {
+  func deliverQueued() {
+    // Nothing queued: the turn ends without the lock.
+    while !deliveries.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing)
+      .exchanged
+    {
+      let (item, snapshot) = withState { state -> (Pending, [Subscription<Value>?]) in
+        // Someone raised the count under the lock and queued in the same breath, so there is
+        // an item; the one this thread finished is counted off, and this one is now under way.
+        let item = state.pending[state.pendingStart].take()!
+        state.pendingStart += 1
+        if state.pendingStart == state.pending.count {
+          state.pending.removeAll(keepingCapacity: true)
+          state.pendingStart = 0
+        }
+        deliveries.wrappingSubtract(1, ordering: .relaxed)
+        return (item, state.slots)
+      }
       switch item {
       case .initial(let change, let subscription):
-        if subscription.isActive.load(ordering: .acquiring), !subscription.deliver(change) {
-          end(subscription)
-        }
+        Self.deliverInitial(change, to: subscription, endingIn: self)
       case .change(let change, let before):
-        // The snapshot keeps every subscription alive for the whole loop, so each one is
-        // borrowed from it, not retained and released around its call: that halves the cost
-        // of a delivery.
-        subscriptions.withUnsafeBufferPointer { snapshot in
-          for slot in snapshot.indices {
-            guard let entry = snapshot[slot].map(Unmanaged.passUnretained) else { continue }
-            switch entry._withUnsafeGuaranteedRef({ Self.deliver(change, to: $0, before: before) })
-            {
-            case .delivered: continue
-            case .subscribedLater: return
-            case .ownerGone: end(entry.takeUnretainedValue())
-            }
-          }
-        }
-        // Once this delivery drops its snapshot, a thread holding the lock may find the list's
-        // storage unshared and write to it in place. Reference counting orders that write after
-        // the reads above, but the sanitizer cannot see it; this increment, which every later
-        // locking thread reads, shows it.
-        handoff.wrappingAdd(1, ordering: .releasing)
+        Self.deliver(change, before: before, to: snapshot, endingIn: self)
       }
     }
   }
 
-  @usableFromInline
-  func endSubscription(_ subscription: AnyObject) {
-    if let subscription = subscription as? Subscription<Value> { end(subscription) }
+  @inlinable
+  static func deliverInitial(
+    _ change: Change<Value>, to subscription: Subscription<Value>,
+    endingIn observable: Observable
+  ) {
+    if subscription.isActive.load(ordering: .acquiring),
+      !subscription.deliver(subscription, change)
+    {
+      observable.end(subscription)
+    }
+  }
+
+  /// Delivers one change to the subscriptions in `snapshot` made before it was set.
+  @inlinable
+  static func deliver(
+    _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?],
+    endingIn observable: Observable
+  ) {
+    // The snapshot keeps every subscription alive for the whole loop, so each one is borrowed
+    // from it, not retained and released around its call: that halves the cost of a delivery.
+    snapshot.withUnsafeBufferPointer { snapshot in
+      for slot in snapshot.indices {
+        guard let entry = snapshot[slot].map(Unmanaged.passUnretained) else { continue }
+        switch entry._withUnsafeGuaranteedRef({ deliver(change, to: $0, before: before) }) {
+        case .delivered: continue
+        case .subscribedLater: return
+        case .ownerGone: observable.end(entry.takeUnretainedValue())
+        }
+      }
+    }
   }
 
   @usableFromInline
@@ -329,25 +485,11 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     _ change: Change<Value>, to subscription: Subscription<Value>, before: UInt64
   ) -> DeliveryOutcome {
     guard subscription.id < before else { return .subscribedLater }
-    guard subscription.isActive.load(ordering: .acquiring), !subscription.deliver(change) else {
+    guard subscription.isActive.load(ordering: .acquiring),
+      !subscription.deliver(subscription, change)
+    else {
       return .delivered
     }
     return .ownerGone
-  }
-
-  /// Takes the next queued delivery and the subscriptions to visit, or ends the delivery.
-  @inlinable
-  func nextPending() -> (Pending, [Subscription<Value>?])? {
-    withState { state in
-      guard state.pendingStart < state.pending.count else {
-        state.pending.removeAll(keepingCapacity: true)
-        state.pendingStart = 0
-        state.isDelivering = false
-        return nil
-      }
-      let item = state.pending[state.pendingStart]
-      state.pendingStart += 1
-      return (item, state.slots)
-    }
   }
 }

@@ -7,10 +7,11 @@ final class Subscription<Value: Sendable>: Sendable {
   /// Increases with every subscription to one observable: a change is delivered only to the
   /// subscriptions made before it was set.
   @usableFromInline let id: UInt64
-  /// Calls the observer's handler; returns `false` when the owner is gone, so the subscription
-  /// should end. One closure rather than an enum of kinds: calling it costs an indirect call,
-  /// where copying an enum with a generic payload goes through the runtime.
-  @usableFromInline let deliver: @Sendable (Change<Value>) -> Bool
+  /// Calls the observer's handler, or hands the change to the actor the handler is isolated
+  /// to; returns `false` when the owner is gone, so the subscription should end. One closure
+  /// rather than an enum of kinds: calling it costs an indirect call, where copying an enum with
+  /// a generic payload goes through the runtime.
+  @usableFromInline let deliver: @Sendable (Subscription<Value>, Change<Value>) -> Bool
   /// Tells a stream's consumer that no more values will come; `nil` for other subscriptions.
   @usableFromInline let finish: (@Sendable () -> Void)?
   /// The owner, held weakly, for a subscription that has one.
@@ -26,7 +27,7 @@ final class Subscription<Value: Sendable>: Sendable {
   @inlinable
   init(
     id: UInt64, owner: (AnyObject & Sendable)?, finish: (@Sendable () -> Void)? = nil,
-    deliver: @escaping @Sendable (Change<Value>) -> Bool
+    deliver: @escaping @Sendable (Subscription<Value>, Change<Value>) -> Bool
   ) {
     self.id = id
     self.owner = owner
@@ -42,6 +43,9 @@ final class Subscription<Value: Sendable>: Sendable {
   }
 
   /// Whether the subscription still wants deliveries: not ended, and its owner, if any, alive.
+  ///
+  /// It loads the owner strongly for a moment, so it must never be read under the observable's
+  /// lock: if another thread released the owner meanwhile, the owner's `deinit` would run here.
   @inlinable
   var isLive: Bool {
     isActive.load(ordering: .acquiring) && (ownerID == nil || owner != nil)

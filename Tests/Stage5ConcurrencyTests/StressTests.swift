@@ -111,4 +111,44 @@ struct StressTests {
       withExtendedLifetime(steadyToken) {}
     }
   }
+
+  @Test(
+    "the delivering thread delivers what another thread sets meanwhile; that setter returns first")
+  func deliveringThreadDeliversForOthers() {
+    let observable = Observable(0)
+    let deliveredOn = Mutex<[Int: ObjectIdentifier]>([:])
+    let setters = Mutex<[String: ObjectIdentifier]>([:])
+    let firstCallStarted = DispatchSemaphore(value: 0)
+    let otherSetterReturned = DispatchSemaphore(value: 0)
+    let otherSetterSawItsChange = Mutex<Bool?>(nil)
+    let token = observable.observe { change in
+      deliveredOn.withLock { $0[change.newValue] = ObjectIdentifier(Thread.current) }
+      if change.newValue == 1 {
+        firstCallStarted.signal()
+        otherSetterReturned.wait()
+      }
+    }
+    let done = DispatchGroup()
+    done.enter()
+    let first = Thread {
+      setters.withLock { $0["first"] = ObjectIdentifier(Thread.current) }
+      observable.value = 1
+      done.leave()
+    }
+    done.enter()
+    let second = Thread {
+      firstCallStarted.wait()
+      observable.value = 2
+      otherSetterSawItsChange.withLock { $0 = deliveredOn.withLock { $0[2] != nil } }
+      otherSetterReturned.signal()
+      done.leave()
+    }
+    first.start()
+    second.start()
+    done.wait()
+    #expect(otherSetterSawItsChange.withLock { $0 } == false, "its setter returned at once")
+    let firstSetter = setters.withLock { $0["first"] }
+    #expect(deliveredOn.withLock { $0 } == [1: firstSetter, 2: firstSetter])
+    withExtendedLifetime(token) {}
+  }
 }
