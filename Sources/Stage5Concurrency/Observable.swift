@@ -140,13 +140,16 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         _ = handoff.load(ordering: .acquiring)
         let change = Change(kind: .update, oldValue: state.value, newValue: newValue)
         state.value = newValue
-        // This read-modify-write also shows ThreadSanitizer where the section ends, as the
-        // handoff increment does in withState(_:).
+        let before = state.nextID
+        let snapshot = state.slots
+        // This read-modify-write comes after every access above, so that it also shows
+        // ThreadSanitizer where they end, as the handoff increment does in withState(_:).
         guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
-          state.pending.append(.change(change, before: state.nextID))
+          state.pending.append(.change(change, before: before))
+          handoff.wrappingAdd(1, ordering: .releasing)
           return nil
         }
-        return (change, state.nextID, state.slots)
+        return (change, before, snapshot)
       }
       guard let (change, before, snapshot) = first else { return }
       Self.deliver(change, before: before, to: snapshot, endingIn: self)

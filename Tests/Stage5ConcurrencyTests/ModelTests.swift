@@ -125,8 +125,9 @@ private struct Model {
 
 /// The same operations on the real observable.
 private final class Harness: @unchecked Sendable {
-  // Unchecked: a harness is made, used and dropped by one test on one thread; the handlers it
-  // registers run on that thread too, because nothing here sets the value from elsewhere.
+  // Unchecked: a harness is made, used and dropped by one test on one thread (or on the main
+  // actor); the handlers it registers run there too, because nothing here sets the value from
+  // elsewhere.
   let observable = Observable(0)
   var tokens: [ObservationToken?] = []
   var owners: [Owner?] = []
@@ -135,7 +136,8 @@ private final class Harness: @unchecked Sendable {
   var log: [Delivery] = []
   let deinits = SharedLog<String>()
 
-  func apply(_ operation: Operation) {
+  /// Applies `operation`; the handlers it registers are isolated to `isolation`, the caller's.
+  func apply(_ operation: Operation, isolation: isolated (any Actor)? = #isolation) {
     switch operation {
     case .observe(let initial, let reaction):
       let index = register(reaction, owned: false)
@@ -192,6 +194,20 @@ private final class Harness: @unchecked Sendable {
 struct ModelTests {
   @Test("3,000 seeded random sequences of operations give the model's deliveries, exactly")
   func matchesModel() {
+    let divergences = divergingSeeds()
+    #expect(divergences.isEmpty, "seeds that diverge from the model: \(divergences.prefix(10))")
+  }
+
+  @Test("the same sequences with every handler isolated to the main actor, all on the main actor")
+  @MainActor
+  func matchesModelOnTheMainActor() {
+    let divergences = divergingSeeds()
+    #expect(divergences.isEmpty, "seeds that diverge from the model: \(divergences.prefix(10))")
+  }
+
+  /// Runs 3,000 seeded sequences on the model and on the real observable, from the caller's
+  /// isolation, and returns the seeds whose deliveries differ.
+  private func divergingSeeds(isolation: isolated (any Actor)? = #isolation) -> [UInt64] {
     var divergences: [UInt64] = []
     for seed in 1...3_000 as ClosedRange<UInt64> {
       var random = SplitMix64(state: seed)
@@ -241,6 +257,6 @@ struct ModelTests {
         divergences.append(seed)
       }
     }
-    #expect(divergences.isEmpty, "seeds that diverge from the model: \(divergences.prefix(10))")
+    return divergences
   }
 }
