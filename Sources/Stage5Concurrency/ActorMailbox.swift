@@ -2,6 +2,14 @@ import Dispatch
 import Foundation
 import Synchronization
 
+#if os(Linux)
+  #if canImport(Glibc)
+    import Glibc
+  #elseif canImport(Musl)
+    import Musl
+  #endif
+#endif
+
 /// Tells, without hopping and without trapping, whether this code runs on the main actor.
 @usableFromInline
 enum MainActorCheck {
@@ -9,17 +17,40 @@ enum MainActorCheck {
   /// platforms. Measured on Linux: once a program hands its main thread to Dispatch, as a test
   /// runner does, the main queue's work runs on another thread, where `Thread.isMainThread` is
   /// `false`; the mark is found there all the same.
+  @usableFromInline
   static let mainQueueMark: DispatchSpecificKey<Void> = {
     let mark = DispatchSpecificKey<Void>()
     DispatchQueue.main.setSpecific(key: mark, value: ())
     return mark
   }()
 
-  /// Whether this thread is the main actor's now: the main thread, or the main queue's work.
+  /// Whether this thread is the main actor's now: the main queue's work, or the main thread.
   /// The same test `MainActor.assumeIsolated` makes, answered instead of enforced.
+  @usableFromInline
   static var isCurrent: Bool {
-    Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueMark) != nil
+    isMainThread || DispatchQueue.getSpecific(key: mainQueueMark) != nil
   }
+
+  #if os(Linux)
+    /// Each thread's answer to `Thread.isMainThread`, which on Linux asks the kernel for the
+    /// process and thread ids every time (measured: about 1 µs a set); a thread never changes
+    /// its answer, so each asks once.
+    static let isMainThreadKey: pthread_key_t = {
+      var key = pthread_key_t()
+      pthread_key_create(&key, nil)
+      return key
+    }()
+
+    static var isMainThread: Bool {
+      // 1 for the main thread, 2 for any other; nothing stored yet for a thread that never asked.
+      if let answer = pthread_getspecific(isMainThreadKey) { return Int(bitPattern: answer) == 1 }
+      let isMain = Thread.isMainThread
+      pthread_setspecific(isMainThreadKey, UnsafeRawPointer(bitPattern: isMain ? 1 : 2))
+      return isMain
+    }
+  #else
+    static var isMainThread: Bool { Thread.isMainThread }
+  #endif
 }
 
 /// Carries changes to handlers that are isolated to one actor, and calls them there, in order.
@@ -74,7 +105,7 @@ final class ActorMailbox<Value: Sendable>: Sendable {
   @usableFromInline let isMainActor: Bool
   /// Where to end a subscription whose owner has gone.
   @usableFromInline weak let observable: (any SubscriptionEnding)?
-  @usableFromInline let contents = Mutex(Contents())
+  @usableFromInline let contents = StateLock(Contents())
 
   @usableFromInline
   init(isolation: any Actor, observable: any SubscriptionEnding) {
@@ -85,29 +116,58 @@ final class ActorMailbox<Value: Sendable>: Sendable {
 
   /// Hands a change to its handler: calls it now if this thread is already the handler's
   /// actor's, or else has a task call it there soon.
-  @usableFromInline
+  @inlinable
   func post(_ letter: Letter) {
     let onActorNow = isMainActor && MainActorCheck.isCurrent
-    let (openHere, schedule) = contents.withLock { contents in
-      contents.letters.append(letter)
+    let next = contents.withLock { contents -> NextStep in
+      let isEmpty = contents.next == contents.letters.count
       // Someone emptying it on the actor will reach this letter too, in its turn.
-      if contents.isOpen { return (false, false) }
+      if contents.isOpen {
+        contents.letters.append(letter)
+        return .leave
+      }
       if onActorNow {
         contents.isOpen = true
-        return (true, false)
+        // The usual case on the main actor: nothing waiting, so this letter goes straight to
+        // its handler, without entering the mailbox.
+        if isEmpty { return .callNow }
+        contents.letters.append(letter)
+        return .empty
       }
-      if contents.isScheduled { return (false, false) }
+      contents.letters.append(letter)
+      if contents.isScheduled { return .leave }
       contents.isScheduled = true
-      return (false, true)
+      return .schedule
     }
-    if openHere {
-      MainActor.assumeIsolated { deliverLetters() }
-    } else if schedule {
+    switch next {
+    case .leave:
+      break
+    case .callNow:
+      // On the main actor, as MainActorCheck found: the handlers may run here.
+      deliver(letter)
+      deliverLetters()
+    case .empty:
+      deliverLetters()
+    case .schedule:
       Task { await self.openScheduled(on: self.isolation) }
     }
   }
 
+  /// What ``post(_:)`` does once it has let go of the lock.
+  @usableFromInline
+  enum NextStep: Sendable {
+    /// Nothing: the letter waits for whoever has the mailbox open, or for the scheduled task.
+    case leave
+    /// Call the handler with this letter here, then with whatever arrives meanwhile.
+    case callNow
+    /// Empty the mailbox here, this letter last.
+    case empty
+    /// Have a task empty the mailbox on the handler's actor.
+    case schedule
+  }
+
   /// Runs on the handler's actor, for the task ``post(_:)`` scheduled.
+  @inlinable
   func openScheduled(on actor: isolated any Actor) {
     let mustOpen = contents.withLock { contents in
       contents.isScheduled = false
@@ -120,25 +180,35 @@ final class ActorMailbox<Value: Sendable>: Sendable {
 
   /// Calls the handler with each letter in turn, until none is left. Only on the handler's
   /// actor, by the one caller that found the mailbox closed and opened it.
+  @inlinable
   func deliverLetters() {
     while let letter = nextLetter() {
-      let subscription = letter.subscription
-      // Checked here, on the actor, just before the call: a cancel that returned before it,
-      // on this actor, is never outrun by a letter posted earlier.
-      guard subscription.isActive.load(ordering: .acquiring) else { continue }
-      if !letter.handler.call(subscription, letter.change) {
-        observable?.endSubscription(subscription)
-      }
+      deliver(letter)
+    }
+  }
+
+  /// Calls one letter's handler, unless its subscription has ended. Checked here, on the actor,
+  /// just before the call: a cancel that returned before it, on this actor, is never outrun by
+  /// a letter posted earlier.
+  @inlinable
+  func deliver(_ letter: Letter) {
+    let subscription = letter.subscription
+    guard subscription.isActive.load(ordering: .acquiring) else { return }
+    if !letter.handler.call(subscription, letter.change) {
+      observable?.endSubscription(subscription)
     }
   }
 
   /// Takes the next letter out, or closes the mailbox when none is left. The letter leaves the
   /// lock with the caller, so the change and the subscription it holds are released outside.
+  @inlinable
   func nextLetter() -> Letter? {
     contents.withLock { contents in
       guard contents.next < contents.letters.count else {
-        contents.letters.removeAll(keepingCapacity: true)
-        contents.next = 0
+        if !contents.letters.isEmpty {
+          contents.letters.removeAll(keepingCapacity: true)
+          contents.next = 0
+        }
         contents.isOpen = false
         return nil
       }

@@ -97,7 +97,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     }
   }
 
-  @usableFromInline let state: Mutex<State>
+  @usableFromInline let state: StateLock<State>
   /// How many deliveries are under way or queued: the one a thread is running plus those in
   /// ``State/pending``. Raised only under the lock; lowered by the delivering thread, which
   /// ends its turn without the lock when it finds nothing queued behind it.
@@ -109,7 +109,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   ///
   /// - Parameter value: The initial value.
   public init(_ value: Value) {
-    state = Mutex(State(value: value))
+    state = StateLock(State(value: value))
   }
 
   deinit {
@@ -136,23 +136,27 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     set {
       // The common case in one trip through the lock: nobody is delivering, so this thread
       // delivers its own change, from a snapshot of the list, without queueing it.
-      let first = state.withLock { state -> (Change<Value>, UInt64, [Subscription<Value>?])? in
+      var change = Change(kind: .update, oldValue: nil, newValue: newValue)
+      var before: UInt64 = 0
+      var snapshot: [Subscription<Value>?] = []
+      let mustDeliver = state.withLock { state in
         _ = handoff.load(ordering: .acquiring)
-        let change = Change(kind: .update, oldValue: state.value, newValue: newValue)
+        change = Change(kind: .update, oldValue: state.value, newValue: newValue)
         state.value = newValue
-        let before = state.nextID
-        let snapshot = state.slots
+        before = state.nextID
+        snapshot = state.slots
         // This read-modify-write comes after every access above, so that it also shows
         // ThreadSanitizer where they end, as the handoff increment does in withState(_:).
         guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
           state.pending.append(.change(change, before: before))
           handoff.wrappingAdd(1, ordering: .releasing)
-          return nil
+          return false
         }
-        return (change, before, snapshot)
+        return true
       }
-      guard let (change, before, snapshot) = first else { return }
+      guard mustDeliver else { return }
       Self.deliver(change, before: before, to: snapshot, endingIn: self)
+      snapshot = []
       deliverQueued()
     }
   }
