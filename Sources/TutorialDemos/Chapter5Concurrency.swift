@@ -38,7 +38,8 @@ final class TokenSlot: Sendable {
 extension Demo {
   /// Chapter 5: the three rows every earlier stage failed, answered.
   func concurrencyAge() {
-    print("-- a set inside a handler is queued, not delivered depth first --")
+    concurrencySteps()
+    print("-- stage 5: a set inside a handler is queued, not delivered depth first --")
     let score = Observable(0)
     let clamp = score.observe { change in
       print("clamp sees \(change.newValue)")
@@ -50,7 +51,7 @@ extension Demo {
     score.value = 42
     print("")
 
-    print("-- a handler removed during a delivery is not called for it --")
+    print("-- stage 5: a handler removed during a delivery is not called for it --")
     let level = Observable(0)
     let badge = TokenSlot()
     let closer = level.observe { change in
@@ -63,7 +64,7 @@ extension Demo {
     closer.cancel()
     print("")
 
-    print("-- an owner is handed to its handler, and the subscription ends with it --")
+    print("-- stage 5: an owner is handed to its handler, and the subscription ends with it --")
     var label: ScoreLabel? = ScoreLabel("score label")
     score.observe(label!, options: .initial) { label, change in
       print("\(label.name) shows \(change.newValue)")
@@ -75,7 +76,7 @@ extension Demo {
     display.cancel()
     print("")
 
-    print("-- many threads set at once --")
+    print("-- stage 5: many threads set at once --")
     let counter = Observable(0)
     let seen = SharedList<Change<Int>>()
     let token = counter.observe { seen.append($0) }
@@ -90,5 +91,40 @@ extension Demo {
     print("each change starts where the last one ended: \(chained)")
     print("the last change seen is the final value: \(changes.last?.newValue == counter.value)")
     token.cancel()
+  }
+}
+
+extension Demo {
+  /// Chapter 5's first steps: a queue and a flag on one thread, then a lock let go before the
+  /// handlers run.
+  func concurrencySteps() {
+    print("-- step 1: a value set inside a handler waits its turn --")
+    let score = QueuedObservable(0)
+    _ = score.observe { value in
+      print("clamp sees \(value)")
+      if value > 10 { score.set(10) }
+    }
+    _ = score.observe { value in print("display shows \(value)") }
+    score.set(42)
+    print("")
+
+    print("-- step 1: a handler cancelled during a delivery is skipped at once --")
+    let level = QueuedObservable(0)
+    var badge: QueuedObservable<Int>.Subscription?
+    _ = level.observe { value in
+      print("closer sees \(value) and cancels the badge")
+      if let badge { level.cancel(badge) }
+    }
+    badge = level.observe { value in print("badge shows \(value)") }
+    level.set(1)
+    print("")
+
+    print("-- step 2: the lock is let go before the handlers run --")
+    let shared = CopyThenCall(0)
+    shared.observe { value in
+      print("handler sees \(value); reading the value again gives \(shared.value)")
+    }
+    shared.value = 7
+    print("")
   }
 }

@@ -1,0 +1,133 @@
+import Synchronization
+
+// Chapter 5 builds stage 5 in steps. These are the steps before the last, compiled so that the
+// chapter's code is real; stage 5 itself is the last step.
+
+// MARK: - Step 1: one thread, a queue and a flag
+
+/// Step 1: stage 4's delivery, fixed for one thread. Not thread-safe: the next step is.
+///
+/// A value set while a delivery is under way waits in a queue until the delivery ends, so every
+/// observer sees the values in the order they were set. A cancelled subscription is skipped even
+/// later in the delivery under way, because its flag is read just before each call.
+package final class QueuedObservable<Value> {
+  /// One observer's entry: its handler, and whether it still wants deliveries.
+  package final class Subscription {
+    let handler: (Value) -> Void
+    var isActive = true
+
+    init(handler: @escaping (Value) -> Void) {
+      self.handler = handler
+    }
+  }
+
+  package private(set) var value: Value
+  private var subscriptions: [Subscription] = []
+  private var pending: [Value] = []
+  private var isDelivering = false
+
+  package init(_ value: Value) {
+    self.value = value
+  }
+
+  package func observe(_ handler: @escaping (Value) -> Void) -> Subscription {
+    let subscription = Subscription(handler: handler)
+    subscriptions.append(subscription)
+    return subscription
+  }
+
+  package func cancel(_ subscription: Subscription) {
+    subscription.isActive = false
+    subscriptions.removeAll { $0 === subscription }
+  }
+
+  package func set(_ newValue: Value) {
+    value = newValue
+    pending.append(newValue)
+    // A delivery is under way further up this thread's stack: it will reach this value next.
+    guard !isDelivering else { return }
+    isDelivering = true
+    while !pending.isEmpty {
+      let next = pending.removeFirst()
+      for subscription in subscriptions where subscription.isActive {
+        subscription.handler(next)
+      }
+    }
+    isDelivering = false
+  }
+}
+
+// MARK: - Step 2, the wrong way: calling handlers under the lock
+
+/// Step 2 done wrong: thread-safe, but it calls the handlers while holding its lock.
+///
+/// A handler that reads the value asks for the lock its own thread already holds. The
+/// Synchronization module's `Mutex` stops the program then ("Recursive call to lock Mutex");
+/// a plain lock would wait for ever. Two observables whose handlers set each other deadlock
+/// across threads the same way.
+package final class LockedWhileCalling<Value: Sendable>: Sendable {
+  private struct State {
+    var value: Value
+    var handlers: [@Sendable (Value) -> Void] = []
+  }
+
+  private let state: Mutex<State>
+
+  package init(_ value: Value) {
+    state = Mutex(State(value: value))
+  }
+
+  package func observe(_ handler: @escaping @Sendable (Value) -> Void) {
+    state.withLock { $0.handlers.append(handler) }
+  }
+
+  package var value: Value {
+    get { state.withLock { $0.value } }
+    set {
+      state.withLock { state in
+        state.value = newValue
+        for handler in state.handlers {
+          handler(newValue)  // still holding the lock: the mistake
+        }
+      }
+    }
+  }
+}
+
+// MARK: - Step 2, the right way: copy under the lock, call after
+
+/// Step 2 done right: the lock guards the state, and is let go before any handler runs.
+///
+/// Each set copies the handlers under the lock and calls the copy afterwards, so a handler may
+/// read or set the value. It still lacks step 1's queue: two threads that set at once deliver
+/// at once, in no particular order. Stage 5 puts the two together: one thread delivers at a
+/// time, and the others queue their changes for it.
+package final class CopyThenCall<Value: Sendable>: Sendable {
+  private struct State {
+    var value: Value
+    var handlers: [@Sendable (Value) -> Void] = []
+  }
+
+  private let state: Mutex<State>
+
+  package init(_ value: Value) {
+    state = Mutex(State(value: value))
+  }
+
+  package func observe(_ handler: @escaping @Sendable (Value) -> Void) {
+    state.withLock { $0.handlers.append(handler) }
+  }
+
+  package var value: Value {
+    get { state.withLock { $0.value } }
+    set {
+      let handlers = state.withLock { state in
+        state.value = newValue
+        return state.handlers
+      }
+      for handler in handlers {
+        handler(newValue)  // the lock is free: a handler may use the observable
+      }
+    }
+  }
+}
