@@ -37,7 +37,7 @@ package protocol BenchSubject: AnyObject {
 
 /// A design in the bench: a stage, or a reference to compare the stages with.
 package struct Contender: Sendable {
-  /// "stage 4", "floor", "NotificationCenter", "Observation".
+  /// "stage 4", "floor", "closure array", "NotificationCenter", "Observation".
   package var name: String
   /// The stage, for a stage.
   package var stage: Stage?
@@ -50,16 +50,25 @@ package struct Contender: Sendable {
   var subscribingIsLinear = false
   var make: @Sendable () -> any BenchSubject
 
-  static let floor = Contender(name: "floor", make: { ClosureArraySubject() })
+  package static let floor = Contender(name: "floor", make: { FloorSubject() })
+  package static let closureArray = Contender(
+    name: "closure array", make: { ClosureArraySubject() })
+  /// Stage 5 with a handler isolated to the main actor, set from the main actor: a label's
+  /// path. Measured only on the main actor, as compare-stages runs.
+  package static let mainActorStage5 = Contender(
+    name: "stage 5, main actor", make: { MainActorConcurrencyBench() })
   static let notificationCenter = Contender(
     name: "NotificationCenter", make: { NotificationCenterSubject() })
   static let observation = Contender(
     name: "Observation", deliversPreviousValue: true, canUnsubscribe: false,
     make: { ObservationSubject() })
 
-  /// The floor, every stage, then the references.
+  /// The floor, the closure array, every stage, stage 5 on the main actor, then the platform's
+  /// references.
   package static var all: [Contender] {
-    [floor] + Stage.allCases.map(Contender.init(stage:)) + [notificationCenter, observation]
+    [floor, closureArray] + Stage.allCases.map(Contender.init(stage:)) + [
+      mainActorStage5, notificationCenter, observation,
+    ]
   }
 
   package init(
@@ -148,9 +157,73 @@ private final class ConcurrencyBench: BenchSubject {
   func set(_ value: Int) { observable.value = value }
 }
 
+/// Stage 5 with handlers isolated to the main actor, subscribed and set on the main actor: the
+/// path a `@MainActor` screen's label takes. Its handler is called at once, through the
+/// observable's main-actor mailbox.
+private final class MainActorConcurrencyBench: BenchSubject {
+  let observable = Stage5Concurrency.Observable(0)
+
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    let observable = observable
+    owner.token = MainActor.assumeIsolated {
+      observable.observe { change in sum.value &+= change.newValue }
+    }
+  }
+
+  func unsubscribe(_ owner: BenchOwner, index: Int) {
+    (owner.token as? ObservationToken)?.cancel()
+    owner.token = nil
+  }
+
+  func set(_ value: Int) { observable.value = value }
+}
+
 // MARK: - The references
 
-/// The floor: a plain array of closures, called in a loop; removal by index in a dictionary.
+/// The floor: the cheapest fan-out Swift can do for the same work. Each closure sits in a box,
+/// and the loop borrows each box from the array rather than retaining and releasing it around
+/// the call: an indirect call per observer and nothing else, no reference counting, no lock.
+/// Removal swaps the last entry into the removed one's place.
+private final class FloorSubject: BenchSubject {
+  final class Entry {
+    let call: (Int) -> Void
+    let index: Int
+    init(index: Int, call: @escaping (Int) -> Void) {
+      self.index = index
+      self.call = call
+    }
+  }
+
+  var entries: [Entry] = []
+  var positionByIndex: [Int: Int] = [:]
+  var value = 0
+
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    positionByIndex[index] = entries.count
+    entries.append(Entry(index: index) { sum.value &+= $0 })
+  }
+
+  func unsubscribe(_ owner: BenchOwner, index: Int) {
+    guard let position = positionByIndex.removeValue(forKey: index) else { return }
+    let last = entries.removeLast()
+    if position < entries.count {
+      entries[position] = last
+      positionByIndex[last.index] = position
+    }
+  }
+
+  func set(_ value: Int) {
+    self.value = value
+    entries.withUnsafeBufferPointer { entries in
+      for position in entries.indices {
+        Unmanaged.passUnretained(entries[position])._withUnsafeGuaranteedRef { $0.call(value) }
+      }
+    }
+  }
+}
+
+/// A plain array of closures, called in a loop, as a first version is written: each closure is
+/// retained and released around its call. Removal by index in a dictionary.
 private final class ClosureArraySubject: BenchSubject {
   var observers: [Int: (Int) -> Void] = [:]
   var ordered: [(Int) -> Void] = []

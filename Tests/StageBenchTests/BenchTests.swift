@@ -33,15 +33,18 @@ private let countingIsActive = allocation_counter_is_active() != 0
   private let isOptimized = true
 #endif
 
+// On the main actor: the bench measures stage 5 with a main-actor handler, set from the main
+// actor, as compare-stages does from its main thread.
 @Suite("compare-stages --bench")
+@MainActor
 struct BenchTests {
   @Test("--quick produces every table, with a row for every stage and reference")
   func quickStructure() throws {
     let result = CompareStages.run(["--bench", "--quick"])
     #expect(result.status == 0)
     let expectedRows =
-      ["floor"] + Stage.allCases.map { "stage \($0.number)" } + [
-        "NotificationCenter", "Observation",
+      ["floor", "closure array"] + Stage.allCases.map { "stage \($0.number)" } + [
+        "stage 5, main actor", "NotificationCenter", "Observation",
       ]
     var titles = [
       "Fan-out:", "Spread:", "Churn:", "Stale entries:",
@@ -62,7 +65,8 @@ struct BenchTests {
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
     let rows = try #require(object["rows"] as? [[String: Any]])
-    #expect(rows.count == Stage.allCases.count + 3)
+    #expect(rows.count == Contender.all.count)
+    #expect(rows.map { $0["contender"] as? String } == Contender.all.map(\.name))
     for row in rows {
       let fanOut = try #require(row["fanOut"] as? [[String: Any]])
       #expect(fanOut.map { $0["observers"] as? Int } == [1, 10])
@@ -120,6 +124,10 @@ struct BenchTests {
       } else {
         #expect(counted == 0, "\(stage) at N=\(observers)")
       }
+    }
+    for contender in [Contender.floor, .closureArray, .mainActorStage5] {
+      let counted = try Bench.allocationsPerSet(contender, observers: observers)
+      #expect(counted == 0, "\(contender.name) at N=\(observers)")
     }
   }
 }
