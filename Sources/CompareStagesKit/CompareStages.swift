@@ -112,9 +112,10 @@ package enum CompareStages {
       --format <format>   text (the default), markdown or json
       --scenario <name>   run only this scenario; repeat it for more (names: --list)
       --stage <number>    show only this stage, 1 to \(Stage.allCases.count), or a reference,
-                          notificationcenter or observation; repeat it for more
+                          notificationcenter, observation or observations; repeat it for more
       --with-platform     add the platform's own observers as references: Foundation's
-                          NotificationCenter and Swift's Observation, run live
+                          NotificationCenter, and Swift's Observation and Observations, run
+                          live
       --list              print every scenario's name and what it checks
       --explain <name>    tell one scenario's story: what it does, what each stage shows and
                           why, and which chapter covers it; with --with-platform, the

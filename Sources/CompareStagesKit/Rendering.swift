@@ -95,7 +95,7 @@ private func isStage(_ implementation: Implementation) -> Bool {
 }
 
 extension Implementation {
-  /// How the evidence lines name it: "2", "notif".
+  /// How the evidence lines name it: "2", "nc".
   fileprivate var label: String {
     switch self {
     case .stage(let stage): String(stage.number)

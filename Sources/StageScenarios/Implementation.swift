@@ -6,6 +6,19 @@ package enum Reference: String, CaseIterable, Sendable, Comparable {
   /// Swift's Observation: an `@Observable` class, `withObservationTracking` re-armed in
   /// `onChange`.
   case observation
+  /// Swift's `Observations` (SE-0475): an `@Observable` class, each observer a task iterating
+  /// the asynchronous sequence of its value.
+  case observations
+
+  /// The references this platform can run: `Observations` needs the Observation module of
+  /// Swift 6.2, which Apple's OS versions have from 26 on.
+  package static var allCases: [Reference] {
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      [.notificationCenter, .observation, .observations]
+    } else {
+      [.notificationCenter, .observation]
+    }
+  }
 
   /// The name `--stage` takes.
   package var name: String { rawValue }
@@ -14,7 +27,7 @@ package enum Reference: String, CaseIterable, Sendable, Comparable {
   package var module: String {
     switch self {
     case .notificationCenter: "Foundation"
-    case .observation: "Observation"
+    case .observation, .observations: "Observation"
     }
   }
 
@@ -23,14 +36,16 @@ package enum Reference: String, CaseIterable, Sendable, Comparable {
     switch self {
     case .notificationCenter: "Foundation's NotificationCenter, block observers"
     case .observation: "Swift's Observation, withObservationTracking re-armed in onChange"
+    case .observations: "Swift's Observations, an async sequence of values, one task each"
     }
   }
 
   /// A short name for column headings.
   package var shortName: String {
     switch self {
-    case .notificationCenter: "notif"
-    case .observation: "observ"
+    case .notificationCenter: "nc"
+    case .observation: "obs"
+    case .observations: "obsns"
     }
   }
 
@@ -79,6 +94,7 @@ package enum Implementation: Hashable, Sendable, Comparable, CustomStringConvert
     case .stage(let stage): stage.description
     case .reference(.notificationCenter): "NotificationCenter"
     case .reference(.observation): "Observation"
+    case .reference(.observations): "Observations"
     }
   }
 
@@ -90,7 +106,7 @@ package enum Implementation: Hashable, Sendable, Comparable, CustomStringConvert
     }
   }
 
-  /// The heading of its column: "2 iron", "notif".
+  /// The heading of its column: "2 iron", "nc".
   package var heading: String {
     switch self {
     case .stage(let stage): "\(stage.number) \(stage.shortName)"
@@ -122,6 +138,8 @@ package enum Implementation: Hashable, Sendable, Comparable, CustomStringConvert
     case (.stage(let stage), .initialValue), (.stage(let stage), .oldValue): stage.offersOptions
     case (.reference(.notificationCenter), .unsubscribe): true
     case (.reference(.observation), .initialValue): true
+    case (.reference(.observations), .initialValue), (.reference(.observations), .unsubscribe):
+      true
     case (.reference, _): false
     }
   }
@@ -145,6 +163,10 @@ package enum Implementation: Hashable, Sendable, Comparable, CustomStringConvert
     case (.observation, .oldValue):
       return "onChange carries no value; read there, the property still holds the value before "
         + "the write"
+    case (.observations, .entryCount):
+      return "Observations does not say how many consumers are iterating it"
+    case (.observations, .oldValue):
+      return "each element is the value read when the consumer runs; the one before is not kept"
     default:
       return nil
     }
@@ -164,6 +186,7 @@ package enum Implementation: Hashable, Sendable, Comparable, CustomStringConvert
     case .stage(let stage): stage.typeName
     case .reference(.notificationCenter): "NotificationCenter"
     case .reference(.observation): "An @Observable class"
+    case .reference(.observations): "The @Observable class that Observations reads"
     }
   }
 

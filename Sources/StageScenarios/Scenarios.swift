@@ -117,6 +117,8 @@ extension Scenario {
         "the center keeps the block until removeObserver is called with its token"
       case (.reference(.observation), _):
         "the tracking re-arms itself and knows nothing of an owner"
+      case (.reference(.observations), _):
+        "the consuming task keeps iterating until it is cancelled and knows nothing of an owner"
       case (_, .none): "the stage never learns who subscribed"
       case (_, .key): "a key cannot tell whether its owner still lives"
       case (_, .object): "the stage did not check its weak reference"

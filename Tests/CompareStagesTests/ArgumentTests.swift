@@ -63,15 +63,15 @@ struct ArgumentTests {
       (["--format", "json", "--format", "text"], "--format given more than once"),
       (
         ["--stage", "9"],
-        "unknown stage '9' (valid: 1, 2, 3, 4, 5, notificationcenter, observation)"
+        "unknown stage '9' (valid: 1, 2, 3, 4, 5, notificationcenter, observation, observations)"
       ),
       (
         ["--stage", "two"],
-        "unknown stage 'two' (valid: 1, 2, 3, 4, 5, notificationcenter, observation)"
+        "unknown stage 'two' (valid: 1, 2, 3, 4, 5, notificationcenter, observation, observations)"
       ),
       (
         ["--stage", "--list"],
-        "--stage needs a value (valid: 1, 2, 3, 4, 5, notificationcenter, observation)"
+        "--stage needs a value (valid: 1, 2, 3, 4, 5, notificationcenter, observation, observations)"
       ),
       (["--scenario", "leaks"], "unknown scenario 'leaks' (valid: delivers-every-change, "),
       (["--explain", "leaks"], "unknown scenario 'leaks' (valid: delivers-every-change, "),

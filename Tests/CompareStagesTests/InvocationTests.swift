@@ -165,11 +165,11 @@ struct PlatformInvocationTests {
     #expect(result.status == 0)
     let lines = result.standardOutput.split(separator: "\n")
     #expect(lines.allSatisfy { $0.count <= 100 })
-    #expect(lines.contains { $0.hasPrefix("scenario ") && $0.hasSuffix("notif  observ") })
+    #expect(lines.contains { $0.hasPrefix("scenario ") && $0.hasSuffix("nc   obs  obsns") })
     #expect(result.standardOutput.contains("Evidence for each ✗ and –:"))
     #expect(
       result.standardOutput.contains(
-        "  notif   NotificationCenter does not say how many observers it holds"))
+        "  nc     NotificationCenter does not say how many observers it holds"))
   }
 
   @Test("markdown names the references in its header")
@@ -177,7 +177,8 @@ struct PlatformInvocationTests {
     let output = CompareStages.run(["--with-platform", "--format", "markdown"]).standardOutput
     #expect(
       output.hasPrefix(
-        "| scenario | what it checks | 1 | 2 | 3 | 4 | 5 | NotificationCenter | Observation |\n"))
+        "| scenario | what it checks | 1 | 2 | 3 | 4 | 5 | NotificationCenter | Observation "
+          + "| Observations |\n"))
     #expect(output.contains("- `old-value`, Observation: onChange carries no value"))
   }
 

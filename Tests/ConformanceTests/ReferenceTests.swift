@@ -1,3 +1,4 @@
+import Observation
 import StageScenarios
 import Testing
 
@@ -39,6 +40,23 @@ private let pinned: [Reference: [String: Verdict]] = [
     "reentrant-set-ends-on-latest": .flaw,
     "sendable": .flaw,
   ],
+  .observations: [
+    "delivers-every-change": .holds,
+    "delivery-order": .flaw,
+    "released-observer-not-called": .flaw,
+    "dead-entries-removed": .notApplicable,
+    "dead-entries-removed-on-set": .notApplicable,
+    "explicit-unsubscribe": .holds,
+    "strong-capture-freed-after-unsubscribe": .holds,
+    "strong-capture-freed-without-unsubscribe": .flaw,
+    "same-key-two-observers": .holds,
+    "same-observer-twice": .flaw,
+    "initial-value": .holds,
+    "old-value": .notApplicable,
+    "unsubscribe-during-notification": .holds,
+    "reentrant-set-ends-on-latest": .holds,
+    "sendable": .flaw,
+  ],
 ]
 
 @Suite("Conformance: the platform's references, measured")
@@ -77,5 +95,53 @@ struct ReferenceTests {
           "\(scenario.name) on \(reference)")
       }
     }
+  }
+}
+
+/// What chapter 8 says of `Observations` beyond the table: it coalesces.
+@Suite("Observations: the latest value, not every value")
+@MainActor
+struct ObservationsCoalescingTests {
+  @Observable
+  final class Score {
+    var value = 0
+  }
+
+  /// The values a consumer received, and a way to wait for one.
+  final class Received {
+    private(set) var values: [Int] = []
+    private var waiter: (value: Int, continuation: CheckedContinuation<Void, Never>)?
+
+    func record(_ value: Int) {
+      values.append(value)
+      if let waiter, waiter.value == value {
+        self.waiter = nil
+        waiter.continuation.resume()
+      }
+    }
+
+    func wait(for value: Int) async {
+      if values.contains(value) { return }
+      await withCheckedContinuation { waiter = (value, $0) }
+    }
+  }
+
+  @Test("changes made in one turn of the main actor reach a main-actor consumer as one element")
+  func coalesces() async {
+    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return }
+    let score = Score()
+    let received = Received()
+    let consumer = Task { @MainActor in
+      for await value in Observations({ score.value }) {
+        received.record(value)
+      }
+    }
+    await received.wait(for: 0)
+    score.value = 1
+    score.value = 2
+    score.value = 3
+    await received.wait(for: 3)
+    #expect(received.values == [0, 3], "1 and 2 were never delivered")
+    consumer.cancel()
   }
 }

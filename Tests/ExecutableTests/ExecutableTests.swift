@@ -48,7 +48,7 @@ struct ExecutableTests {
     #expect(result.output.isEmpty)
     #expect(
       result.error
-        == "compare-stages: unknown stage '7' (valid: 1, 2, 3, 4, 5, notificationcenter, observation); see 'compare-stages --help'\n"
+        == "compare-stages: unknown stage '7' (valid: 1, 2, 3, 4, 5, notificationcenter, observation, observations); see 'compare-stages --help'\n"
     )
   }
 }
