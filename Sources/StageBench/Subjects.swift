@@ -1,3 +1,4 @@
+import AllocationCounter
 import Foundation
 import Observation
 import Stage1Closures
@@ -33,6 +34,14 @@ package protocol BenchSubject: AnyObject {
   func unsubscribe(_ owner: BenchOwner, index: Int)
   /// Sets the value, notifying every observer.
   func set(_ value: Int)
+  /// The allocation counters of a thread other than the caller's that the design does its work
+  /// on, if any: allocations made so far, and live heap bytes.
+  func countersElsewhere() -> (allocations: UInt64, liveBytes: Int64)
+}
+
+extension BenchSubject {
+  /// Most designs do all their work on the setting thread.
+  package func countersElsewhere() -> (allocations: UInt64, liveBytes: Int64) { (0, 0) }
 }
 
 /// A design in the bench: a stage, or a reference to compare the stages with.
@@ -48,6 +57,10 @@ package struct Contender: Sendable {
   /// Whether each subscription costs O(n), so that registering the memory table's full count
   /// would take minutes: stage 3 cleans on every bind, stage 4 removes earlier callbacks first.
   var subscribingIsLinear = false
+  /// Whether its observers run on another thread, which a set waits for. Such a contender is
+  /// measured after the others, never between them: the threads it wakes keep a core busy for
+  /// a while afterwards, which would slow whatever is measured next on a 2-core machine.
+  var deliversOnAnotherThread = false
   var make: @Sendable () -> any BenchSubject
 
   package static let floor = Contender(name: "floor", make: { FloorSubject() })
@@ -62,13 +75,18 @@ package struct Contender: Sendable {
   static let observation = Contender(
     name: "Observation", deliversPreviousValue: true, canUnsubscribe: false,
     make: { ObservationSubject() })
+  static let observations: Contender = {
+    var contender = Contender(name: "Observations", make: { ObservationsSubject() })
+    contender.deliversOnAnotherThread = true
+    return contender
+  }()
 
   /// The floor, the closure array, every stage, stage 5 on the main actor, then the platform's
   /// references.
   package static var all: [Contender] {
     [floor, closureArray] + Stage.allCases.map(Contender.init(stage:)) + [
       mainActorStage5, notificationCenter, observation,
-    ]
+    ] + (Reference.allCases.contains(.observations) ? [observations] : [])
   }
 
   package init(
@@ -310,4 +328,63 @@ private final class ObservationSubject: BenchSubject {
   func unsubscribe(_ owner: BenchOwner, index: Int) {}
 
   func set(_ value: Int) { model.value = value }
+}
+
+/// Swift's `Observations`: each observer a task iterating the sequence, on the scenarios' own
+/// dedicated executor, so that a set can wait until every consumer has added the value it was
+/// handed. Every value is delivered because each set waits; an app that does not wait gets the
+/// latest value, coalesced.
+private final class ObservationsSubject: BenchSubject {
+  @Observable
+  final class Model {
+    var value = 0
+  }
+
+  /// Carries the model to the executor's thread, the only one that touches it.
+  struct Carried: @unchecked Sendable {
+    let model: Model
+  }
+
+  let executor = DedicatedExecutor.shared
+  let carried = Carried(model: Model())
+  var tasks: [Int: Task<Void, Never>] = [:]
+
+  deinit {
+    for task in tasks.values { task.cancel() }
+    executor.waitUntilIdle()
+  }
+
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return }
+    let carried = carried
+    tasks[index] = Task(executorPreference: executor) {
+      var isFirst = true
+      for await value in Observations({ carried.model.value }) {
+        guard !Task.isCancelled else { break }
+        if isFirst {
+          isFirst = false  // the value when subscribing, not a change
+          continue
+        }
+        sum.value &+= value
+      }
+    }
+    executor.waitUntilIdle()
+  }
+
+  func unsubscribe(_ owner: BenchOwner, index: Int) {
+    tasks.removeValue(forKey: index)?.cancel()
+    executor.waitUntilIdle()
+  }
+
+  func set(_ value: Int) {
+    let carried = carried
+    Task(executorPreference: executor) { carried.model.value = value }
+    executor.waitUntilIdle()
+  }
+
+  func countersElsewhere() -> (allocations: UInt64, liveBytes: Int64) {
+    executor.runAndWait {
+      (UInt64(allocation_counter_allocations()), Int64(allocation_counter_live_bytes()))
+    }
+  }
 }

@@ -144,15 +144,15 @@ private final class WeakModel: @unchecked Sendable {
 /// The `Observations` adapter runs its consumers here, so that a scenario, which sets a value
 /// and then looks at what its observers received, can wait for the consumers to have run,
 /// without needing a thread of Swift's cooperative pool (which a blocked test thread may hold).
-final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
+package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
   // Unchecked: `jobs` and `isRunning` are touched only with `condition` locked.
   private let condition = NSCondition()
   private var jobs: [UnownedJob] = []
   private var isRunning = false
   private var thread: Thread?
 
-  /// The one the adapters share.
-  static let shared = DedicatedExecutor()
+  /// The one the adapters and the bench share.
+  package static let shared = DedicatedExecutor()
 
   private init() {
     let thread = Thread { [unowned self] in self.runJobs() }
@@ -162,9 +162,18 @@ final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
   }
 
   /// Whether this code runs on the executor's thread: inside a consumer.
-  var isCurrent: Bool { Thread.current === thread }
+  package var isCurrent: Bool { Thread.current === thread }
 
-  func enqueue(_ job: consuming ExecutorJob) {
+  /// Runs `body` on the executor's thread and returns what it returns, once every job enqueued
+  /// before it has run too.
+  package func runAndWait<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
+    let result = ResultBox<Result>()
+    Task(executorPreference: self) { result.value = body() }
+    waitUntilIdle()
+    return result.value!
+  }
+
+  package func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     condition.lock()
     jobs.append(job)
@@ -173,7 +182,7 @@ final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
   }
 
   /// Returns once every job enqueued so far, and every job those enqueued, has run.
-  func waitUntilIdle() {
+  package func waitUntilIdle() {
     condition.lock()
     while isRunning || !jobs.isEmpty { condition.wait() }
     condition.unlock()
@@ -193,6 +202,12 @@ final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
       job.runSynchronously(on: asUnownedTaskExecutor())
     }
   }
+}
+
+/// Where ``DedicatedExecutor/runAndWait(_:)`` leaves its result. Unchecked: written on the
+/// executor's thread before it goes idle, read after `waitUntilIdle()`, which orders the two.
+private final class ResultBox<Value>: @unchecked Sendable {
+  var value: Value?
 }
 
 /// A value in an `@Observable` class, each subscription a task that iterates `Observations`

@@ -44,7 +44,7 @@ struct BenchTests {
     #expect(result.status == 0)
     let expectedRows =
       ["floor", "closure array"] + Stage.allCases.map { "stage \($0.number)" } + [
-        "stage 5, main actor", "NotificationCenter", "Observation",
+        "stage 5, main actor", "NotificationCenter", "Observation", "Observations",
       ]
     var titles = [
       "Fan-out:", "Spread:", "Churn:", "Stale entries:",
