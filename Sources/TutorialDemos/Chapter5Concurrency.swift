@@ -76,6 +76,18 @@ extension Demo {
     display.cancel()
     print("")
 
+    print("-- stage 5 on the main actor: a screen's label --")
+    // The demo runs on the main actor, as an app's screen does: `swift run tutorial` calls it
+    // from its main thread.
+    MainActor.assumeIsolated {
+      let screen = MainActorScreen()
+      screen.start()
+      print("after start(), the label shows \(screen.label.text)")
+      screen.score.value = 3
+      print("right after the set, the label shows \(screen.label.text)")
+    }
+    print("")
+
     print("-- stage 5: many threads set at once --")
     let counter = Observable(0)
     let seen = SharedList<Change<Int>>()

@@ -43,7 +43,10 @@ struct DocumentationError: Error, CustomStringConvertible {
 
 @Suite("Documentation matches the code")
 struct DocumentationTests {
+  // On the main actor, where `swift run tutorial` runs its demos: chapter 5's shows a screen
+  // that lives there.
   @Test("every output block is what its command prints", arguments: try MarkdownDocument.all())
+  @MainActor
   func outputBlocks(document: MarkdownDocument) throws {
     for block in document.fencedBlocks {
       guard let marker = block.marker, marker.hasPrefix("output: ") else { continue }
