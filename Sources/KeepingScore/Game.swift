@@ -1,63 +1,68 @@
 import Foundation
 import Stage4Options
 
-/// The "question groups" screen: it shows each group with its latest score.
+/// The "question groups" screen: every group, each with its latest score.
 ///
-/// It observes the latest score with `.initial`, so it shows a saved score as soon as it opens,
-/// and keeps its label up to date as games end.
+/// It observes the scores with `.initial`, so it shows the saved scores as soon as it opens,
+/// and keeps its labels up to date as games end.
 public final class QuestionGroupsScreen {
-  /// The group shown.
-  public let title: String
-  /// The label beside the group, as the screen shows it now.
-  public private(set) var scoreLabel = ""
+  /// The groups shown, in order.
+  public let groups: [QuestionGroup]
+  /// The label beside each group, by group number, as the screen shows it now.
+  public private(set) var scoreLabels: [Int: String] = [:]
 
-  /// Creates the screen and starts observing `latestScore`.
+  /// Creates the screen and starts observing `latestScores`.
   ///
   /// - Parameters:
-  ///   - title: The group shown.
-  ///   - latestScore: The score to show; `nil` before any game.
-  public init(title: String, observing latestScore: Observable<Score?>) {
-    self.title = title
-    latestScore.addObserver(self, options: [.initial, .new]) { [weak self] score, _ in
-      self?.scoreLabel = score.map { "latest score \($0)" } ?? "no score yet"
+  ///   - groups: The groups shown, in order.
+  ///   - latestScores: The scores to show.
+  public init(groups: [QuestionGroup], observing latestScores: Observable<Scores>) {
+    self.groups = groups
+    latestScores.addObserver(self, options: [.initial, .new]) { [weak self] scores, _ in
+      guard let self else { return }
+      for group in self.groups {
+        self.scoreLabels[group.number] =
+          scores[group: group.number].map { "latest score \($0)" } ?? "no score yet"
+      }
     }
   }
 
   /// The screen as lines of text.
   public var lines: [String] {
-    ["Question groups", "  \(title): \(scoreLabel)"]
+    ["Question groups"]
+      + groups.map { "  \($0.number). \($0.title): \(scoreLabels[$0.number] ?? "")" }
   }
 }
 
-/// Saves the latest score whenever it changes, as the book's app did with `UserDefaults`.
+/// Saves the scores whenever they change, as the book's app did with `UserDefaults`.
 public final class ScoreSaver {
   private let store: ScoreStore
   private let warn: (String) -> Void
   private var hasWarned = false
 
-  /// Creates a saver and starts observing `latestScore`.
+  /// Creates a saver and starts observing `latestScores`.
   ///
   /// - Parameters:
   ///   - store: Where to save.
-  ///   - latestScore: The score to save whenever it is set.
+  ///   - latestScores: The scores to save whenever they are set.
   ///   - warn: Called once, with a message, if saving fails; the game goes on.
   public init(
-    store: ScoreStore, observing latestScore: Observable<Score?>,
+    store: ScoreStore, observing latestScores: Observable<Scores>,
     warn: @escaping (String) -> Void
   ) {
     self.store = store
     self.warn = warn
-    latestScore.addObserver(self) { [weak self] score, _ in
-      if let score { self?.save(score) }
+    latestScores.addObserver(self) { [weak self] scores, _ in
+      self?.save(scores)
     }
   }
 
-  private func save(_ score: Score) {
+  private func save(_ scores: Scores) {
     do {
-      try store.save(score)
+      try store.save(scores)
     } catch {
       if !hasWarned {
-        warn("cannot save the score to \(store.url.path); it will be lost when the app ends")
+        warn("cannot save the scores to \(store.url.path); they will be lost when the app ends")
         hasWarned = true
       }
     }
@@ -66,7 +71,6 @@ public final class ScoreSaver {
 
 /// One run of the keeping-score app: the question groups screen, a game, the screen again.
 public struct Game {
-  private let group: QuestionGroup
   private let store: ScoreStore
   private let readLine: () -> String?
   private let print: (String) -> Void
@@ -75,33 +79,61 @@ public struct Game {
   /// Creates a run of the app.
   ///
   /// - Parameters:
-  ///   - group: The questions to ask.
-  ///   - store: Where the latest score is loaded from and saved to.
+  ///   - store: Where the scores are loaded from and saved to.
   ///   - readLine: Returns the player's next line of input, or `nil` at the end of input.
   ///   - print: Shows a line to the player.
   ///   - warn: Reports a problem the app recovers from.
   public init(
-    group: QuestionGroup = .observerPattern, store: ScoreStore,
-    readLine: @escaping () -> String?, print: @escaping (String) -> Void,
+    store: ScoreStore, readLine: @escaping () -> String?, print: @escaping (String) -> Void,
     warn: @escaping (String) -> Void
   ) {
-    self.group = group
     self.store = store
     self.readLine = readLine
     self.print = print
     self.warn = warn
   }
 
-  /// Plays one game.
+  /// Shows the question groups screen, then asks which group to play and plays it.
   ///
+  /// - Returns: The score, or `nil` if no group was chosen or the input ended before the last
+  ///   answer.
+  @discardableResult
+  public func chooseAndPlay() -> Score? {
+    let latestScores = Observable(loadSavedScores())
+    let screen = QuestionGroupsScreen(groups: QuestionGroup.all, observing: latestScores)
+    screen.lines.forEach(print)
+    print("")
+    let numbers = QuestionGroup.all.map(\.number)
+    while true {
+      print("Which group? (\(numbers.first!) to \(numbers.last!); an empty line quits):")
+      guard let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
+        return nil
+      }
+      if let number = Int(line), let group = QuestionGroup.numbered(number) {
+        return play(group, scores: latestScores, screen: screen)
+      }
+      print("Please answer with a group number from \(numbers.first!) to \(numbers.last!).")
+    }
+  }
+
+  /// Plays one game of `group`.
+  ///
+  /// - Parameter group: The questions to ask.
   /// - Returns: The score, or `nil` if the input ended before the last answer.
   @discardableResult
-  public func play() -> Score? {
-    let latestScore = Observable<Score?>(loadSavedScore())
-    let screen = QuestionGroupsScreen(title: group.title, observing: latestScore)
-    let saver = ScoreSaver(store: store, observing: latestScore, warn: warn)
+  public func play(_ group: QuestionGroup) -> Score? {
+    let latestScores = Observable(loadSavedScores())
+    let screen = QuestionGroupsScreen(groups: QuestionGroup.all, observing: latestScores)
     screen.lines.forEach(print)
+    return play(group, scores: latestScores, screen: screen)
+  }
 
+  private func play(
+    _ group: QuestionGroup, scores latestScores: Observable<Scores>, screen: QuestionGroupsScreen
+  ) -> Score? {
+    let saver = ScoreSaver(store: store, observing: latestScores, warn: warn)
+    print("")
+    print("\(group.number). \(group.title)")
     var correct = 0
     for (number, question) in zip(1..., group.questions) {
       print("")
@@ -116,14 +148,18 @@ public struct Game {
       }
       if answer == question.answer {
         correct += 1
-        print("Right!")
+        print("Right! \(question.explanation)")
       } else {
-        print("Not quite: it is \(letters[question.answer])) \(question.choices[question.answer]).")
+        print(
+          "Not quite: it is \(letters[question.answer])) \(question.choices[question.answer]). "
+            + question.explanation)
       }
     }
 
     let score = Score(correct: correct, total: group.questions.count)
-    latestScore.value = score
+    var scores = latestScores.value
+    scores[group: group.number] = score
+    latestScores.value = scores
     print("")
     print("Game over: \(score).")
     print("")
@@ -134,15 +170,16 @@ public struct Game {
 
   private var letters: [String] { ["a", "b", "c", "d", "e", "f"] }
 
-  private func loadSavedScore() -> Score? {
+  private func loadSavedScores() -> Scores {
     switch store.load() {
     case .nothing:
-      return nil
-    case .score(let score):
-      return score
+      return Scores()
+    case .scores(let scores, let damaged):
+      if let damaged { warn("\(damaged); the other groups' scores are kept") }
+      return scores
     case .unusable(let problem):
       warn("\(problem); starting fresh")
-      return nil
+      return Scores()
     }
   }
 

@@ -22,3 +22,22 @@ public struct Score: Codable, Equatable, Sendable, CustomStringConvertible {
   /// "2 of 3"
   public var description: String { "\(correct) of \(total)" }
 }
+
+/// The latest score of each question group, by the group's number.
+public struct Scores: Equatable, Sendable {
+  /// The latest score of each group played, by group number.
+  public var byGroup: [Int: Score]
+
+  /// Creates a set of scores.
+  ///
+  /// - Parameter byGroup: The latest score of each group played, by group number.
+  public init(_ byGroup: [Int: Score] = [:]) {
+    self.byGroup = byGroup
+  }
+
+  /// The latest score of group `number`, or `nil` if it was never played to the end.
+  public subscript(group number: Int) -> Score? {
+    get { byGroup[number] }
+    set { byGroup[number] = newValue }
+  }
+}

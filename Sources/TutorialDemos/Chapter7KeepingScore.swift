@@ -8,32 +8,30 @@ extension Demo {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("keeping-score-demo-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let store = ScoreStore(url: folder.appendingPathComponent("keeping-score.json"))
     // Messages name the save file; show it where a reader's own would be.
     let shownPath = "~/.config/observer-evolution/keeping-score.json"
+    let environment = ["XDG_CONFIG_HOME": folder.path]
+    let saveFile = ScoreStore.inConfigFolder(environment: environment).url
 
-    func play(typing answers: [String]) {
-      print("$ swift run keeping-score")
+    func run(_ arguments: [String], typing answers: [String]) {
+      print((["$ swift run keeping-score"] + arguments).joined(separator: " "))
       var remaining = answers[...]
-      let game = Game(
-        store: store,
+      _ = KeepingScoreCommand.run(
+        arguments, environment: environment,
         readLine: {
           let answer = remaining.popFirst()
           if let answer { print("> \(answer)") }
           return answer
         },
         print: { print($0) },
-        warn: {
-          print("keeping-score: " + $0.replacingOccurrences(of: store.url.path, with: shownPath))
-        })
-      game.play()
+        warn: { print($0.replacingOccurrences(of: saveFile.path, with: shownPath)) })
       print("")
     }
 
-    play(typing: ["b", "x", "c", "b"])
-    play(typing: ["b", "c", "a"])
-    try? Data("{ this is not a score".utf8).write(to: store.url)
+    run([], typing: ["7", "c", "x", "a", "b", "b"])
+    run(["7"], typing: ["c", "a", "b", "a"])
+    try? Data("{ this is not a score".utf8).write(to: saveFile)
     print("$ echo '{ this is not a score' > \(shownPath)")
-    play(typing: ["a"])
+    run(["7"], typing: ["a"])
   }
 }

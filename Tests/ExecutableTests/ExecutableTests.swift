@@ -97,7 +97,7 @@ struct TutorialExecutableTests {
 
 @Suite("keeping-score: the real executable")
 struct KeepingScoreExecutableTests {
-  @Test("the score is saved under $XDG_CONFIG_HOME and shown by the next run; --reset deletes it")
+  @Test("scores are saved under $XDG_CONFIG_HOME and shown by the next run; --reset deletes them")
   func keepsScoreAcrossRuns() throws {
     let config = FileManager.default.temporaryDirectory
       .appendingPathComponent("keeping-score-e2e-\(UUID().uuidString)")
@@ -105,25 +105,29 @@ struct KeepingScoreExecutableTests {
     let environment = ["XDG_CONFIG_HOME": config.path]
     let saveFile = config.appendingPathComponent("observer-evolution/keeping-score.json")
 
-    let first = try runProduct("keeping-score", [], environment: environment, input: "b\nc\nb\n")
+    // Chapter 1's right answers are b, c, a, b: the last answer here is wrong.
+    let first = try runProduct(
+      "keeping-score", ["1"], environment: environment, input: "b\nc\na\na\n")
     #expect(first.status == 0)
-    #expect(first.output.contains("Game over: 2 of 3."))
+    #expect(first.output.contains("Game over: 3 of 4."))
     #expect(FileManager.default.fileExists(atPath: saveFile.path))
 
     let second = try runProduct("keeping-score", [], environment: environment, input: "")
     #expect(
-      second.output.hasPrefix("Question groups\n  The observer pattern: latest score 2 of 3\n"))
+      second.output.hasPrefix(
+        "Question groups\n  1. Stone age: an array of closures: latest score 3 of 4\n"))
 
     try Data("garbage".utf8).write(to: saveFile)
-    let third = try runProduct("keeping-score", [], environment: environment, input: "b\nc\na\n")
+    let third = try runProduct(
+      "keeping-score", [], environment: environment, input: "1\nb\nc\na\nb\n")
     #expect(third.status == 0)
     #expect(
       third.error
-        == "keeping-score: the saved score at \(saveFile.path) is damaged; starting fresh\n")
-    #expect(third.output.contains("Game over: 3 of 3."))
+        == "keeping-score: the saved scores at \(saveFile.path) are damaged; starting fresh\n")
+    #expect(third.output.contains("Game over: 4 of 4."))
 
     let reset = try runProduct("keeping-score", ["--reset"], environment: environment)
-    #expect(reset.output == "Deleted the saved score at \(saveFile.path).\n")
+    #expect(reset.output == "Deleted the saved scores at \(saveFile.path).\n")
     #expect(!FileManager.default.fileExists(atPath: saveFile.path))
   }
 }

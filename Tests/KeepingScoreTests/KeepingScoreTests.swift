@@ -13,8 +13,13 @@ private final class TemporaryFolder {
   var store: ScoreStore { ScoreStore(url: url.appendingPathComponent("score.json")) }
 }
 
-/// Plays one game with `answers`, returning what it printed and warned.
-private func play(_ answers: [String], store: ScoreStore) -> (
+/// The letters of a group's right answers.
+private func rightAnswers(_ group: QuestionGroup) -> [String] {
+  group.questions.map { ["a", "b", "c"][$0.answer] }
+}
+
+/// Plays one game of `group` with `answers`, returning what it printed and warned.
+private func play(_ group: QuestionGroup, _ answers: [String], store: ScoreStore) -> (
   score: Score?, output: [String], warnings: [String]
 ) {
   var remaining = answers[...]
@@ -23,8 +28,34 @@ private func play(_ answers: [String], store: ScoreStore) -> (
   let score = Game(
     store: store, readLine: { remaining.popFirst() }, print: { output.append($0) },
     warn: { warnings.append($0) }
-  ).play()
+  ).play(group)
   return (score, output, warnings)
+}
+
+private let chapter3 = QuestionGroup.numbered(3)!
+private let chapter5 = QuestionGroup.numbered(5)!
+
+@Suite("Keeping score: the question groups")
+struct QuestionGroupTests {
+  @Test("one group per chapter 1 to 8, in order, each with at least four questions")
+  func onePerChapter() {
+    #expect(QuestionGroup.all.map(\.number) == Array(1...8))
+    for group in QuestionGroup.all {
+      #expect(group.questions.count >= 4, "chapter \(group.number)")
+    }
+  }
+
+  @Test("every question has three distinct choices, one right answer, and an explanation")
+  func wellFormed() {
+    for group in QuestionGroup.all {
+      for question in group.questions {
+        #expect(question.choices.count == 3, "\(question.prompt)")
+        #expect(Set(question.choices).count == question.choices.count, "\(question.prompt)")
+        #expect(question.choices.indices.contains(question.answer), "\(question.prompt)")
+        #expect(!question.explanation.isEmpty, "\(question.prompt)")
+      }
+    }
+  }
 }
 
 @Suite("Keeping score: the app of chapter 7")
@@ -32,38 +63,97 @@ struct KeepingScoreTests {
   @Test("a game scores the right answers, saves the score, and the next run shows it")
   func scoreSurvivesRuns() {
     let folder = TemporaryFolder()
-    let first = play(["b", "c", "b"], store: folder.store)
-    #expect(first.score == Score(correct: 2, total: 3))
-    #expect(first.output.contains("  The observer pattern: no score yet"))
-    #expect(first.output.last == "  The observer pattern: latest score 2 of 3")
-    #expect(folder.store.load() == .score(Score(correct: 2, total: 3)))
+    var answers = rightAnswers(chapter3)
+    answers[0] = answers[0] == "a" ? "b" : "a"
+    let first = play(chapter3, answers, store: folder.store)
+    let expected = Score(correct: chapter3.questions.count - 1, total: chapter3.questions.count)
+    #expect(first.score == expected)
+    #expect(first.output.contains("  3. \(chapter3.title): no score yet"))
+    #expect(first.output.last == "  8. \(QuestionGroup.numbered(8)!.title): no score yet")
+    #expect(first.output.contains("  3. \(chapter3.title): latest score \(expected)"))
+    #expect(folder.store.load() == .scores(Scores([3: expected]), damaged: nil))
 
-    let second = play([], store: folder.store)
-    #expect(second.output[1] == "  The observer pattern: latest score 2 of 3")
+    let second = play(chapter5, [], store: folder.store)
+    #expect(second.output[3] == "  3. \(chapter3.title): latest score \(expected)")
     #expect(second.score == nil)
-    #expect(folder.store.load() == .score(Score(correct: 2, total: 3)), "half a game saves nothing")
+    #expect(
+      folder.store.load() == .scores(Scores([3: expected]), damaged: nil),
+      "half a game saves nothing")
+  }
+
+  @Test("each answer is followed by its explanation")
+  func explanations() {
+    let folder = TemporaryFolder()
+    let result = play(chapter5, rightAnswers(chapter5), store: folder.store)
+    for question in chapter5.questions {
+      #expect(result.output.contains("Right! \(question.explanation)"))
+    }
+  }
+
+  @Test("the scores of several groups are kept side by side")
+  func severalGroups() {
+    let folder = TemporaryFolder()
+    _ = play(chapter3, rightAnswers(chapter3), store: folder.store)
+    _ = play(chapter5, rightAnswers(chapter5), store: folder.store)
+    #expect(
+      folder.store.load()
+        == .scores(
+          Scores([
+            3: Score(correct: chapter3.questions.count, total: chapter3.questions.count),
+            5: Score(correct: chapter5.questions.count, total: chapter5.questions.count),
+          ]), damaged: nil))
   }
 
   @Test("an answer that is not a letter of a choice is asked again")
   func invalidAnswerAskedAgain() {
     let folder = TemporaryFolder()
-    let result = play(["", "d", " B ", "c", "a"], store: folder.store)
-    #expect(result.score == Score(correct: 3, total: 3))
+    let right = rightAnswers(chapter3)
+    let answers = ["", "d", " \(right[0].uppercased()) "] + right.dropFirst()
+    let result = play(chapter3, answers, store: folder.store)
+    #expect(result.score?.correct == chapter3.questions.count)
     #expect(result.output.filter { $0.hasPrefix("Please answer") }.count == 2)
   }
 
   @Test(
     "a damaged save file gets a clear message and a fresh start",
-    arguments: ["{ not json", #"{"correct": 5, "total": 3}"#, #"{"correct": -1, "total": 3}"#, ""])
+    arguments: ["{ not json", #"{"correct": 5, "total": 3}"#, "[]", ""])
   func damagedFile(contents: String) throws {
     let folder = TemporaryFolder()
     let store = folder.store
     try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
     try Data(contents.utf8).write(to: store.url)
-    let result = play(["b", "c", "a"], store: store)
-    #expect(result.warnings == ["the saved score at \(store.url.path) is damaged; starting fresh"])
-    #expect(result.output.contains("  The observer pattern: no score yet"))
-    #expect(store.load() == .score(Score(correct: 3, total: 3)), "the next save repairs the file")
+    let result = play(chapter3, rightAnswers(chapter3), store: store)
+    #expect(
+      result.warnings == ["the saved scores at \(store.url.path) are damaged; starting fresh"])
+    #expect(result.output.contains("  3. \(chapter3.title): no score yet"))
+    #expect(
+      store.load()
+        == .scores(
+          Scores([3: Score(correct: chapter3.questions.count, total: chapter3.questions.count)]),
+          damaged: nil),
+      "the next save repairs the file")
+  }
+
+  @Test("a damaged entry loses nothing else: the other groups' scores are kept")
+  func damagedEntry() throws {
+    let folder = TemporaryFolder()
+    let store = folder.store
+    try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+    let contents = #"""
+      {"scores": {"1": {"correct": 2, "total": 4}, "2": {"correct": 9, "total": 4},
+                  "x": {"correct": 1, "total": 4}, "4": "nonsense"}}
+      """#
+    try Data(contents.utf8).write(to: store.url)
+    let result = play(chapter3, [], store: store)
+    #expect(
+      result.warnings == [
+        "the saved scores at \(store.url.path) have damaged entries for '2', '4', 'x'; "
+          + "the other groups' scores are kept"
+      ])
+    #expect(
+      result.output.contains(
+        "  1. \(QuestionGroup.numbered(1)!.title): latest score 2 of 4"))
+    #expect(result.output.contains("  2. \(QuestionGroup.numbered(2)!.title): no score yet"))
   }
 
   @Test("an unreadable save file gets a clear message and a fresh start")
@@ -72,13 +162,13 @@ struct KeepingScoreTests {
     let store = folder.store
     // A folder where the file should be: it exists, and cannot be read as a file.
     try FileManager.default.createDirectory(at: store.url, withIntermediateDirectories: true)
-    let result = play(["b", "c", "a"], store: store)
+    let result = play(chapter3, rightAnswers(chapter3), store: store)
     #expect(
-      result.warnings.first == "cannot read the saved score at \(store.url.path); starting fresh")
+      result.warnings.first == "cannot read the saved scores at \(store.url.path); starting fresh")
     #expect(
       result.warnings.last
-        == "cannot save the score to \(store.url.path); it will be lost when the app ends")
-    #expect(result.score == Score(correct: 3, total: 3))
+        == "cannot save the scores to \(store.url.path); they will be lost when the app ends")
+    #expect(result.score?.correct == chapter3.questions.count)
   }
 
   @Test("the save file is in $XDG_CONFIG_HOME, else in ~/.config")
@@ -96,50 +186,86 @@ struct KeepingScoreTests {
   }
 
   @Test(
-    "the screen shows the saved score at once, and each new one; both observers go with their owners"
+    "the screen shows the saved scores at once, and each new one; both observers go with their owners"
   )
   func observers() {
     let folder = TemporaryFolder()
-    let latest = Observable<Score?>(Score(correct: 1, total: 3))
-    var screen: QuestionGroupsScreen? = QuestionGroupsScreen(title: "Quiz", observing: latest)
+    let latest = Observable(Scores([3: Score(correct: 1, total: 4)]))
+    var screen: QuestionGroupsScreen? = QuestionGroupsScreen(
+      groups: QuestionGroup.all, observing: latest)
     weak let weakScreen = screen
-    #expect(screen?.scoreLabel == "latest score 1 of 3")
+    #expect(screen?.scoreLabels[3] == "latest score 1 of 4")
+    #expect(screen?.scoreLabels[5] == "no score yet")
     var saver: ScoreSaver? = ScoreSaver(store: folder.store, observing: latest) { _ in }
     weak let weakSaver = saver
-    latest.value = Score(correct: 3, total: 3)
-    #expect(screen?.scoreLabel == "latest score 3 of 3")
-    #expect(folder.store.load() == .score(Score(correct: 3, total: 3)))
+    latest.value = Scores([3: Score(correct: 4, total: 4)])
+    #expect(screen?.scoreLabels[3] == "latest score 4 of 4")
+    #expect(folder.store.load() == .scores(Scores([3: Score(correct: 4, total: 4)]), damaged: nil))
     screen = nil
     saver = nil
     #expect(weakScreen == nil && weakSaver == nil)
-    latest.value = nil
+    latest.value = Scores()
     #expect(latest.observerCount == 0)
   }
 }
 
 @Suite("Keeping score: the command")
 struct KeepingScoreCommandTests {
-  private func run(_ arguments: [String], home: URL) -> (
+  private func run(_ arguments: [String], home: URL, input: [String] = []) -> (
     status: Int32, output: [String], errors: [String]
   ) {
     var output: [String] = []
     var errors: [String] = []
+    var remaining = input[...]
     let status = KeepingScoreCommand.run(
-      arguments, environment: ["XDG_CONFIG_HOME": home.path], readLine: { nil },
+      arguments, environment: ["XDG_CONFIG_HOME": home.path], readLine: { remaining.popFirst() },
       print: { output.append($0) }, warn: { errors.append($0) })
     return (status, output, errors)
   }
 
-  @Test("--reset deletes the saved score, and says when there is none")
+  @Test("without a chapter, the screen lists every group and asks which to play")
+  func chooseAGroup() {
+    let folder = TemporaryFolder()
+    let result = run([], home: folder.url, input: ["9", "3"] + rightAnswers(chapter3))
+    #expect(result.status == 0)
+    #expect(result.output.first == "Question groups")
+    for group in QuestionGroup.all {
+      #expect(result.output.contains("  \(group.number). \(group.title): no score yet"))
+    }
+    #expect(result.output.contains("Please answer with a group number from 1 to 8."))
+    #expect(result.output.contains("3. \(chapter3.title)"))
+    #expect(
+      result.output.contains(
+        "Game over: \(chapter3.questions.count) of \(chapter3.questions.count)."))
+  }
+
+  @Test("an empty line on the screen quits without playing")
+  func quitFromTheScreen() {
+    let folder = TemporaryFolder()
+    let result = run([], home: folder.url, input: [""])
+    #expect(result.status == 0)
+    #expect(!result.output.contains { $0.hasPrefix("Question 1") })
+  }
+
+  @Test("keeping-score N plays chapter N's group at once")
+  func playAChapter() {
+    let folder = TemporaryFolder()
+    let result = run(["5"], home: folder.url, input: rightAnswers(chapter5))
+    #expect(result.status == 0)
+    #expect(result.output.contains("5. \(chapter5.title)"))
+    #expect(!result.output.contains { $0.hasPrefix("Which group?") })
+  }
+
+  @Test("--reset deletes the saved scores, and says when there are none")
   func reset() throws {
     let folder = TemporaryFolder()
     let store = ScoreStore.inConfigFolder(environment: ["XDG_CONFIG_HOME": folder.url.path])
-    try store.save(Score(correct: 1, total: 3))
+    try store.save(Scores([1: Score(correct: 1, total: 4)]))
     let first = run(["--reset"], home: folder.url)
     #expect(first.status == 0)
-    #expect(first.output == ["Deleted the saved score at \(store.url.path)."])
+    #expect(first.output == ["Deleted the saved scores at \(store.url.path)."])
     #expect(store.load() == .nothing)
-    #expect(run(["--reset"], home: folder.url).output == ["No saved score to delete."])
+    #expect(run(["--reset"], home: folder.url).output == ["No saved scores to delete."])
   }
 
   @Test(
@@ -147,11 +273,23 @@ struct KeepingScoreCommandTests {
     arguments: [
       (
         ["--rest"],
-        "keeping-score: unknown argument '--rest' (valid: --reset, --help); see 'keeping-score --help'"
+        "keeping-score: unknown argument '--rest' (valid: a chapter 1 to 8, --reset, --help); "
+          + "see 'keeping-score --help'"
       ),
       (
         ["--reset", "--reset"],
-        "keeping-score: give one option at most (valid: --reset, --help); see 'keeping-score --help'"
+        "keeping-score: give one argument at most (valid: a chapter 1 to 8, --reset, --help); "
+          + "see 'keeping-score --help'"
+      ),
+      (
+        ["9"],
+        "keeping-score: no question group '9' (valid: 1 to 8, --reset, --help); "
+          + "see 'keeping-score --help'"
+      ),
+      (
+        ["x"],
+        "keeping-score: no question group 'x' (valid: 1 to 8, --reset, --help); "
+          + "see 'keeping-score --help'"
       ),
     ])
   func badInput(arguments: [String], message: String) {
@@ -163,11 +301,12 @@ struct KeepingScoreCommandTests {
     #expect(!FileManager.default.fileExists(atPath: folder.url.path), "nothing half-done")
   }
 
-  @Test("--help describes the save file and --reset")
+  @Test("--help describes the chapters, the save file and --reset")
   func help() {
     let result = run(["--help"], home: FileManager.default.temporaryDirectory)
     #expect(result.status == 0)
     let text = result.output.joined(separator: "\n")
+    #expect(text.contains("<chapter>"))
     #expect(text.contains("--reset"))
     #expect(text.contains("$XDG_CONFIG_HOME/observer-evolution/keeping-score.json"))
   }
