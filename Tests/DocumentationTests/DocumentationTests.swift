@@ -99,8 +99,28 @@ struct DocumentationTests {
   }
 }
 
+/// The attributes that only tune performance: a chapter shows code without them, as a reader
+/// would write it, while the compiled source keeps them for the bench.
+let performanceAttributes = [
+  "@inlinable", "@usableFromInline", "@inline(__always)", "@inline(never)", "@_specialize",
+]
+
+/// `lines` without performance attributes: each one is taken out of its line, and a line that
+/// held nothing else is dropped.
+func withoutPerformanceAttributes(_ lines: [Substring]) -> [Substring] {
+  lines.compactMap { line in
+    var words = line.split(separator: " ", omittingEmptySubsequences: false)
+    let before = words.count
+    words.removeAll { word in performanceAttributes.contains { word.hasPrefix($0) } }
+    guard words.count != before else { return line }
+    let rest = words.joined(separator: " ")
+    return rest.allSatisfy(\.isWhitespace) ? nil : Substring(rest)
+  }
+}
+
 /// Whether the lines of `block`, once their common indentation is removed, stand in `source`
-/// one after another, with the same indentation relative to each other.
+/// one after another, with the same indentation relative to each other. Performance
+/// attributes (``performanceAttributes``) are the only difference allowed.
 func containsLines(of block: String, in source: String) -> Bool {
   func dedented(_ lines: [Substring]) -> [String] {
     let indent =
@@ -108,8 +128,11 @@ func containsLines(of block: String, in source: String) -> Bool {
       .map { $0.prefix { $0 == " " }.count }.min() ?? 0
     return lines.map { $0.allSatisfy(\.isWhitespace) ? "" : String($0.dropFirst(indent)) }
   }
-  let wanted = dedented(block.split(separator: "\n", omittingEmptySubsequences: false).dropLast())
-  let sourceLines = source.split(separator: "\n", omittingEmptySubsequences: false)
+  let wanted = dedented(
+    withoutPerformanceAttributes(
+      Array(block.split(separator: "\n", omittingEmptySubsequences: false).dropLast())))
+  let sourceLines = withoutPerformanceAttributes(
+    source.split(separator: "\n", omittingEmptySubsequences: false))
   guard !wanted.isEmpty, wanted.count <= sourceLines.count else { return false }
   for start in 0...(sourceLines.count - wanted.count) {
     let window = Array(sourceLines[start..<(start + wanted.count)])
@@ -128,6 +151,45 @@ struct DocumentationStructureTests {
       let lines = first.content.split(separator: "\n")
       #expect(lines.count == 1 && lines[0].hasPrefix("swift run "), "\(document.path): \(lines)")
     }
+  }
+
+  @Test("chapters 1 to 8 end with key points and the command of their self-check")
+  func keyPointsAndSelfCheck() throws {
+    for number in 1...8 {
+      let document = try #require(
+        try MarkdownDocument.all().first { $0.path.hasPrefix("Tutorial/0\(number)-") },
+        "no chapter \(number)")
+      #expect(document.text.contains("\n## Key points\n"), "\(document.path)")
+      #expect(
+        document.text.hasSuffix("Check yourself: `swift run keeping-score \(number)`.\n"),
+        "\(document.path) must end with its self-check")
+    }
+  }
+
+  @Test(
+    "a chapter shows code without performance attributes", arguments: try MarkdownDocument.all())
+  func noPerformanceAttributes(document: MarkdownDocument) {
+    for block in document.fencedBlocks where block.language == "swift" {
+      for attribute in performanceAttributes {
+        #expect(
+          !block.content.contains(attribute),
+          "\(document.path):\(block.line): shows \(attribute), which the chapters leave out")
+      }
+    }
+  }
+
+  @Test("only performance attributes may differ between a chapter's code and the source")
+  func attributesAreTheOnlyDifference() {
+    let source = """
+        @inlinable public var value: Value {
+          get { storedValue }
+        }
+        @usableFromInline var storedValue: Value
+      """
+    #expect(containsLines(of: "public var value: Value {\n  get { storedValue }\n}\n", in: source))
+    #expect(containsLines(of: "var storedValue: Value\n", in: source))
+    #expect(!containsLines(of: "public var value: Int {\n", in: source))
+    #expect(!containsLines(of: "public var value: Value {\n  get { value }\n", in: source))
   }
 
   @Test("the README's JSON example uses only keys the real output has")
