@@ -44,6 +44,10 @@ public struct Demo: Sendable {
   /// Every chapter with a demo, in reading order.
   public static let chapters: [Chapter] = [
     Chapter(
+      number: 0, title: "Introduction: the pattern and a memory primer",
+      file: "Tutorial/00-introduction.md"
+    ) { $0.introduction() },
+    Chapter(
       number: 1, title: "Stone age: an array of closures",
       file: "Tutorial/01-stone-age-closures.md"
     ) { $0.stoneAge() },
