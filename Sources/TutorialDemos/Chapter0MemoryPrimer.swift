@@ -31,8 +31,8 @@ extension Demo {
   /// Chapter 0: the pattern, then the memory primer.
   func introduction() {
     print("-- the observer pattern --")
-    Self.patternPicture.split(separator: "\n", omittingEmptySubsequences: false).forEach {
-      print(String($0))
+    for line in Self.patternPicture.split(separator: "\n", omittingEmptySubsequences: false) {
+      print(String(line))
     }
     print("")
     memoryPrimer()
