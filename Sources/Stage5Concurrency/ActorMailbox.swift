@@ -13,25 +13,33 @@ import Synchronization
 /// Tells, without hopping and without trapping, whether this code runs on the main actor.
 @usableFromInline
 enum MainActorCheck {
-  /// A mark on the main dispatch queue, which runs the main actor's jobs on Linux as on Apple
-  /// platforms. Measured on Linux: once a program hands its main thread to Dispatch, as a test
-  /// runner does, the main queue's work runs on another thread, where `Thread.isMainThread` is
-  /// `false`; the mark is found there all the same.
-  @usableFromInline
-  static let mainQueueMark: DispatchSpecificKey<Void> = {
-    let mark = DispatchSpecificKey<Void>()
-    DispatchQueue.main.setSpecific(key: mark, value: ())
-    return mark
-  }()
-
-  /// Whether this thread is the main actor's now: the main queue's work, or the main thread.
-  /// The same test `MainActor.assumeIsolated` makes, answered instead of enforced.
+  /// Whether this thread is the main actor's now: the main thread, or, on Linux, the main
+  /// queue's work. The same test `MainActor.assumeIsolated` makes, answered instead of enforced.
   @usableFromInline
   static var isCurrent: Bool {
-    isMainThread || DispatchQueue.getSpecific(key: mainQueueMark) != nil
+    #if os(Linux)
+      isMainThread || DispatchQueue.getSpecific(key: mainQueueMark.key) != nil
+    #else
+      Thread.isMainThread
+    #endif
   }
 
   #if os(Linux)
+    /// A mark on the main dispatch queue, which runs the main actor's jobs. Measured on Linux:
+    /// once a program hands its main thread to Dispatch, as a test runner does, the main queue's
+    /// work runs on another thread, where `Thread.isMainThread` is `false`; the mark is found
+    /// there all the same. (On Apple platforms the main queue always runs on the main thread.)
+    static let mainQueueMark = MainQueueMark()
+
+    /// Holds the mark's key. Unchecked `Sendable`: the key is made once and never changed.
+    final class MainQueueMark: @unchecked Sendable {
+      let key = DispatchSpecificKey<Void>()
+
+      init() {
+        DispatchQueue.main.setSpecific(key: key, value: ())
+      }
+    }
+
     /// Each thread's answer to `Thread.isMainThread`, which on Linux asks the kernel for the
     /// process and thread ids every time (measured: about 1 µs a set); a thread never changes
     /// its answer, so each asks once.
@@ -48,8 +56,6 @@ enum MainActorCheck {
       pthread_setspecific(isMainThreadKey, UnsafeRawPointer(bitPattern: isMain ? 1 : 2))
       return isMain
     }
-  #else
-    static var isMainThread: Bool { Thread.isMainThread }
   #endif
 }
 

@@ -24,17 +24,20 @@ import Testing
   }
 }
 
-/// A mark on the main queue, which runs the main actor's work.
-let mainQueueMark: DispatchSpecificKey<Void> = {
-  let mark = DispatchSpecificKey<Void>()
-  DispatchQueue.main.setSpecific(key: mark, value: ())
-  return mark
-}()
+/// A mark on the main queue, which runs the main actor's work. Unchecked `Sendable`: the key is
+/// made once and never changed.
+final class MainQueueMark: @unchecked Sendable {
+  let key = DispatchSpecificKey<Void>()
+
+  init() { DispatchQueue.main.setSpecific(key: key, value: ()) }
+}
+
+let mainQueueMark = MainQueueMark()
 
 /// Whether this code runs where the main actor runs: the main thread, or the main queue's work,
 /// which a test runner on Linux drains from another thread.
 func isOnMainQueueOrThread() -> Bool {
-  Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueMark) != nil
+  Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueMark.key) != nil
 }
 
 /// Runs `body` on a new thread and waits for it: a setter that is not on the main actor.
