@@ -14,8 +14,9 @@ package enum OutputFormat: String, CaseIterable, Sendable {
 package enum Command: Equatable, Sendable {
   /// Run the scenarios and print the comparison; no columns means every stage.
   case compare(format: OutputFormat, scenarios: [String], columns: [Implementation])
-  /// Measure what each design costs; `quick` uses tiny sizes.
-  case bench(format: OutputFormat, quick: Bool)
+  /// Measure what each design costs; `quick` uses tiny sizes; `chartDirectory`, when given, is
+  /// where to write the SVG charts too.
+  case bench(format: OutputFormat, quick: Bool, chartDirectory: String? = nil)
   /// Print the scenario names with what each checks.
   case list
   /// Tell one scenario's story.
@@ -40,7 +41,7 @@ package struct UsageError: Error, Equatable, CustomStringConvertible {
 extension Command {
   private static let options = [
     "--format", "--scenario", "--stage", "--with-platform", "--list", "--explain", "--bench",
-    "--quick", "--version", "--help",
+    "--quick", "--chart", "--version", "--help",
   ]
 
   /// Parses the command-line arguments, without the program name.
@@ -57,6 +58,7 @@ extension Command {
     var withPlatform = false
     var modes: [(flag: String, command: Command)] = []
     var quick = false
+    var chartDirectory: String?
 
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
@@ -123,6 +125,16 @@ extension Command {
       case "--quick":
         try noValue()
         quick = true
+      case "--chart":
+        let directory = try value(validChoices: "a folder to write the SVG charts into")
+        guard chartDirectory == nil else {
+          throw UsageError(message: "--chart given more than once")
+        }
+        guard !directory.isEmpty else {
+          throw UsageError(
+            message: "--chart needs a folder (valid: a folder to write the SVG charts into)")
+        }
+        chartDirectory = directory
       case "--version":
         try noValue()
         modes.append((flag, .version))
@@ -142,6 +154,9 @@ extension Command {
     if modes.contains(where: { $0.command == .help }) { return .help }
     if quick && !modes.contains(where: { $0.flag == "--bench" }) {
       throw UsageError(message: "--quick goes with --bench")
+    }
+    if chartDirectory != nil && !modes.contains(where: { $0.flag == "--bench" }) {
+      throw UsageError(message: "--chart goes with --bench")
     }
     guard let mode = modes.first else {
       var columns = stages
@@ -163,7 +178,7 @@ extension Command {
       ].compactMap({ $0 }).first {
         throw UsageError(message: "--bench and \(first) cannot be combined")
       }
-      return .bench(format: format ?? .text, quick: quick)
+      return .bench(format: format ?? .text, quick: quick, chartDirectory: chartDirectory)
     }
     let explains = mode.flag == "--explain"
     let narrowing = [

@@ -1,3 +1,4 @@
+import Foundation
 import StageBench
 import StageScenarios
 
@@ -50,13 +51,30 @@ package enum CompareStages {
       // The parser accepts only names of scenarios that exist.
       return Invocation(
         standardOutput: explanation(of: Scenario.named(name)!, withPlatform: withPlatform))
-    case .bench(let format, let quick):
+    case .bench(let format, let quick, let chartDirectory):
       let warning =
         isDebugBuild
         ? "compare-stages: this is a debug build; timings are only meaningful with "
           + "'swift run -c release compare-stages --bench'\n" : ""
+      // The folder is made before the bench runs, so that a bad one fails at once.
+      let folder = chartDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+      if let folder {
+        do {
+          try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+          return Invocation(
+            standardError: "compare-stages: cannot write charts into '\(folder.path)' (valid: a "
+              + "folder that can be created and written); see 'compare-stages --help'\n",
+            status: usage)
+        }
+      }
       do {
         let report = try Bench.run(sizes: quick ? .quick : .full)
+        if let folder {
+          for chart in BenchCharts.charts(of: report) {
+            try Data(chart.svg.utf8).write(to: folder.appendingPathComponent(chart.name))
+          }
+        }
         let output =
           switch format {
           case .text: report.text
@@ -106,7 +124,7 @@ package enum CompareStages {
                           [--with-platform]
            compare-stages --list
            compare-stages --explain <name>
-           compare-stages --bench [--quick] [--format <format>]
+           compare-stages --bench [--quick] [--format <format>] [--chart <folder>]
 
     OPTIONS:
       --format <format>   text (the default), markdown or json
@@ -124,6 +142,8 @@ package enum CompareStages {
                           set, add-and-remove churn, memory per observer, stale entries; run
                           it as 'swift run -c release compare-stages --bench'
       --quick             with --bench: tiny sizes, to check that every row is produced
+      --chart <folder>    with --bench: also write SVG charts of the run into the folder:
+                          time per callback and churn against N, bytes per observer
       --version           print the version
       -h, --help          print this help
 

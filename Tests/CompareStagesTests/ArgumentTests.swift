@@ -105,6 +105,12 @@ struct BenchArgumentTests {
     #expect(
       try Command.parse(["--quick", "--bench", "--format", "json"])
         == .bench(format: .json, quick: true))
+    #expect(
+      try Command.parse(["--bench", "--chart", "charts"])
+        == .bench(format: .text, quick: false, chartDirectory: "charts"))
+    #expect(
+      try Command.parse(["--chart=out/charts", "--bench"])
+        == .bench(format: .text, quick: false, chartDirectory: "out/charts"))
   }
 
   @Test(
@@ -115,6 +121,12 @@ struct BenchArgumentTests {
       (["--bench", "--scenario", "sendable"], "--bench and --scenario cannot be combined"),
       (["--bench", "--list"], "--bench and --list cannot be combined"),
       (["--bench=fast"], "--bench takes no value"),
+      (["--chart", "charts"], "--chart goes with --bench"),
+      (
+        ["--bench", "--chart"],
+        "--chart needs a value (valid: a folder to write the SVG charts into)"
+      ),
+      (["--bench", "--chart", "a", "--chart", "b"], "--chart given more than once"),
     ])
   func badCombinations(arguments: [String], message: String) {
     #expect {

@@ -82,6 +82,43 @@ struct BenchTests {
     #expect(object["allocationCounting"] as? Bool == countingIsActive)
   }
 
+  @Test("--chart writes three SVG charts, each with a title, axis labels and every contender")
+  func charts() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("bench-charts-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let result = CompareStages.run(["--bench", "--quick", "--chart", folder.path])
+    #expect(result.status == 0)
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    let expected =
+      ["bench-churn.svg", "bench-fanout.svg"] + (countingIsActive ? ["bench-memory.svg"] : [])
+    #expect(names == expected.sorted())
+    for name in names {
+      let svg = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+      #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""), "\(name)")
+      #expect(svg.contains("<text class=\"title\""), "\(name)")
+      #expect(svg.contains("prefers-color-scheme: dark"), "\(name)")
+      for contender in Contender.all {
+        #expect(svg.contains("data-contender=\"\(contender.name)\""), "\(name): \(contender.name)")
+      }
+    }
+    let fanOut = try String(
+      contentsOf: folder.appendingPathComponent("bench-fanout.svg"), encoding: .utf8)
+    #expect(fanOut.contains("observers notified by one set, N"))
+    #expect(fanOut.contains("ns per callback, median"))
+  }
+
+  @Test("--chart into a folder that cannot be made fails at once, with one line and exit 64")
+  func chartFolderThatCannotBeMade() {
+    let result = CompareStages.run(["--bench", "--quick", "--chart", "/proc/no-such-folder"])
+    #expect(result.status == 64)
+    #expect(result.standardOutput.isEmpty)
+    #expect(
+      result.standardError
+        == "compare-stages: cannot write charts into '/proc/no-such-folder' (valid: a folder that "
+        + "can be created and written); see 'compare-stages --help'\n")
+  }
+
   @Test("markdown: one table per measurement")
   func quickMarkdown() {
     let output = CompareStages.run(["--bench", "--quick", "--format", "markdown"]).standardOutput

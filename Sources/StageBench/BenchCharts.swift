@@ -1,0 +1,234 @@
+import Foundation
+import StageScenarios
+
+/// SVG charts of a bench run, drawn by hand: no dependency, and every plotted figure carries the
+/// same text the tables print (`data-value`), so a test can check a chart against its table.
+package enum BenchCharts {
+  /// The charts of `report`, as file names and SVG documents.
+  ///
+  /// - Parameter report: A bench run's figures.
+  /// - Returns: `bench-fanout.svg`, `bench-churn.svg` and, when allocations were counted,
+  ///   `bench-memory.svg`.
+  package static func charts(of report: BenchReport) -> [(name: String, svg: String)] {
+    var charts = [
+      (
+        "bench-fanout.svg",
+        lineChart(
+          title: "Nanoseconds per observer callback against observers (log-log)",
+          xLabel: "observers notified by one set, N", yLabel: "ns per callback, median",
+          series: report.rows.map { row in
+            Series(
+              name: row.contender,
+              points: row.fanOut.map {
+                Point(x: Double($0.observers), y: $0.medianNanoseconds)
+              })
+          })
+      ),
+      (
+        "bench-churn.svg",
+        lineChart(
+          title: "Adding then removing N observers (log-log: slope 1 linear, slope 2 quadratic)",
+          xLabel: "observers added, then removed, N", yLabel: "milliseconds",
+          series: report.rows.map { row in
+            Series(
+              name: row.contender,
+              points: row.churn.map { Point(x: Double($0.observers), y: $0.milliseconds) })
+          })
+      ),
+    ]
+    if report.allocationCounting {
+      charts.append(
+        (
+          "bench-memory.svg",
+          barChart(
+            title: "Heap bytes per registered observer",
+            yLabel: "bytes per observer",
+            bars: report.rows.map { ($0.contender, $0.bytesPerObserver ?? 0) })
+        ))
+    }
+    return charts.map { (name: $0.0, svg: $0.1) }
+  }
+
+  struct Point {
+    var x: Double
+    var y: Double
+  }
+
+  struct Series {
+    var name: String
+    var points: [Point]
+  }
+
+  // MARK: - Drawing
+
+  static let width = 760.0
+  static let height = 460.0
+  static let margin = (left: 80.0, right: 190.0, top: 48.0, bottom: 64.0)
+
+  /// Distinct on light and dark backgrounds alike.
+  static let palette = [
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+    "#bcbd22", "#7f7f7f", "#393b79", "#ad494a",
+  ]
+
+  /// Text and axes in a grey readable on white and on black, lighter when the reader's system is
+  /// dark.
+  static let style = """
+    <style>
+      text { font-family: -apple-system, Helvetica, Arial, sans-serif; font-size: 12px; fill: #666; }
+      .title { font-size: 15px; font-weight: bold; }
+      .axis { stroke: #888; stroke-width: 1; }
+      .grid { stroke: #888; stroke-opacity: 0.25; stroke-width: 1; }
+      @media (prefers-color-scheme: dark) { text { fill: #bbb; } }
+    </style>
+    """
+
+  static func escaped(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;")
+  }
+
+  static func number(_ value: Double) -> String { String(format: "%.1f", value) }
+
+  /// Powers of ten from below `low` to above `high`.
+  static func decades(_ low: Double, _ high: Double) -> [Double] {
+    let first = floor(log10(max(low, 1e-9)))
+    let last = ceil(log10(max(high, 1e-9)))
+    return stride(from: first, through: max(last, first + 1), by: 1).map { pow(10, $0) }
+  }
+
+  static func tickLabel(_ value: Double) -> String {
+    value >= 1 ? grouped(Int(value.rounded())) : String(format: "%g", value)
+  }
+
+  static func lineChart(title: String, xLabel: String, yLabel: String, series: [Series])
+    -> String
+  {
+    let xs = series.flatMap { $0.points.map(\.x) }
+    let ys = series.flatMap { $0.points.map(\.y) }.filter { $0 > 0 }
+    let xTicks = decades(xs.min() ?? 1, xs.max() ?? 10)
+    let yTicks = decades(ys.min() ?? 1, ys.max() ?? 10)
+    let plot = (
+      x: margin.left, y: margin.top, width: width - margin.left - margin.right,
+      height: height - margin.top - margin.bottom
+    )
+    func px(_ x: Double) -> Double {
+      let low = log10(xTicks.first!)
+      let high = log10(xTicks.last!)
+      return plot.x + (log10(x) - low) / (high - low) * plot.width
+    }
+    func py(_ y: Double) -> Double {
+      let low = log10(yTicks.first!)
+      let high = log10(yTicks.last!)
+      return plot.y + plot.height - (log10(max(y, yTicks.first!)) - low) / (high - low)
+        * plot.height
+    }
+    var svg = header(title: title)
+    for tick in xTicks {
+      svg +=
+        "<line class=\"grid\" x1=\"\(number(px(tick)))\" y1=\"\(number(plot.y))\" "
+        + "x2=\"\(number(px(tick)))\" y2=\"\(number(plot.y + plot.height))\"/>\n"
+      svg +=
+        "<text x=\"\(number(px(tick)))\" y=\"\(number(plot.y + plot.height + 18))\" "
+        + "text-anchor=\"middle\">\(tickLabel(tick))</text>\n"
+    }
+    for tick in yTicks {
+      svg +=
+        "<line class=\"grid\" x1=\"\(number(plot.x))\" y1=\"\(number(py(tick)))\" "
+        + "x2=\"\(number(plot.x + plot.width))\" y2=\"\(number(py(tick)))\"/>\n"
+      svg +=
+        "<text x=\"\(number(plot.x - 8))\" y=\"\(number(py(tick) + 4))\" "
+        + "text-anchor=\"end\">\(tickLabel(tick))</text>\n"
+    }
+    svg += axes(plot: plot, xLabel: xLabel, yLabel: yLabel)
+    for (index, line) in series.enumerated() {
+      let color = palette[index % palette.count]
+      let path = line.points.map { "\(number(px($0.x))),\(number(py($0.y)))" }
+        .joined(separator: " ")
+      svg += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(path)\"/>\n"
+      for point in line.points {
+        svg +=
+          "<circle cx=\"\(number(px(point.x)))\" cy=\"\(number(py(point.y)))\" r=\"3\" "
+          + "fill=\"\(color)\" data-contender=\"\(escaped(line.name))\" "
+          + "data-x=\"\(Int(point.x))\" data-value=\"\(decimal(point.y))\">"
+          + "<title>\(escaped(line.name)), N=\(grouped(Int(point.x))): \(decimal(point.y))</title>"
+          + "</circle>\n"
+      }
+      svg += legend(index: index, name: line.name, color: color)
+    }
+    return svg + "</svg>\n"
+  }
+
+  static func barChart(title: String, yLabel: String, bars: [(String, Double)]) -> String {
+    let plot = (
+      x: margin.left, y: margin.top, width: width - margin.left - margin.right,
+      height: height - margin.top - margin.bottom
+    )
+    let top = max(bars.map(\.1).max() ?? 1, 1)
+    let step = pow(10, floor(log10(top)))
+    let ceiling = (top / step).rounded(.up) * step
+    var svg = header(title: title)
+    for tick in stride(from: 0, through: ceiling, by: step) {
+      let y = plot.y + plot.height - tick / ceiling * plot.height
+      svg +=
+        "<line class=\"grid\" x1=\"\(number(plot.x))\" y1=\"\(number(y))\" "
+        + "x2=\"\(number(plot.x + plot.width))\" y2=\"\(number(y))\"/>\n"
+      svg +=
+        "<text x=\"\(number(plot.x - 8))\" y=\"\(number(y + 4))\" text-anchor=\"end\">"
+        + "\(tickLabel(tick))</text>\n"
+    }
+    svg += axes(plot: plot, xLabel: "", yLabel: yLabel)
+    let slot = plot.width / Double(max(bars.count, 1))
+    for (index, bar) in bars.enumerated() {
+      let color = palette[index % palette.count]
+      let barHeight = bar.1 / ceiling * plot.height
+      let x = plot.x + Double(index) * slot + slot * 0.15
+      svg +=
+        "<rect x=\"\(number(x))\" y=\"\(number(plot.y + plot.height - barHeight))\" "
+        + "width=\"\(number(slot * 0.7))\" height=\"\(number(barHeight))\" fill=\"\(color)\" "
+        + "data-contender=\"\(escaped(bar.0))\" data-value=\"\(decimal(bar.1))\">"
+        + "<title>\(escaped(bar.0)): \(decimal(bar.1)) bytes</title></rect>\n"
+      svg +=
+        "<text x=\"\(number(x + slot * 0.35))\" "
+        + "y=\"\(number(plot.y + plot.height - barHeight - 5))\" text-anchor=\"middle\">"
+        + "\(decimal(bar.1))</text>\n"
+      svg += legend(index: index, name: bar.0, color: color)
+    }
+    return svg + "</svg>\n"
+  }
+
+  static func header(title: String) -> String {
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
+      + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\">\n"
+      + style + "\n"
+      + "<title>\(escaped(title))</title>\n"
+      + "<text class=\"title\" x=\"\(number(margin.left))\" y=\"28\">\(escaped(title))</text>\n"
+  }
+
+  static func axes(
+    plot: (x: Double, y: Double, width: Double, height: Double), xLabel: String, yLabel: String
+  ) -> String {
+    var svg =
+      "<line class=\"axis\" x1=\"\(number(plot.x))\" y1=\"\(number(plot.y + plot.height))\" "
+      + "x2=\"\(number(plot.x + plot.width))\" y2=\"\(number(plot.y + plot.height))\"/>\n"
+      + "<line class=\"axis\" x1=\"\(number(plot.x))\" y1=\"\(number(plot.y))\" "
+      + "x2=\"\(number(plot.x))\" y2=\"\(number(plot.y + plot.height))\"/>\n"
+    if !xLabel.isEmpty {
+      svg +=
+        "<text x=\"\(number(plot.x + plot.width / 2))\" y=\"\(number(height - 18))\" "
+        + "text-anchor=\"middle\">\(escaped(xLabel))</text>\n"
+    }
+    svg +=
+      "<text transform=\"translate(18 \(number(plot.y + plot.height / 2))) rotate(-90)\" "
+      + "text-anchor=\"middle\">\(escaped(yLabel))</text>\n"
+    return svg
+  }
+
+  static func legend(index: Int, name: String, color: String) -> String {
+    let x = width - margin.right + 16
+    let y = margin.top + 8 + Double(index) * 20
+    return "<rect x=\"\(number(x))\" y=\"\(number(y - 9))\" width=\"12\" height=\"12\" "
+      + "fill=\"\(color)\"/>\n"
+      + "<text x=\"\(number(x + 18))\" y=\"\(number(y + 1))\">\(escaped(name))</text>\n"
+  }
+}
