@@ -10,6 +10,14 @@ package enum OutputFormat: String, CaseIterable, Sendable {
   case json
 }
 
+/// How `compare-stages --trace` prints a run.
+package enum TraceFormat: String, CaseIterable, Sendable {
+  /// An indented list of events.
+  case text
+  /// A Mermaid sequence diagram.
+  case mermaid
+}
+
 /// What `compare-stages` was asked to do.
 package enum Command: Equatable, Sendable {
   /// Run the scenarios and print the comparison; no columns means every stage.
@@ -21,6 +29,8 @@ package enum Command: Equatable, Sendable {
   case list
   /// Tell one scenario's story.
   case explain(scenario: String, withPlatform: Bool)
+  /// Record one scenario's run on one stage or reference, and print what happened.
+  case trace(scenario: String, on: Implementation, format: TraceFormat)
   /// Print the help.
   case help
   /// Print the version.
@@ -40,8 +50,8 @@ package struct UsageError: Error, Equatable, CustomStringConvertible {
 
 extension Command {
   private static let options = [
-    "--format", "--scenario", "--stage", "--with-platform", "--list", "--explain", "--bench",
-    "--quick", "--chart", "--version", "--help",
+    "--format", "--scenario", "--stage", "--with-platform", "--list", "--explain", "--trace",
+    "--bench", "--quick", "--chart", "--version", "--help",
   ]
 
   /// Parses the command-line arguments, without the program name.
@@ -59,6 +69,7 @@ extension Command {
     var modes: [(flag: String, command: Command)] = []
     var quick = false
     var chartDirectory: String?
+    var traceFormat: TraceFormat?
 
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
@@ -85,12 +96,19 @@ extension Command {
       switch flag {
       case "--format":
         let formats = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
-        let name = try value(validChoices: formats)
-        guard format == nil else { throw UsageError(message: "--format given more than once") }
-        guard let parsed = OutputFormat(rawValue: name) else {
-          throw UsageError(message: "unknown format '\(name)' (valid: \(formats))")
+        let name = try value(validChoices: formats + "; mermaid with --trace")
+        guard format == nil && traceFormat == nil else {
+          throw UsageError(message: "--format given more than once")
         }
-        format = parsed
+        if name == TraceFormat.mermaid.rawValue {
+          traceFormat = .mermaid
+        } else {
+          guard let parsed = OutputFormat(rawValue: name) else {
+            throw UsageError(
+              message: "unknown format '\(name)' (valid: \(formats); mermaid with --trace)")
+          }
+          format = parsed
+        }
       case "--scenario":
         let name = try value(validChoices: scenarioNames)
         guard Scenario.named(name) != nil else {
@@ -119,6 +137,12 @@ extension Command {
           throw UsageError(message: "unknown scenario '\(name)' (valid: \(scenarioNames))")
         }
         modes.append((flag, .explain(scenario: name, withPlatform: false)))
+      case "--trace":
+        let name = try value(validChoices: scenarioNames)
+        guard Scenario.named(name) != nil else {
+          throw UsageError(message: "unknown scenario '\(name)' (valid: \(scenarioNames))")
+        }
+        modes.append((flag, .trace(scenario: name, on: .stage(.stoneAge), format: .text)))
       case "--bench":
         try noValue()
         modes.append((flag, .bench(format: .text, quick: false)))
@@ -152,6 +176,9 @@ extension Command {
     }
 
     if modes.contains(where: { $0.command == .help }) { return .help }
+    if traceFormat != nil && !modes.contains(where: { $0.flag == "--trace" }) {
+      throw UsageError(message: "--format mermaid goes with --trace (valid: text, markdown, json)")
+    }
     if quick && !modes.contains(where: { $0.flag == "--bench" }) {
       throw UsageError(message: "--quick goes with --bench")
     }
@@ -170,6 +197,19 @@ extension Command {
     }
     if modes.count > 1 {
       throw UsageError(message: "\(mode.flag) and \(modes[1].flag) cannot be combined")
+    }
+    if case .trace(let name, _, _) = mode.command {
+      if let first = [
+        scenarios.isEmpty ? nil : "--scenario", withPlatform ? "--with-platform" : nil,
+        format.flatMap { $0 == .text ? nil : "--format \($0.rawValue)" },
+      ].compactMap({ $0 }).first {
+        throw UsageError(message: "--trace and \(first) cannot be combined")
+      }
+      guard stages.count == 1 else {
+        throw UsageError(
+          message: "--trace needs one --stage (valid: \(stageNumbers))")
+      }
+      return .trace(scenario: name, on: stages[0], format: traceFormat ?? .text)
     }
     if mode.flag == "--bench" {
       if let first = [

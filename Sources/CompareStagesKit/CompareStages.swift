@@ -85,6 +85,10 @@ package enum CompareStages {
       } catch {
         return Invocation(standardError: warning + "\(error)\n", status: mismatch)
       }
+    case .trace(let name, let implementation, let format):
+      // The parser accepts only names of scenarios that exist.
+      let trace = Scenario.named(name)!.trace(on: implementation).trace
+      return Invocation(standardOutput: format == .mermaid ? trace.mermaid : trace.text)
     case .compare(let format, let scenarios, let columns):
       return invocation(
         printing: Report(scenarios: scenarios, columns: columns), as: format, color: color)
@@ -124,6 +128,7 @@ package enum CompareStages {
                           [--with-platform]
            compare-stages --list
            compare-stages --explain <name>
+           compare-stages --trace <name> --stage <number> [--format text|mermaid]
            compare-stages --bench [--quick] [--format <format>] [--chart <folder>]
 
     OPTIONS:
@@ -138,6 +143,9 @@ package enum CompareStages {
       --explain <name>    tell one scenario's story: what it does, what each stage shows and
                           why, and which chapter covers it; with --with-platform, the
                           references too
+      --trace <name>      run one scenario on the one --stage given and print what happened:
+                          each subscription, set (nested ones inside their handler), call
+                          and release; --format mermaid prints a Mermaid sequence diagram
       --bench             measure what each design costs: time per callback, allocations per
                           set, add-and-remove churn, memory per observer, stale entries; run
                           it as 'swift run -c release compare-stages --bench'

@@ -64,7 +64,13 @@ public final class TrackedObject {
 
   deinit {
     tracker.recordDeinit()
+    TrackedObject.releaseWitness?(name)
   }
+
+  /// Called with the name of every tracked object freed while it is set: how a trace of a
+  /// scenario learns that an owner is gone. Set it with `$releaseWitness.withValue(_:operation:)`
+  /// around the code to watch.
+  @TaskLocal public static var releaseWitness: (@Sendable (String) -> Void)?
 
   /// Records a received value.
   ///

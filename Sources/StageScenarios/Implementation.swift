@@ -195,10 +195,14 @@ package enum Implementation: Hashable, Sendable, Comparable, CustomStringConvert
   /// - Parameter value: The initial value.
   /// - Returns: An observable with no subscribers.
   package func makeObservable(_ value: Int = 0) -> any ScenarioObservable {
-    switch self {
-    case .stage(let stage): stage.makeObservable(value)
-    case .reference(let reference): ReferenceAdapters.make(reference, value: value)
-    }
+    let observable: any ScenarioObservable =
+      switch self {
+      case .stage(let stage): stage.makeObservable(value)
+      case .reference(let reference): ReferenceAdapters.make(reference, value: value)
+      }
+    // While a trace is recorded (see Scenario.trace(on:)), what passes through is written down.
+    guard let recorder = TraceRecorder.current else { return observable }
+    return TracingObservable(observable, recorder: recorder)
   }
 
   /// Stages first, in number order, then references.

@@ -58,8 +58,11 @@ struct ArgumentTests {
         "unknown option '--colour' (valid: --format, --scenario, --stage, --with-platform, --list,"
       ),
       (["tables"], "unexpected argument 'tables'"),
-      (["--format"], "--format needs a value (valid: text, markdown, json)"),
-      (["--format", "xml"], "unknown format 'xml' (valid: text, markdown, json)"),
+      (["--format"], "--format needs a value (valid: text, markdown, json; mermaid with --trace)"),
+      (
+        ["--format", "xml"],
+        "unknown format 'xml' (valid: text, markdown, json; mermaid with --trace)"
+      ),
       (["--format", "json", "--format", "text"], "--format given more than once"),
       (
         ["--stage", "9"],
@@ -129,6 +132,49 @@ struct BenchArgumentTests {
       (["--bench", "--chart", "a", "--chart", "b"], "--chart given more than once"),
     ])
   func badCombinations(arguments: [String], message: String) {
+    #expect {
+      try Command.parse(arguments)
+    } throws: { error in
+      (error as? UsageError)?.message == message
+    }
+  }
+}
+
+@Suite("compare-stages: --trace arguments")
+struct TraceArgumentTests {
+  @Test("--trace takes one scenario, one --stage, and text or mermaid")
+  func trace() throws {
+    #expect(
+      try Command.parse(["--trace", "sendable", "--stage", "5"])
+        == .trace(scenario: "sendable", on: .stage(.concurrency), format: .text))
+    #expect(
+      try Command.parse(["--stage", "observation", "--trace", "sendable", "--format", "mermaid"])
+        == .trace(scenario: "sendable", on: .reference(.observation), format: .mermaid))
+  }
+
+  @Test(
+    "bad input names the problem and the valid choices",
+    arguments: [
+      (
+        ["--trace", "sendable"],
+        "--trace needs one --stage (valid: 1, 2, 3, 4, 5, notificationcenter, observation, "
+          + "observations)"
+      ),
+      (
+        ["--trace", "sendable", "--stage", "1", "--stage", "2"],
+        "--trace needs one --stage (valid: 1, 2, 3, 4, 5, notificationcenter, observation, "
+          + "observations)"
+      ),
+      (
+        ["--format", "mermaid"], "--format mermaid goes with --trace (valid: text, markdown, json)"
+      ),
+      (
+        ["--trace", "sendable", "--stage", "1", "--format", "json"],
+        "--trace and --format json cannot be combined"
+      ),
+      (["--trace", "sendable", "--bench"], "--trace and --bench cannot be combined"),
+    ])
+  func badInput(arguments: [String], message: String) {
     #expect {
       try Command.parse(arguments)
     } throws: { error in

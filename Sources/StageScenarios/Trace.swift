@@ -1,0 +1,292 @@
+import LifetimeTracking
+
+/// What happened in one run of a scenario, as events: the subscriptions, the sets (nested ones
+/// marked), each call with the value it received, the unsubscriptions, the owners released and
+/// the entries counted. Recorded by wrapping each observable the experiment makes; nothing in
+/// the experiments changes, and nothing in a trace depends on timing or addresses.
+package struct Trace: Sendable, Equatable {
+  /// One thing that happened.
+  package enum Event: Sendable, Equatable {
+    /// `owner` subscribed to observable `observable`, asking for the parts named in `asking`.
+    case subscribe(observable: Int, owner: String, asking: String)
+    /// The value was set; `by` is the owner whose handler set it, `nil` for the experiment;
+    /// `depth` counts the sets under way around it.
+    case set(observable: Int, value: Int, by: String?, depth: Int)
+    /// A handler was called, by the set `depth` levels deep.
+    case call(observable: Int, owner: String, delivery: Delivery, depth: Int)
+    /// `owner`'s subscription ended; `by` is the owner whose handler ended it, `nil` for the
+    /// experiment; `depth` counts the sets under way around it.
+    case unsubscribe(observable: Int, owner: String, by: String?, depth: Int)
+    /// The owner was released.
+    case released(owner: String)
+    /// The experiment counted the entries stored.
+    case stored(observable: Int, count: Int)
+  }
+
+  /// The events, in order, cut to the first observers (see ``hiddenOwners``).
+  package var events: [Event]
+  /// How many observers took part but are not shown.
+  package var hiddenOwners: Int
+  /// How many observables the experiment made; only the first is shown.
+  package var observables: Int
+
+  /// The owners shown, in the order they first appear.
+  package var owners: [String] {
+    var seen: [String] = []
+    for event in events {
+      let owner: String? =
+        switch event {
+        case .subscribe(_, let owner, _), .call(_, let owner, _, _),
+          .unsubscribe(_, let owner, _, _), .released(let owner):
+          owner
+        case .set(_, _, let by, _): by
+        case .stored: nil
+        }
+      if let owner, !seen.contains(owner) { seen.append(owner) }
+    }
+    return seen
+  }
+}
+
+/// Collects a trace while a scenario runs. Unchecked `Sendable`: a trace is recorded by one
+/// scenario on one thread, inside ``Scenario/trace(on:)``.
+final class TraceRecorder: @unchecked Sendable {
+  /// How many owners a trace shows before it cuts the rest.
+  static let shownOwners = 3
+
+  var events: [Trace.Event] = []
+  var observables = 0
+  var shown: [String] = []
+  var hidden: Set<String> = []
+  /// The owners whose handlers are running now, innermost last: who a set inside one comes from.
+  var calling: [String] = []
+  /// How many sets of the traced observable are under way.
+  var settingDepth = 0
+
+  /// While a trace is recorded, every observable a scenario makes is wrapped.
+  @TaskLocal static var current: TraceRecorder?
+
+  func isShown(_ owner: String) -> Bool {
+    if shown.contains(owner) { return true }
+    if hidden.contains(owner) { return false }
+    if shown.count < Self.shownOwners {
+      shown.append(owner)
+      return true
+    }
+    hidden.insert(owner)
+    return false
+  }
+
+  func record(_ event: Trace.Event, owner: String? = nil) {
+    if let owner, !isShown(owner) { return }
+    events.append(event)
+  }
+
+  func released(_ owner: String) {
+    // A release is shown only for an owner that took part in the shown observable.
+    guard shown.contains(owner) else { return }
+    events.append(.released(owner: owner))
+  }
+}
+
+/// An observable that records, in the current trace, what passes through it.
+final class TracingObservable: ScenarioObservable {
+  let inner: any ScenarioObservable
+  let recorder: TraceRecorder
+  let number: Int
+
+  init(_ inner: any ScenarioObservable, recorder: TraceRecorder) {
+    self.inner = inner
+    self.recorder = recorder
+    recorder.observables += 1
+    number = recorder.observables
+  }
+
+  /// Only the first observable of an experiment is traced; the others run untouched.
+  var isTraced: Bool { number == 1 }
+
+  var value: Int {
+    get { inner.value }
+    set {
+      guard isTraced else {
+        inner.value = newValue
+        return
+      }
+      recorder.record(
+        .set(
+          observable: number, value: newValue, by: recorder.calling.last,
+          depth: recorder.settingDepth))
+      recorder.settingDepth += 1
+      inner.value = newValue
+      recorder.settingDepth -= 1
+    }
+  }
+
+  var storedEntryCount: Int {
+    let count = inner.storedEntryCount
+    if isTraced { recorder.record(.stored(observable: number, count: count)) }
+    return count
+  }
+
+  var handsOwnerToHandler: Bool { inner.handsOwnerToHandler }
+
+  func subscribe(_ subscription: ScenarioSubscription) {
+    guard isTraced else { return inner.subscribe(subscription) }
+    var traced = subscription
+    let owner = subscription.owner.name
+    let asking = [
+      subscription.wantsInitial ? "initial" : nil, subscription.wantsOld ? "old" : nil,
+    ].compactMap { $0 }.joined(separator: ", ")
+    recorder.record(.subscribe(observable: number, owner: owner, asking: asking), owner: owner)
+    let handler = subscription.handler
+    let recorder = recorder
+    let number = number
+    traced.handler = { delivery in
+      recorder.record(
+        .call(observable: number, owner: owner, delivery: delivery, depth: recorder.settingDepth),
+        owner: owner)
+      recorder.calling.append(owner)
+      handler(delivery)
+      recorder.calling.removeLast()
+    }
+    inner.subscribe(traced)
+  }
+
+  func unsubscribe(owner: TrackedObject, key: String) {
+    if isTraced {
+      recorder.record(
+        .unsubscribe(
+          observable: number, owner: owner.name, by: recorder.calling.last,
+          depth: recorder.settingDepth),
+        owner: owner.name)
+    }
+    inner.unsubscribe(owner: owner, key: key)
+  }
+}
+
+extension Scenario {
+  /// Runs the scenario on `implementation` and records what happened.
+  ///
+  /// - Parameter implementation: A stage or a reference.
+  /// - Returns: The trace, and the outcome the run gave.
+  package func trace(on implementation: Implementation) -> (trace: Trace, outcome: Outcome) {
+    let recorder = TraceRecorder()
+    let outcome = TraceRecorder.$current.withValue(recorder) {
+      TrackedObject.$releaseWitness.withValue({ recorder.released($0) }) {
+        run(on: implementation)
+      }
+    }
+    return (
+      Trace(
+        events: recorder.events, hiddenOwners: recorder.hidden.count,
+        observables: recorder.observables),
+      outcome
+    )
+  }
+}
+
+// MARK: - Rendering
+
+extension Trace {
+  /// What a delivery says, in a line.
+  private static func describe(_ delivery: Delivery) -> String {
+    switch delivery {
+    case .initial(let value): "initial \(value)"
+    case .old(let value): "old \(value)"
+    case .new(let value): "\(value)"
+    }
+  }
+
+  /// The lines of the text rendering, one per event, as (depth, text).
+  private var steps: [(depth: Int, text: String)] {
+    var depth = 0
+    var lines: [(Int, String)] = []
+    for event in events {
+      switch event {
+      case .subscribe(_, let owner, let asking):
+        lines.append((0, "\(owner) subscribes" + (asking.isEmpty ? "" : ", asking for \(asking)")))
+      case .set(_, let value, let by, let setDepth):
+        depth = setDepth
+        if let by {
+          lines.append((setDepth, "\(by) sets \(value), inside its handler"))
+        } else {
+          lines.append((setDepth, "set \(value)"))
+        }
+      case .call(_, let owner, let delivery, let callDepth):
+        depth = max(callDepth - 1, 0)
+        lines.append((callDepth, "\(owner) is called with \(Self.describe(delivery))"))
+      case .unsubscribe(_, let owner, let by, let unsubscribeDepth):
+        if let by {
+          lines.append((unsubscribeDepth, "\(by) unsubscribes \(owner), inside its handler"))
+        } else {
+          lines.append((depth, "\(owner) unsubscribes"))
+        }
+      case .released(let owner):
+        lines.append((depth, "\(owner) is released"))
+      case .stored(_, let count):
+        lines.append((depth, "entries stored: \(grouped(count))"))
+      }
+    }
+    return lines
+  }
+
+  /// Why some of the run is not shown, if any is not.
+  private var cutNote: String? {
+    var parts: [String] = []
+    if hiddenOwners > 0 {
+      parts.append("\(grouped(hiddenOwners)) more observers took part and are not shown")
+    }
+    if observables > 1 {
+      parts.append(
+        "the experiment repeats on \(grouped(observables - 1)) more observables, not shown")
+    }
+    return parts.isEmpty ? nil : parts.joined(separator: "; ")
+  }
+
+  /// The trace as an indented list: a nested set and what it delivers sit under the handler
+  /// that set it.
+  package var text: String {
+    var lines = steps.map { String(repeating: "  ", count: $0.depth) + $0.text }
+    if let cutNote { lines.append("(\(cutNote))") }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The trace as a Mermaid sequence diagram, which GitHub draws.
+  package var mermaid: String {
+    let owners = self.owners
+    func id(_ owner: String) -> String { "P\(owners.firstIndex(of: owner)! + 1)" }
+    var lines = [
+      "sequenceDiagram", "  participant E as experiment", "  participant O as observable",
+    ]
+    for owner in owners {
+      lines.append("  participant \(id(owner)) as \(owner)")
+    }
+    for event in events {
+      switch event {
+      case .subscribe(_, let owner, let asking):
+        lines.append(
+          "  \(id(owner))->>O: subscribe" + (asking.isEmpty ? "" : " (\(asking))"))
+      case .set(_, let value, let by, _):
+        if let by {
+          lines.append("  \(id(by))->>O: set \(value), inside its handler")
+        } else {
+          lines.append("  E->>O: set \(value)")
+        }
+      case .call(_, let owner, let delivery, _):
+        lines.append("  O->>\(id(owner)): \(Self.describe(delivery))")
+      case .unsubscribe(_, let owner, let by, _):
+        if let by {
+          lines.append("  \(id(by))->>O: unsubscribe \(owner), inside its handler")
+        } else {
+          lines.append("  \(id(owner))->>O: unsubscribe")
+        }
+      case .released(let owner):
+        lines.append("  Note over \(id(owner)): released")
+      case .stored(_, let count):
+        lines.append("  Note over O: \(grouped(count)) entries stored")
+      }
+    }
+    if let cutNote { lines.append("  Note over E,O: \(cutNote)") }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
