@@ -29,6 +29,8 @@ package enum Command: Equatable, Sendable {
   case list
   /// Tell one scenario's story.
   case explain(scenario: String, withPlatform: Bool)
+  /// Print who holds whom in one stage, as a Mermaid flowchart.
+  case graph(Stage)
   /// Record one scenario's run on one stage or reference, and print what happened.
   case trace(scenario: String, on: Implementation, format: TraceFormat)
   /// Print the help.
@@ -51,7 +53,7 @@ package struct UsageError: Error, Equatable, CustomStringConvertible {
 extension Command {
   private static let options = [
     "--format", "--scenario", "--stage", "--with-platform", "--list", "--explain", "--trace",
-    "--bench", "--quick", "--chart", "--version", "--help",
+    "--graph", "--bench", "--quick", "--chart", "--version", "--help",
   ]
 
   /// Parses the command-line arguments, without the program name.
@@ -143,6 +145,13 @@ extension Command {
           throw UsageError(message: "unknown scenario '\(name)' (valid: \(scenarioNames))")
         }
         modes.append((flag, .trace(scenario: name, on: .stage(.stoneAge), format: .text)))
+      case "--graph":
+        let valid = Stage.allCases.map { String($0.number) }.joined(separator: ", ")
+        let text = try value(validChoices: valid)
+        guard let stage = Stage.allCases.first(where: { String($0.number) == text }) else {
+          throw UsageError(message: "unknown stage '\(text)' for --graph (valid: \(valid))")
+        }
+        modes.append((flag, .graph(stage)))
       case "--bench":
         try noValue()
         modes.append((flag, .bench(format: .text, quick: false)))

@@ -85,6 +85,8 @@ package enum CompareStages {
       } catch {
         return Invocation(standardError: warning + "\(error)\n", status: mismatch)
       }
+    case .graph(let stage):
+      return Invocation(standardOutput: ReferenceGraph.of(stage).mermaid)
     case .trace(let name, let implementation, let format):
       // The parser accepts only names of scenarios that exist.
       let trace = Scenario.named(name)!.trace(on: implementation).trace
@@ -129,6 +131,7 @@ package enum CompareStages {
            compare-stages --list
            compare-stages --explain <name>
            compare-stages --trace <name> --stage <number> [--format text|mermaid]
+           compare-stages --graph <number>
            compare-stages --bench [--quick] [--format <format>] [--chart <folder>]
 
     OPTIONS:
@@ -146,6 +149,8 @@ package enum CompareStages {
       --trace <name>      run one scenario on the one --stage given and print what happened:
                           each subscription, set (nested ones inside their handler), call
                           and release; --format mermaid prints a Mermaid sequence diagram
+      --graph <number>    print who holds whom in stage 1 to 5 as a Mermaid flowchart: weak
+                          references dashed, the reference that leaks in red
       --bench             measure what each design costs: time per callback, allocations per
                           set, add-and-remove churn, memory per observer, stale entries; run
                           it as 'swift run -c release compare-stages --bench'

@@ -182,3 +182,30 @@ struct TraceArgumentTests {
     }
   }
 }
+
+@Suite("compare-stages: --graph arguments")
+struct GraphArgumentTests {
+  @Test("--graph takes a stage number")
+  func graph() throws {
+    #expect(try Command.parse(["--graph", "3"]) == .graph(.informationAge))
+    #expect(try Command.parse(["--graph=5"]) == .graph(.concurrency))
+  }
+
+  @Test(
+    "bad input names the problem and the valid choices",
+    arguments: [
+      (["--graph", "9"], "unknown stage '9' for --graph (valid: 1, 2, 3, 4, 5)"),
+      (
+        ["--graph", "observation"], "unknown stage 'observation' for --graph (valid: 1, 2, 3, 4, 5)"
+      ),
+      (["--graph"], "--graph needs a value (valid: 1, 2, 3, 4, 5)"),
+      (["--graph", "1", "--stage", "2"], "--graph and --stage cannot be combined"),
+    ])
+  func badInput(arguments: [String], message: String) {
+    #expect {
+      try Command.parse(arguments)
+    } throws: { error in
+      (error as? UsageError)?.message == message
+    }
+  }
+}
