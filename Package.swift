@@ -12,6 +12,8 @@ let package = Package(
     .library(name: "Stage3WeakRefs", targets: ["Stage3WeakRefs"]),
     .library(name: "Stage4Options", targets: ["Stage4Options"]),
     .library(name: "Stage5Concurrency", targets: ["Stage5Concurrency"]),
+    // The fifteen scenarios, open to any observable: grade your own with them.
+    .library(name: "ObserverScenarios", targets: ["ObserverScenarios"]),
     .executable(name: "compare-stages", targets: ["compare-stages"]),
     .executable(name: "tutorial", targets: ["tutorial"]),
     .executable(name: "keeping-score", targets: ["keeping-score"]),
@@ -24,31 +26,34 @@ let package = Package(
     .target(name: "Stage4Options"),
     .target(name: "Stage5Concurrency"),
 
+    // Small helpers every support module shares: text, JSON, boxes, the tutorial's chapters.
+    .target(name: "Support"),
+
     // Real objects whose deinitialization is counted: how tests and scenarios see leaks.
     .target(name: "LifetimeTracking"),
 
-    // The shared experiments, run by the conformance tests and by compare-stages alike.
-    .target(
-      name: "StageScenarios",
-      dependencies: [
-        "Stage1Closures", "Stage2KeyedDict", "Stage3WeakRefs", "Stage4Options", "Stage5Concurrency",
-        "LifetimeTracking",
-      ]
-    ),
+    // The scenarios, over a descriptor and an adapter any observable can provide.
+    .target(name: "ObserverScenarios", dependencies: ["LifetimeTracking", "Support"]),
 
     // What each design costs: compare-stages --bench. The C target counts heap allocations by
     // wrapping malloc and free; it compiles to nothing in sanitized builds.
     .target(name: "AllocationCounter"),
+    .target(name: "StageBench", dependencies: ["AllocationCounter", "Support"]),
+
+    // One descriptor per design, stage or reference, with its adapters for the scenarios and
+    // the bench: what compare-stages, the tests and the tutorial read.
     .target(
-      name: "StageBench",
+      name: "DesignCatalog",
       dependencies: [
-        "StageScenarios", "AllocationCounter", "Stage1Closures", "Stage2KeyedDict",
-        "Stage3WeakRefs", "Stage4Options", "Stage5Concurrency",
+        "Stage1Closures", "Stage2KeyedDict", "Stage3WeakRefs", "Stage4Options", "Stage5Concurrency",
+        "ObserverScenarios", "StageBench", "AllocationCounter", "Support",
       ]
     ),
 
     // swift run compare-stages: a thin main over a library that tests can run.
-    .target(name: "CompareStagesKit", dependencies: ["StageScenarios", "StageBench"]),
+    .target(
+      name: "CompareStagesKit",
+      dependencies: ["DesignCatalog", "ObserverScenarios", "StageBench", "Support"]),
     .executableTarget(name: "compare-stages", dependencies: ["CompareStagesKit"]),
 
     // The tutorial's demos (swift run tutorial N) and its small app (swift run keeping-score).
@@ -69,16 +74,24 @@ let package = Package(
     .testTarget(name: "Stage3WeakRefsTests", dependencies: ["Stage3WeakRefs", "LifetimeTracking"]),
     .testTarget(name: "Stage4OptionsTests", dependencies: ["Stage4Options", "LifetimeTracking"]),
     .testTarget(name: "Stage5ConcurrencyTests", dependencies: ["Stage5Concurrency"]),
-    .testTarget(name: "ConformanceTests", dependencies: ["StageScenarios"]),
+    .testTarget(
+      name: "ConformanceTests", dependencies: ["DesignCatalog", "ObserverScenarios", "Support"]),
     .testTarget(name: "KeepingScoreTests", dependencies: ["KeepingScore", "Stage4Options"]),
     .testTarget(
       name: "DocumentationTests",
-      dependencies: ["CompareStagesKit", "StageBench", "TutorialDemos", "KeepingScore"]
+      dependencies: [
+        "CompareStagesKit", "DesignCatalog", "ObserverScenarios", "StageBench", "TutorialDemos",
+        "KeepingScore", "Support",
+      ]
     ),
-    .testTarget(name: "CompareStagesTests", dependencies: ["CompareStagesKit", "StageScenarios"]),
+    .testTarget(
+      name: "CompareStagesTests",
+      dependencies: ["CompareStagesKit", "DesignCatalog", "ObserverScenarios"]),
     .testTarget(
       name: "StageBenchTests",
-      dependencies: ["StageBench", "CompareStagesKit", "StageScenarios", "AllocationCounter"]),
+      dependencies: [
+        "StageBench", "CompareStagesKit", "DesignCatalog", "AllocationCounter", "Support",
+      ]),
     // Runs the built executables as a user does: arguments, standard streams, exit status.
     .testTarget(
       name: "ExecutableTests", dependencies: ["compare-stages", "tutorial", "keeping-score"]),

@@ -1,4 +1,5 @@
-import StageScenarios
+import DesignCatalog
+import ObserverScenarios
 
 /// The output formats `compare-stages` can print.
 package enum OutputFormat: String, CaseIterable, Sendable {
@@ -21,18 +22,18 @@ package enum TraceFormat: String, CaseIterable, Sendable {
 /// What `compare-stages` was asked to do.
 package enum Command: Equatable, Sendable {
   /// Run the scenarios and print the comparison; no columns means every stage.
-  case compare(format: OutputFormat, scenarios: [String], columns: [Implementation])
+  case compare(format: OutputFormat, scenarios: [Scenario.Name], columns: [Design])
   /// Measure what each design costs; `quick` uses tiny sizes; `chartDirectory`, when given, is
   /// where to write the SVG charts too.
   case bench(format: OutputFormat, quick: Bool, chartDirectory: String? = nil)
   /// Print the scenario names with what each checks.
   case list
   /// Tell one scenario's story.
-  case explain(scenario: String, withPlatform: Bool)
+  case explain(scenario: Scenario.Name, withPlatform: Bool)
   /// Print who holds whom in one stage, as a Mermaid flowchart.
-  case graph(Stage)
+  case graph(Design)
   /// Record one scenario's run on one stage or reference, and print what happened.
-  case trace(scenario: String, on: Implementation, format: TraceFormat)
+  case trace(scenario: Scenario.Name, on: Design, format: TraceFormat)
   /// Print the help.
   case help
   /// Print the version.
@@ -65,8 +66,8 @@ extension Command {
   /// - Throws: ``UsageError`` naming the first problem found.
   package static func parse(_ arguments: [String]) throws(UsageError) -> Command {
     var format: OutputFormat?
-    var scenarios: [String] = []
-    var stages: [Implementation] = []
+    var scenarios: [Scenario.Name] = []
+    var stages: [Design] = []
     var withPlatform = false
     var modes: [(flag: String, command: Command)] = []
     var quick = false
@@ -112,18 +113,11 @@ extension Command {
           format = parsed
         }
       case "--scenario":
-        let name = try value(validChoices: scenarioNames)
-        guard Scenario.named(name) != nil else {
-          throw UsageError(message: "unknown scenario '\(name)' (valid: \(scenarioNames))")
-        }
+        let name = try scenario(value(validChoices: scenarioNames))
         if !scenarios.contains(name) { scenarios.append(name) }
       case "--stage":
         let text = try value(validChoices: stageNumbers)
-        guard
-          let stage = (Implementation.stages + Implementation.references).first(where: {
-            $0.name == text
-          })
-        else {
+        guard let stage = Design.named(text) else {
           throw UsageError(message: "unknown stage '\(text)' (valid: \(stageNumbers))")
         }
         if !stages.contains(stage) { stages.append(stage) }
@@ -134,21 +128,15 @@ extension Command {
         try noValue()
         modes.append((flag, .list))
       case "--explain":
-        let name = try value(validChoices: scenarioNames)
-        guard Scenario.named(name) != nil else {
-          throw UsageError(message: "unknown scenario '\(name)' (valid: \(scenarioNames))")
-        }
+        let name = try scenario(value(validChoices: scenarioNames))
         modes.append((flag, .explain(scenario: name, withPlatform: false)))
       case "--trace":
-        let name = try value(validChoices: scenarioNames)
-        guard Scenario.named(name) != nil else {
-          throw UsageError(message: "unknown scenario '\(name)' (valid: \(scenarioNames))")
-        }
-        modes.append((flag, .trace(scenario: name, on: .stage(.stoneAge), format: .text)))
+        let name = try scenario(value(validChoices: scenarioNames))
+        modes.append((flag, .trace(scenario: name, on: .stoneAge, format: .text)))
       case "--graph":
-        let valid = Stage.allCases.map { String($0.number) }.joined(separator: ", ")
+        let valid = Design.stages.map(\.id).joined(separator: ", ")
         let text = try value(validChoices: valid)
-        guard let stage = Stage.allCases.first(where: { String($0.number) == text }) else {
+        guard let stage = Design.stages.first(where: { $0.id == text }) else {
           throw UsageError(message: "unknown stage '\(text)' for --graph (valid: \(valid))")
         }
         modes.append((flag, .graph(stage)))
@@ -197,12 +185,15 @@ extension Command {
     guard let mode = modes.first else {
       var columns = stages
       if withPlatform {
-        if columns.allSatisfy({ !Implementation.stages.contains($0) }) {
-          columns += Implementation.stages
+        if columns.allSatisfy({ $0.stageNumber == nil }) {
+          columns += Design.stages
         }
-        columns += Implementation.references.filter { !columns.contains($0) }
+        columns += Design.references.filter { !columns.contains($0) }
       }
-      return .compare(format: format ?? .text, scenarios: scenarios, columns: columns.sorted())
+      let order = Design.all.map(\.id)
+      return .compare(
+        format: format ?? .text, scenarios: scenarios,
+        columns: columns.sorted { order.firstIndex(of: $0.id)! < order.firstIndex(of: $1.id)! })
     }
     if modes.count > 1 {
       throw UsageError(message: "\(mode.flag) and \(modes[1].flag) cannot be combined")
@@ -248,6 +239,14 @@ extension Command {
   }
 
   private static var stageNumbers: String {
-    (Implementation.stages + Implementation.references).map(\.name).joined(separator: ", ")
+    Design.all.map(\.id).joined(separator: ", ")
+  }
+
+  /// The scenario named `name`.
+  private static func scenario(_ name: String) throws(UsageError) -> Scenario.Name {
+    guard let scenario = Scenario.Name(rawValue: name) else {
+      throw UsageError(message: "unknown scenario '\(name)' (valid: \(scenarioNames))")
+    }
+    return scenario
   }
 }

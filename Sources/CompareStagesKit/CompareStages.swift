@@ -1,6 +1,8 @@
+import DesignCatalog
 import Foundation
+import ObserverScenarios
 import StageBench
-import StageScenarios
+import Support
 
 /// What one run of `compare-stages` printed and how it exited.
 package struct Invocation: Equatable, Sendable {
@@ -48,9 +50,8 @@ package enum CompareStages {
     case .list:
       return Invocation(standardOutput: list)
     case .explain(let name, let withPlatform):
-      // The parser accepts only names of scenarios that exist.
       return Invocation(
-        standardOutput: explanation(of: Scenario.named(name)!, withPlatform: withPlatform))
+        standardOutput: explanation(of: name.scenario, withPlatform: withPlatform))
     case .bench(let format, let quick, let chartDirectory):
       let warning =
         isDebugBuild
@@ -69,7 +70,7 @@ package enum CompareStages {
         }
       }
       do {
-        let report = try Bench.run(sizes: quick ? .quick : .full)
+        let report = try Bench.run(sizes: quick ? .quick : .full, contenders: Design.contenders)
         if let folder {
           for chart in BenchCharts.charts(of: report) {
             try Data(chart.svg.utf8).write(to: folder.appendingPathComponent(chart.name))
@@ -86,14 +87,17 @@ package enum CompareStages {
         return Invocation(standardError: warning + "\(error)\n", status: mismatch)
       }
     case .graph(let stage):
-      return Invocation(standardOutput: ReferenceGraph.of(stage).mermaid)
-    case .trace(let name, let implementation, let format):
-      // The parser accepts only names of scenarios that exist.
-      let trace = Scenario.named(name)!.trace(on: implementation).trace
+      // The parser accepts only stages, each of which has a graph.
+      return Invocation(standardOutput: stage.graph!.mermaid)
+    case .trace(let name, let design, let format):
+      let trace = name.scenario.trace(on: design.observable).trace
       return Invocation(standardOutput: format == .mermaid ? trace.mermaid : trace.text)
     case .compare(let format, let scenarios, let columns):
       return invocation(
-        printing: Report(scenarios: scenarios, columns: columns), as: format, color: color)
+        printing: ScenarioReport(
+          scenarios: scenarios.isEmpty ? Scenario.Name.allCases : scenarios,
+          designs: (columns.isEmpty ? Design.stages : columns).map(\.observable)),
+        as: format, color: color)
     }
   }
 
@@ -106,7 +110,7 @@ package enum CompareStages {
   ///   - color: Whether text output may use colour.
   /// - Returns: What to print and the exit status.
   package static func invocation(
-    printing report: Report, as format: OutputFormat, color: Bool = false
+    printing report: ScenarioReport, as format: OutputFormat, color: Bool = false
   ) -> Invocation {
     let output =
       switch format {
@@ -137,7 +141,7 @@ package enum CompareStages {
     OPTIONS:
       --format <format>   text (the default), markdown or json
       --scenario <name>   run only this scenario; repeat it for more (names: --list)
-      --stage <number>    show only this stage, 1 to \(Stage.allCases.count), or a reference,
+      --stage <number>    show only this stage, 1 to \(Design.stages.count), or a reference,
                           notificationcenter, observation or observations; repeat it for more
       --with-platform     add the platform's own observers as references: Foundation's
                           NotificationCenter, and Swift's Observation and Observations, run
@@ -191,12 +195,13 @@ package enum CompareStages {
     var lines = ["\(scenario.name): \(scenario.title)", ""]
     lines += wrap(scenario.story, firstPrefix: "", prefix: "")
     lines.append("")
-    let columns = Implementation.stages + (withPlatform ? Implementation.references : [])
-    for implementation in columns {
-      let outcome = scenario.run(on: implementation)
-      switch implementation {
-      case .stage(let stage): lines.append("Stage \(stage.number), \(stage.title)")
-      case .reference(let reference): lines.append("Reference: \(reference.title)")
+    let columns = Design.stages + (withPlatform ? Design.references : [])
+    for design in columns.map(\.observable) {
+      let outcome = scenario.run(on: design)
+      if let number = design.stageNumber {
+        lines.append("Stage \(number), \(design.title)")
+      } else {
+        lines.append("Reference: \(design.title)")
       }
       lines += wrap(
         "\(outcome.verdict.symbol) \(outcome.verdict.rawValue): \(outcome.detail)",

@@ -10,23 +10,23 @@
 /// owner = nil
 /// tracker.deinitCount  // 1
 /// ```
-public final class LifetimeTracker {
+package final class LifetimeTracker {
   /// How many objects made by this tracker have been deinitialized.
-  public private(set) var deinitCount = 0
+  package private(set) var deinitCount = 0
 
   /// How many objects made by this tracker are still alive.
-  public var liveCount: Int { madeCount - deinitCount }
+  package var liveCount: Int { madeCount - deinitCount }
 
   private var madeCount = 0
 
   /// Creates a tracker that has made no objects.
-  public init() {}
+  package init() {}
 
   /// Makes an object whose deinitialization this tracker counts.
   ///
   /// - Parameter name: A name to tell objects apart in messages.
   /// - Returns: A new object, owned by the caller alone.
-  public func makeObject(name: String = "observer") -> TrackedObject {
+  package func makeObject(name: String = "observer") -> TrackedObject {
     madeCount += 1
     return TrackedObject(name: name, tracker: self)
   }
@@ -35,7 +35,7 @@ public final class LifetimeTracker {
   ///
   /// - Parameter count: How many objects to make.
   /// - Returns: The new objects, owned by the caller alone.
-  public func makeObjects(_ count: Int) -> [TrackedObject] {
+  package func makeObjects(_ count: Int) -> [TrackedObject] {
     (0..<count).map { makeObject(name: "observer \($0)") }
   }
 
@@ -46,14 +46,14 @@ public final class LifetimeTracker {
 
 /// An observer object that tells its ``LifetimeTracker`` when it is deinitialized, and records
 /// the values it receives.
-public final class TrackedObject {
+package final class TrackedObject {
   /// The name given when it was made.
-  public let name: String
+  package let name: String
   /// Values received through ``receive(_:)``, in order.
-  public private(set) var received: [Int] = []
+  package private(set) var received: [Int] = []
   /// An object that lives exactly as long as this one, for an API that wants an owner of
   /// another type (a `Sendable` one, say) to stand in for it.
-  public var companion: AnyObject?
+  package var companion: AnyObject?
 
   private let tracker: LifetimeTracker
 
@@ -70,12 +70,12 @@ public final class TrackedObject {
   /// Called with the name of every tracked object freed while it is set: how a trace of a
   /// scenario learns that an owner is gone. Set it with `$releaseWitness.withValue(_:operation:)`
   /// around the code to watch.
-  @TaskLocal public static var releaseWitness: (@Sendable (String) -> Void)?
+  @TaskLocal package static var releaseWitness: (@Sendable (String) -> Void)?
 
   /// Records a received value.
   ///
   /// - Parameter value: The value an observable delivered.
-  public func receive(_ value: Int) {
+  package func receive(_ value: Int) {
     received.append(value)
   }
 }
@@ -84,17 +84,17 @@ public final class TrackedObject {
 ///
 /// A closure that appends to a log, rather than to its observer, shows whether it still runs
 /// after the observer is gone.
-public final class ValueLog<Value> {
+package final class ValueLog<Value> {
   /// The entries appended, in order.
-  public private(set) var entries: [Value] = []
+  package private(set) var entries: [Value] = []
 
   /// Creates an empty log.
-  public init() {}
+  package init() {}
 
   /// Appends an entry.
   ///
   /// - Parameter entry: The value to record.
-  public func append(_ entry: Value) {
+  package func append(_ entry: Value) {
     entries.append(entry)
   }
 }

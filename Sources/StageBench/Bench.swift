@@ -1,5 +1,5 @@
 import AllocationCounter
-import StageScenarios
+import Support
 
 /// The sizes a bench run uses.
 package struct BenchSizes: Sendable, Codable, Equatable {
@@ -76,14 +76,16 @@ extension BenchReport {
   /// A report with every row and column a run of `sizes` would have, and zero for every
   /// figure: the shape that a copy of a bench table in the docs must keep.
   ///
-  /// - Parameter sizes: The sizes of the run the copy came from.
+  /// - Parameters:
+  ///   - sizes: The sizes of the run the copy came from.
+  ///   - contenders: The contenders of that run.
   /// - Returns: The report, with allocation counting on.
-  package static func shape(of sizes: BenchSizes) -> BenchReport {
+  package static func shape(of sizes: BenchSizes, contenders: [Contender]) -> BenchReport {
     BenchReport(
       sizes: sizes, allocationCounting: true,
-      rows: Contender.all.map { contender in
+      rows: contenders.map { contender in
         Row(
-          contender: contender.name, stage: contender.stage?.number,
+          contender: contender.name, stage: contender.stage,
           fanOut: sizes.fanOut.map {
             FanOut(
               observers: $0, medianNanoseconds: 0, minNanoseconds: 0, maxNanoseconds: 0,
@@ -113,7 +115,7 @@ package enum Bench {
   /// - Returns: The figures.
   /// - Throws: ``BenchError`` when a running sum is not what the sets should have produced.
   package static func run(
-    sizes: BenchSizes = .full, contenders: [Contender] = Contender.all
+    sizes: BenchSizes = .full, contenders: [Contender]
   ) throws -> BenchReport {
     var samples: [[[Double]]] = contenders.map { _ in sizes.fanOut.map { _ in [] } }
     var setsPerSample: [[Int]] = contenders.map { _ in sizes.fanOut.map { _ in 1 } }
@@ -167,7 +169,7 @@ package enum Bench {
         ? min(sizes.memory, sizes.churn.last ?? sizes.memory) : sizes.memory
       rows.append(
         BenchReport.Row(
-          contender: contender.name, stage: contender.stage?.number, fanOut: fanOut, churn: churn,
+          contender: contender.name, stage: contender.stage, fanOut: fanOut, churn: churn,
           churnGrowth: (churn.last?.milliseconds ?? 0) / max(churn.first?.milliseconds ?? 1, 1e-9),
           churnRemoves: contender.canUnsubscribe,
           bytesPerObserver: counting
@@ -186,7 +188,7 @@ package enum Bench {
     subject: any BenchSubject, sum: Sum, owners: [BenchOwner]
   ) {
     let subject = contender.make()
-    let sum = Sum()
+    let sum = Sum(0)
     let owners = (0..<observers).map { _ in BenchOwner() }
     for (index, owner) in owners.enumerated() {
       subject.subscribe(owner, index: index, sum: sum)
@@ -236,7 +238,7 @@ package enum Bench {
   /// their owners, for a design without removal) one at a time, in the order they came.
   private static func churnTime(_ contender: Contender, observers: Int) -> Double {
     let subject = contender.make()
-    let sum = Sum()
+    let sum = Sum(0)
     var owners: [BenchOwner?] = (0..<observers).map { _ in BenchOwner() }
     let start = clock.now
     for index in 0..<observers {
@@ -254,7 +256,7 @@ package enum Bench {
   /// Heap bytes held per registered observer, owners and closures' captures excluded.
   private static func bytesPerObserver(_ contender: Contender, observers: Int) -> Double {
     let owners = (0..<observers).map { _ in BenchOwner() }
-    let sum = Sum()
+    let sum = Sum(0)
     let subject = contender.make()
     let elsewhereBefore = subject.countersElsewhere().liveBytes
     let before = allocation_counter_live_bytes()
@@ -274,7 +276,7 @@ package enum Bench {
     first: Double, later: Double
   ) {
     let subject = contender.make()
-    let sum = Sum()
+    let sum = Sum(0)
     let live = BenchOwner()
     subject.subscribe(live, index: 0, sum: sum)
     do {
@@ -313,12 +315,4 @@ package enum Bench {
   private static func nanoseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
   }
-}
-
-/// The middle value; the mean of the two middle ones for an even count.
-func median(_ values: [Double]) -> Double {
-  guard !values.isEmpty else { return 0 }
-  let sorted = values.sorted()
-  let middle = sorted.count / 2
-  return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
 }

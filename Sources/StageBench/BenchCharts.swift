@@ -1,5 +1,5 @@
 import Foundation
-import StageScenarios
+import Support
 
 /// SVG charts of a bench run, drawn by hand: no dependency, and every plotted figure carries the
 /// same text the tables print (`data-value`), so a test can check a chart against its table.

@@ -1,5 +1,5 @@
 import Foundation
-import StageScenarios
+import Support
 
 /// A titled table of the bench's figures, printed as text or Markdown.
 struct BenchTable {
@@ -112,16 +112,6 @@ extension BenchReport {
 
   /// The report as JSON, keys sorted.
   package var json: String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    // Encoding plain structs of numbers and strings cannot fail.
-    return String(decoding: try! encoder.encode(self), as: UTF8.self) + "\n"
+    prettyJSON(self)
   }
-}
-
-/// 12.345 as "12.3", 1234.5 as "1,234.5"... kept short: one decimal under 100, none above.
-func decimal(_ value: Double) -> String {
-  guard value.isFinite else { return "–" }
-  if value >= 100 { return grouped(Int(value.rounded())) }
-  return String(format: "%.1f", value)
 }

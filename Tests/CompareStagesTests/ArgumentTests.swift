@@ -1,5 +1,6 @@
 import CompareStagesKit
-import StageScenarios
+import DesignCatalog
+import ObserverScenarios
 import Testing
 
 @Suite("compare-stages: arguments")
@@ -17,7 +18,7 @@ struct ArgumentTests {
     #expect(
       command
         == .compare(
-          format: .json, scenarios: ["sendable"], columns: [.stage(.ironAge), .stage(.optionSets)]))
+          format: .json, scenarios: [.sendable], columns: [.ironAge, .optionSets]))
   }
 
   @Test("--with-platform adds the references; --stage takes their names")
@@ -25,15 +26,15 @@ struct ArgumentTests {
     #expect(
       try Command.parse(["--with-platform"])
         == .compare(
-          format: .text, scenarios: [], columns: Implementation.stages + Implementation.references))
+          format: .text, scenarios: [], columns: Design.stages + Design.references))
     #expect(
       try Command.parse(["--stage", "observation", "--stage", "1"])
         == .compare(
-          format: .text, scenarios: [], columns: [.stage(.stoneAge), .reference(.observation)]))
+          format: .text, scenarios: [], columns: [.stoneAge, .observation]))
     #expect(
       try Command.parse(["--stage", "2", "--with-platform"])
         == .compare(
-          format: .text, scenarios: [], columns: [.stage(.ironAge)] + Implementation.references))
+          format: .text, scenarios: [], columns: [.ironAge] + Design.references))
   }
 
   @Test("modes: list, explain, version, help")
@@ -41,10 +42,10 @@ struct ArgumentTests {
     #expect(try Command.parse(["--list"]) == .list)
     #expect(
       try Command.parse(["--explain", "old-value"])
-        == .explain(scenario: "old-value", withPlatform: false))
+        == .explain(scenario: .oldValue, withPlatform: false))
     #expect(
       try Command.parse(["--with-platform", "--explain", "old-value"])
-        == .explain(scenario: "old-value", withPlatform: true))
+        == .explain(scenario: .oldValue, withPlatform: true))
     #expect(try Command.parse(["--version"]) == .version)
     #expect(try Command.parse(["-h"]) == .help)
     #expect(try Command.parse(["--list", "--help"]) == .help)
@@ -146,10 +147,10 @@ struct TraceArgumentTests {
   func trace() throws {
     #expect(
       try Command.parse(["--trace", "sendable", "--stage", "5"])
-        == .trace(scenario: "sendable", on: .stage(.concurrency), format: .text))
+        == .trace(scenario: .sendable, on: .concurrency, format: .text))
     #expect(
       try Command.parse(["--stage", "observation", "--trace", "sendable", "--format", "mermaid"])
-        == .trace(scenario: "sendable", on: .reference(.observation), format: .mermaid))
+        == .trace(scenario: .sendable, on: .observation, format: .mermaid))
   }
 
   @Test(

@@ -1,6 +1,7 @@
 import CompareStagesKit
+import DesignCatalog
 import Foundation
-import StageScenarios
+import ObserverScenarios
 import Testing
 
 @Suite("compare-stages: what it prints and how it exits")
@@ -30,21 +31,25 @@ struct InvocationTests {
         continue
       }
       let symbols = row.filter { $0 == "✓" || $0 == "✗" }.map(String.init)
-      #expect(symbols == Stage.allCases.map { scenario.documented[$0]!.symbol }, "\(scenario.name)")
+      #expect(
+        symbols == Design.stages.map { $0.observable.documentedVerdict(for: scenario.id)!.symbol },
+        "\(scenario.name)")
     }
-    #expect(lines.contains("All 75 stage verdicts match the documented table."))
+    let verdictCount = Scenario.all.count * Design.stages.count
+    #expect(lines.contains("All \(verdictCount) stage verdicts match the documented table."))
     #expect(!result.standardOutput.contains("\u{1B}["))
   }
 
   @Test("every ✗ has its evidence line under the table")
   func evidenceForEveryFlaw() {
-    let report = Report()
+    let report = ScenarioReport(designs: Design.stages.map(\.observable))
     let text = report.text()
     let evidence = text.components(separatedBy: "Evidence for each ✗:")[1]
     let unwrapped = evidence.replacingOccurrences(of: "\n     ", with: " ")
     for row in report.rows {
       for (stage, outcome) in row.outcomes where outcome.verdict == .flaw {
-        #expect(unwrapped.contains("  \(stage.name)  \(outcome.detail)"), "\(row.scenario.name)")
+        #expect(
+          unwrapped.contains("  \(stage.stageNumber!)  \(outcome.detail)"), "\(row.scenario.name)")
       }
     }
   }
@@ -76,7 +81,7 @@ struct InvocationTests {
     #expect(lines[0] == "| scenario | what it checks | 1 | 2 | 3 | 4 | 5 |")
     #expect(lines[1] == "| --- | --- | --- | --- | --- | --- | --- |")
     for (index, scenario) in Scenario.all.enumerated() {
-      let symbols = Stage.allCases.map { scenario.documented[$0]!.symbol }
+      let symbols = Design.stages.map { $0.observable.documentedVerdict(for: scenario.id)!.symbol }
       #expect(
         lines[index + 2]
           == "| `\(scenario.name)` | \(scenario.title) | \(symbols.joined(separator: " | ")) |")
@@ -111,7 +116,7 @@ struct InvocationTests {
 
   @Test("a verdict that differs from the documented table is named on stderr, and exits 1")
   func mismatchExits1() throws {
-    var report = Report(scenarios: ["delivery-order"], columns: [.stage(.ironAge)])
+    var report = ScenarioReport(scenarios: [.deliveryOrder], designs: [Design.ironAge.observable])
     report.rows[0].outcomes[0].outcome = .holds("called in order, as if by a miracle")
     let result = CompareStages.invocation(printing: report, as: .text)
     #expect(result.status == 1)

@@ -1,12 +1,13 @@
-import StageScenarios
+import DesignCatalog
+import ObserverScenarios
 import Testing
 
 @Suite("Who holds whom: each stage's reference graph")
 struct ReferenceGraphTests {
   @Test(
     "every edge names a stored property a real observable of the stage has",
-    arguments: Stage.allCases)
-  func edgesAreStoredProperties(stage: Stage) {
+    arguments: Design.stages)
+  func edgesAreStoredProperties(stage: Design) {
     #expect(ReferenceGraph.missingPaths(of: stage).isEmpty)
   }
 
@@ -19,19 +20,21 @@ struct ReferenceGraphTests {
 
   @Test(
     "a red edge for every stage whose strong capture leaks, none for stage 5",
-    arguments: Stage.allCases)
-  func leakMatchesTheScenario(stage: Stage) throws {
-    let scenario = try #require(Scenario.named("strong-capture-freed-without-unsubscribe"))
-    let leaks = scenario.run(on: stage).verdict == .flaw
-    #expect(ReferenceGraph.of(stage).edges.contains(where: \.leaks) == leaks)
+    arguments: Design.stages)
+  func leakMatchesTheScenario(stage: Design) throws {
+    let scenario = Scenario.Name.strongCaptureFreedWithoutUnsubscribe.scenario
+    let leaks = scenario.run(on: stage.observable).verdict == .flaw
+    let graph = try #require(stage.graph)
+    #expect(graph.edges.contains(where: \.leaks) == leaks)
   }
 
   @Test(
-    "the graph's weak edges are the stages that skip a released observer", arguments: Stage.allCases
+    "the graph's weak edges are the stages that skip a released observer", arguments: Design.stages
   )
-  func weakEdgesMatchTheScenario(stage: Stage) throws {
-    let scenario = try #require(Scenario.named("released-observer-not-called"))
-    let skips = scenario.run(on: stage).verdict == .holds
-    #expect(ReferenceGraph.of(stage).edges.contains { !$0.isStrong } == skips)
+  func weakEdgesMatchTheScenario(stage: Design) throws {
+    let scenario = Scenario.Name.releasedObserverNotCalled.scenario
+    let skips = scenario.run(on: stage.observable).verdict == .holds
+    let graph = try #require(stage.graph)
+    #expect(graph.edges.contains { !$0.isStrong } == skips)
   }
 }

@@ -1,12 +1,13 @@
+import DesignCatalog
 import Observation
-import StageScenarios
+import ObserverScenarios
 import Testing
 
 /// The verdicts the platform's references give today, measured by the same scenarios as the
 /// stages. They are pinned here, not documented as goals: if a toolchain changes one, this test
 /// names the cell, and chapter 8's table and text need a look.
-private let pinned: [Reference: [String: Verdict]] = [
-  .notificationCenter: [
+private let pinned: [String: [String: Verdict]] = [
+  "notificationcenter": [
     "delivers-every-change": .holds,
     "delivery-order": .flaw,
     "released-observer-not-called": .flaw,
@@ -23,7 +24,7 @@ private let pinned: [Reference: [String: Verdict]] = [
     "reentrant-set-ends-on-latest": .flaw,
     "sendable": .holds,
   ],
-  .observation: [
+  "observation": [
     "delivers-every-change": .flaw,
     "delivery-order": .flaw,
     "released-observer-not-called": .flaw,
@@ -40,7 +41,7 @@ private let pinned: [Reference: [String: Verdict]] = [
     "reentrant-set-ends-on-latest": .flaw,
     "sendable": .flaw,
   ],
-  .observations: [
+  "observations": [
     "delivers-every-change": .holds,
     "delivery-order": .flaw,
     "released-observer-not-called": .flaw,
@@ -61,16 +62,16 @@ private let pinned: [Reference: [String: Verdict]] = [
 
 @Suite("Conformance: the platform's references, measured")
 struct ReferenceTests {
-  @Test("each reference gives the pinned verdict for every scenario", arguments: Reference.allCases)
-  func pinnedVerdicts(reference: Reference) throws {
-    let expected = try #require(pinned[reference])
+  @Test("each reference gives the pinned verdict for every scenario", arguments: Design.references)
+  func pinnedVerdicts(reference: Design) throws {
+    let expected = try #require(pinned[reference.id])
     #expect(Set(expected.keys) == Set(Scenario.all.map(\.name)), "pin every scenario")
     for scenario in Scenario.all {
-      let outcome = scenario.run(on: .reference(reference))
+      let outcome = scenario.run(on: reference.observable)
       #expect(
         outcome.verdict == expected[scenario.name],
         """
-        \(reference.title) now gives '\(outcome.verdict.rawValue)' for \(scenario.name), pinned \
+        \(reference.observable.title) now gives '\(outcome.verdict.rawValue)' for \(scenario.name), pinned \
         as '\(expected[scenario.name]?.rawValue ?? "nothing")' (\(outcome.detail)). A toolchain \
         change? Update the pin here and Tutorial/08-beyond-the-stages.md.
         """)
@@ -80,7 +81,7 @@ struct ReferenceTests {
   @Test("a stage is never given n/a: a lack is a flaw there")
   func stagesNeverNotApplicable() {
     for scenario in Scenario.all {
-      for stage in Stage.allCases {
+      for stage in Design.stages.map(\.observable) {
         #expect(scenario.run(on: stage).verdict != .notApplicable, "\(scenario.name) on \(stage)")
       }
     }
@@ -89,7 +90,7 @@ struct ReferenceTests {
   @Test("a reference's outcome, evidence included, is the same every time it runs")
   func repeatable() {
     for scenario in Scenario.all {
-      for reference in Implementation.references {
+      for reference in Design.references.map(\.observable) {
         #expect(
           scenario.run(on: reference) == scenario.run(on: reference),
           "\(scenario.name) on \(reference)")

@@ -1,12 +1,13 @@
-import StageScenarios
+import DesignCatalog
+import ObserverScenarios
 import Testing
 
 @Suite("Traces: what happened in a scenario's run")
 struct TraceTests {
   @Test("recording a trace changes nothing: the outcome is the run's", arguments: Scenario.all)
   func sameOutcome(scenario: Scenario) {
-    for stage in Stage.allCases {
-      #expect(scenario.trace(on: .stage(stage)).outcome == scenario.run(on: stage), "\(stage)")
+    for stage in Design.stages.map(\.observable) {
+      #expect(scenario.trace(on: stage).outcome == scenario.run(on: stage), "\(stage)")
     }
   }
 
@@ -14,18 +15,18 @@ struct TraceTests {
   // per dictionary, so its traces show a different order from run to run. That is its flaw.
   @Test("a trace is the same every time: no timing, no addresses", arguments: Scenario.all)
   func deterministic(scenario: Scenario) {
-    for stage in Stage.allCases where stage != .ironAge {
+    for stage in Design.stages.map(\.observable) where stage.id != Design.ironAge.id {
       #expect(
-        scenario.trace(on: .stage(stage)).trace == scenario.trace(on: .stage(stage)).trace,
+        scenario.trace(on: stage).trace == scenario.trace(on: stage).trace,
         "\(stage)")
     }
   }
 
   @Test("a value set inside a handler: depth first in stage 4, queued in stage 5")
   func reentrantSet() throws {
-    let scenario = try #require(Scenario.named("reentrant-set-ends-on-latest"))
-    let depthFirst = scenario.trace(on: .stage(.optionSets)).trace.text
-    let queued = scenario.trace(on: .stage(.concurrency)).trace.text
+    let scenario = Scenario.Name.reentrantSetEndsOnLatest.scenario
+    let depthFirst = scenario.trace(on: Design.optionSets.observable).trace.text
+    let queued = scenario.trace(on: Design.concurrency.observable).trace.text
     #expect(
       depthFirst.contains(
         """
@@ -47,8 +48,8 @@ struct TraceTests {
 
   @Test("a large run is cut to three observers, and says how many are not shown")
   func cut() throws {
-    let scenario = try #require(Scenario.named("dead-entries-removed"))
-    let trace = scenario.trace(on: .stage(.stoneAge)).trace
+    let scenario = Scenario.Name.deadEntriesRemoved.scenario
+    let trace = scenario.trace(on: Design.stoneAge.observable).trace
     #expect(trace.owners.count <= 3)
     #expect(trace.hiddenOwners > 0)
     #expect(trace.text.contains("more observers took part and are not shown"))
@@ -56,8 +57,8 @@ struct TraceTests {
 
   @Test("the Mermaid rendering is a sequence diagram with a participant per owner shown")
   func mermaid() throws {
-    let scenario = try #require(Scenario.named("released-observer-not-called"))
-    let trace = scenario.trace(on: .stage(.stoneAge)).trace
+    let scenario = Scenario.Name.releasedObserverNotCalled.scenario
+    let trace = scenario.trace(on: Design.stoneAge.observable).trace
     let lines = trace.mermaid.split(separator: "\n")
     #expect(lines.first == "sequenceDiagram")
     #expect(lines.filter { $0.hasPrefix("  participant P") }.count == trace.owners.count)

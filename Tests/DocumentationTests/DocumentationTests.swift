@@ -1,4 +1,5 @@
 import CompareStagesKit
+import DesignCatalog
 import Foundation
 import KeepingScore
 import StageBench
@@ -238,7 +239,7 @@ struct BenchTableTests {
     "a copied bench table has the rows, columns and titles the bench prints",
     arguments: try MarkdownDocument.all())
   func benchTables(document: MarkdownDocument) {
-    let expected = shape(BenchReport.shape(of: .full).markdown)
+    let expected = shape(BenchReport.shape(of: .full, contenders: Design.contenders).markdown)
     for block in document.benchBlocks {
       #expect(
         shape(block.content) == expected,

@@ -1,8 +1,8 @@
 import AllocationCounter
 import CompareStagesKit
+import DesignCatalog
 import Foundation
 import StageBench
-import StageScenarios
 import Testing
 
 /// A design that skips every other callback: the bench must refuse its figures.
@@ -43,7 +43,7 @@ struct BenchTests {
     let result = CompareStages.run(["--bench", "--quick"])
     #expect(result.status == 0)
     let expectedRows =
-      ["floor", "closure array"] + Stage.allCases.map { "stage \($0.number)" } + [
+      ["floor", "closure array"] + (1...5).map { "stage \($0)" } + [
         "stage 5, main actor", "NotificationCenter", "Observation", "Observations",
       ]
     var titles = [
@@ -65,8 +65,8 @@ struct BenchTests {
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
     let rows = try #require(object["rows"] as? [[String: Any]])
-    #expect(rows.count == Contender.all.count)
-    #expect(rows.map { $0["contender"] as? String } == Contender.all.map(\.name))
+    #expect(rows.count == Design.contenders.count)
+    #expect(rows.map { $0["contender"] as? String } == Design.contenders.map(\.name))
     for row in rows {
       let fanOut = try #require(row["fanOut"] as? [[String: Any]])
       #expect(fanOut.map { $0["observers"] as? Int } == [1, 10])
@@ -98,7 +98,7 @@ struct BenchTests {
       #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""), "\(name)")
       #expect(svg.contains("<text class=\"title\""), "\(name)")
       #expect(svg.contains("prefers-color-scheme: dark"), "\(name)")
-      for contender in Contender.all {
+      for contender in Design.contenders {
         #expect(svg.contains("data-contender=\"\(contender.name)\""), "\(name): \(contender.name)")
       }
     }
@@ -153,16 +153,16 @@ struct BenchTests {
     .enabled(if: isOptimized, "exact counts need an optimized build: swift test -c release"),
     arguments: [1, 10, 100, 1_000])
   func allocations(observers: Int) throws {
-    for stage in Stage.allCases {
-      let counted = try Bench.allocationsPerSet(Contender(stage: stage), observers: observers)
+    for stage in Design.stages {
+      let counted = try Bench.allocationsPerSet(stage.contenders[0], observers: observers)
       if stage == .optionSets {
         let doublings = Int(log2(Double(observers)).rounded(.up))
         #expect(counted == Double(2 * (doublings + 1)), "stage 4 at N=\(observers)")
       } else {
-        #expect(counted == 0, "\(stage) at N=\(observers)")
+        #expect(counted == 0, "\(stage.id) at N=\(observers)")
       }
     }
-    for contender in [Contender.floor, .closureArray, .mainActorStage5] {
+    for contender in [Contender.floor, .closureArray] + Design.concurrency.contenders {
       let counted = try Bench.allocationsPerSet(contender, observers: observers)
       #expect(counted == 0, "\(contender.name) at N=\(observers)")
     }

@@ -1,16 +1,16 @@
-import Foundation
-import StageScenarios
+import Support
 
 // MARK: - Text
 
-extension Report {
-  /// The comparison as a table for a terminal, then the evidence of every flaw.
+extension ScenarioReport {
+  /// The comparison as a table for a terminal, a legend, then the evidence of every verdict
+  /// that is not ✓, and a last line saying whether the documented verdicts were met.
   ///
   /// - Parameter color: Whether to colour ✓ and ✗ with ANSI escapes.
   /// - Returns: Lines that fit in 100 columns, ending with a newline.
-  package func text(color: Bool = false) -> String {
+  public func text(color: Bool = false) -> String {
     let nameWidth = max(rows.map(\.scenario.name.count).max() ?? 0, "scenario".count)
-    let widths = columns.map { max($0.heading.count, 3) + 2 }
+    let widths = designs.map { max($0.heading.count, 3) + 2 }
 
     func cell(_ content: String, visibleWidth: Int, width: Int) -> String {
       let padding = width - visibleWidth
@@ -27,7 +27,7 @@ extension Report {
       String(line.reversed().drop { $0 == " " }.reversed())
     }
 
-    let hasReferences = columns.contains { if case .reference = $0 { true } else { false } }
+    let hasReferences = designs.contains { $0.stageNumber == nil }
     var lines = [
       hasReferences
         ? "Each scenario run live: ✓ the property holds, ✗ a flaw, – the idea does not apply."
@@ -37,7 +37,7 @@ extension Report {
     lines.append(
       trimmed(
         "scenario".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-          + zip(columns, widths).map { cell($0.heading, visibleWidth: $0.heading.count, width: $1) }
+          + zip(designs, widths).map { cell($0.heading, visibleWidth: $0.heading.count, width: $1) }
           .joined()))
     for row in rows {
       lines.append(
@@ -48,16 +48,19 @@ extension Report {
             }.joined()))
     }
     lines.append("")
-    for (index, stage) in stages.enumerated() {
-      lines.append((index == 0 ? "Stages: " : "        ") + "\(stage.number) \(stage.title)")
-    }
-    for (index, implementation) in columns.filter({ !isStage($0) }).enumerated() {
-      lines.append(
-        (index == 0 ? "References: " : "            ")
-          + "\(implementation.shortName) \(implementation.title)")
+    for (role, heading) in [
+      (ObservableDesign.Role.stage(0), "Stages: "), (.reference, "References: "),
+      (.graded, "Graded: "),
+    ] {
+      let listed = designs.filter { $0.role.isLike(role) }
+      for (index, design) in listed.enumerated() {
+        lines.append(
+          (index == 0 ? heading : String(repeating: " ", count: heading.count))
+            + "\(design.label) \(design.title)")
+      }
     }
 
-    let labelWidth = columns.map(\.label.count).max() ?? 1
+    let labelWidth = designs.map(\.label.count).max() ?? 1
     let explained = rows.filter { $0.outcomes.contains { $0.outcome.verdict != .holds } }
     if !explained.isEmpty {
       lines.append("")
@@ -65,8 +68,8 @@ extension Report {
       for row in explained {
         lines.append("")
         lines.append(row.scenario.name)
-        for (implementation, outcome) in row.outcomes where outcome.verdict != .holds {
-          let label = implementation.label.padding(
+        for (design, outcome) in row.outcomes where outcome.verdict != .holds {
+          let label = design.label.padding(
             toLength: labelWidth, withPad: " ", startingAt: 0)
           lines += wrap(
             outcome.detail, firstPrefix: "  \(label)  ",
@@ -79,10 +82,14 @@ extension Report {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// The last line: whether every stage verdict matches the documented table.
-  package var summary: String {
-    let count = rows.count * stages.count
-    guard count > 0 else { return "References are measured, not documented: nothing to match." }
+  /// The last line: whether every documented verdict was met.
+  public var summary: String {
+    let count = rows.count * documentedDesigns.count
+    guard count > 0 else {
+      return designs.contains { $0.role == .reference }
+        ? "References are measured, not documented: nothing to match."
+        : "Measured live: nothing documented to match."
+    }
     let mismatchCount = mismatches.count
     return mismatchCount == 0
       ? "All \(count) stage verdicts match the documented table."
@@ -90,47 +97,25 @@ extension Report {
   }
 }
 
-private func isStage(_ implementation: Implementation) -> Bool {
-  if case .stage = implementation { true } else { false }
-}
-
-extension Implementation {
-  /// How the evidence lines name it: "2", "nc".
-  fileprivate var label: String {
-    switch self {
-    case .stage(let stage): String(stage.number)
-    case .reference(let reference): reference.shortName
+extension ObservableDesign.Role {
+  /// Whether the two roles are the same kind, whatever the stage numbers.
+  fileprivate func isLike(_ other: Self) -> Bool {
+    switch (self, other) {
+    case (.stage, .stage), (.reference, .reference), (.graded, .graded): true
+    default: false
     }
   }
-}
-
-/// Wraps `text` at 100 columns, the first line behind `firstPrefix`, the others behind `prefix`.
-func wrap(_ text: String, firstPrefix: String, prefix: String, width: Int = 100) -> [String] {
-  var lines: [String] = []
-  var line = firstPrefix
-  var lineHasWords = false
-  for word in text.split(separator: " ") {
-    if lineHasWords && line.count + 1 + word.count > width {
-      lines.append(line)
-      line = prefix
-      lineHasWords = false
-    }
-    line += (lineHasWords ? " " : "") + word
-    lineHasWords = true
-  }
-  lines.append(line)
-  return lines
 }
 
 // MARK: - Markdown
 
-extension Report {
+extension ScenarioReport {
   /// The comparison as a Markdown table, then a list of the evidence of every flaw.
   package var markdown: String {
-    let headings = columns.map { isStage($0) ? $0.name : $0.description }
+    let headings = designs.map { $0.stageNumber.map(String.init) ?? $0.name }
     var lines = [
       "| scenario | what it checks | " + headings.joined(separator: " | ") + " |",
-      "| --- | --- | " + columns.map { _ in "---" }.joined(separator: " | ") + " |",
+      "| --- | --- | " + designs.map { _ in "---" }.joined(separator: " | ") + " |",
     ]
     for row in rows {
       lines.append(
@@ -141,12 +126,12 @@ extension Report {
       row.outcomes.filter { $0.outcome.verdict != .holds }.map { (row.scenario.name, $0) }
     }
     if !explained.isEmpty {
-      let hasReferences = columns.contains { !isStage($0) }
+      let hasReferences = designs.contains { $0.stageNumber == nil }
       lines.append("")
       lines.append(hasReferences ? "Evidence for each ✗ and –:" : "Evidence for each ✗:")
       lines.append("")
       for (name, result) in explained {
-        lines.append("- `\(name)`, \(result.implementation): \(result.outcome.detail)")
+        lines.append("- `\(name)`, \(result.design.name): \(result.outcome.detail)")
       }
     }
     return lines.joined(separator: "\n") + "\n"
@@ -155,7 +140,7 @@ extension Report {
 
 // MARK: - JSON
 
-extension Report {
+extension ScenarioReport {
   private struct JSONReport: Encodable {
     struct StageEntry: Encodable {
       var stage: Int
@@ -189,34 +174,31 @@ extension Report {
 
   /// The comparison as JSON, keys sorted, for programs.
   package var json: String {
-    let references = columns.compactMap { column -> JSONReport.ReferenceEntry? in
-      guard case .reference(let reference) = column else { return nil }
-      return .init(reference: reference.name, module: reference.module, title: reference.title)
+    let references = designs.filter { $0.stageNumber == nil }.map {
+      JSONReport.ReferenceEntry(reference: $0.id, module: $0.module, title: $0.title)
     }
     let report = JSONReport(
-      stages: stages.map {
-        .init(stage: $0.number, module: $0.module, title: $0.title, chapter: $0.chapter)
+      stages: designs.compactMap { design in
+        design.stageNumber.map {
+          .init(
+            stage: $0, module: design.module, title: design.title, chapter: design.chapter ?? "")
+        }
       },
       references: references.isEmpty ? nil : references,
       scenarios: rows.map { row in
         .init(
           name: row.scenario.name, title: row.scenario.title, chapter: row.scenario.chapter,
-          results: row.outcomes.map { implementation, outcome in
-            switch implementation {
-            case .stage(let stage):
+          results: row.outcomes.map { design, outcome in
+            if let stage = design.stageNumber {
               .init(
-                stage: stage.number, verdict: outcome.verdict, detail: outcome.detail,
-                documented: row.scenario.documented[stage])
-            case .reference(let reference):
-              .init(reference: reference.name, verdict: outcome.verdict, detail: outcome.detail)
+                stage: stage, verdict: outcome.verdict, detail: outcome.detail,
+                documented: design.documentedVerdict(for: row.scenario.id))
+            } else {
+              .init(reference: design.id, verdict: outcome.verdict, detail: outcome.detail)
             }
           })
       },
       matchesDocumentedTable: mismatches.isEmpty)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    // Encoding these plain structs of strings, numbers and Booleans cannot fail.
-    let data = try! encoder.encode(report)
-    return String(decoding: data, as: UTF8.self) + "\n"
+    return prettyJSON(report)
   }
 }

@@ -1,4 +1,5 @@
 import LifetimeTracking
+import Support
 
 /// What happened in one run of a scenario, as events: the subscriptions, the sets (nested ones
 /// marked), each call with the value it received, the unsubscriptions, the owners released and
@@ -128,12 +129,10 @@ final class TracingObservable: ScenarioObservable {
     return count
   }
 
-  var handsOwnerToHandler: Bool { inner.handsOwnerToHandler }
-
   func subscribe(_ subscription: ScenarioSubscription) {
     guard isTraced else { return inner.subscribe(subscription) }
     var traced = subscription
-    let owner = subscription.owner.name
+    let owner = subscription.ownerName
     let asking = [
       subscription.wantsInitial ? "initial" : nil, subscription.wantsOld ? "old" : nil,
     ].compactMap { $0 }.joined(separator: ", ")
@@ -152,28 +151,29 @@ final class TracingObservable: ScenarioObservable {
     inner.subscribe(traced)
   }
 
-  func unsubscribe(owner: TrackedObject, key: String) {
+  func unsubscribe(_ subscription: ScenarioSubscription) {
     if isTraced {
+      let owner = subscription.ownerName
       recorder.record(
         .unsubscribe(
-          observable: number, owner: owner.name, by: recorder.calling.last,
+          observable: number, owner: owner, by: recorder.calling.last,
           depth: recorder.settingDepth),
-        owner: owner.name)
+        owner: owner)
     }
-    inner.unsubscribe(owner: owner, key: key)
+    inner.unsubscribe(subscription)
   }
 }
 
 extension Scenario {
-  /// Runs the scenario on `implementation` and records what happened.
+  /// Runs the scenario on `design` and records what happened.
   ///
-  /// - Parameter implementation: A stage or a reference.
+  /// - Parameter design: A stage, a reference or a graded design.
   /// - Returns: The trace, and the outcome the run gave.
-  package func trace(on implementation: Implementation) -> (trace: Trace, outcome: Outcome) {
+  package func trace(on design: ObservableDesign) -> (trace: Trace, outcome: Outcome) {
     let recorder = TraceRecorder()
     let outcome = TraceRecorder.$current.withValue(recorder) {
       TrackedObject.$releaseWitness.withValue({ recorder.released($0) }) {
-        run(on: implementation)
+        run(on: design)
       }
     }
     return (

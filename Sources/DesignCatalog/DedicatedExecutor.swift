@@ -1,0 +1,73 @@
+import Foundation
+
+/// A task executor that runs every job on one thread of its own, and can tell when it has
+/// nothing left to run.
+///
+/// The `Observations` adapter runs its consumers here, so that a scenario, which sets a value
+/// and then looks at what its observers received, can wait for the consumers to have run,
+/// without needing a thread of Swift's cooperative pool (which a blocked test thread may hold).
+package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
+  // Unchecked: `jobs` and `isRunning` are touched only with `condition` locked.
+  private let condition = NSCondition()
+  private var jobs: [UnownedJob] = []
+  private var isRunning = false
+  private var thread: Thread?
+
+  /// The one the adapters and the bench share.
+  package static let shared = DedicatedExecutor()
+
+  private init() {
+    let thread = Thread { [unowned self] in self.runJobs() }
+    thread.name = "Observations consumers"
+    self.thread = thread
+    thread.start()
+  }
+
+  /// Whether this code runs on the executor's thread: inside a consumer.
+  package var isCurrent: Bool { Thread.current === thread }
+
+  /// Runs `body` on the executor's thread and returns what it returns, once every job enqueued
+  /// before it has run too.
+  package func runAndWait<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
+    let result = ResultBox<Result>()
+    Task(executorPreference: self) { result.value = body() }
+    waitUntilIdle()
+    return result.value!
+  }
+
+  package func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    condition.lock()
+    jobs.append(job)
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Returns once every job enqueued so far, and every job those enqueued, has run.
+  package func waitUntilIdle() {
+    condition.lock()
+    while isRunning || !jobs.isEmpty { condition.wait() }
+    condition.unlock()
+  }
+
+  private func runJobs() {
+    while true {
+      condition.lock()
+      while jobs.isEmpty {
+        isRunning = false
+        condition.broadcast()
+        condition.wait()
+      }
+      let job = jobs.removeFirst()
+      isRunning = true
+      condition.unlock()
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    }
+  }
+}
+
+/// Where ``DedicatedExecutor/runAndWait(_:)`` leaves its result. Unchecked: written on the
+/// executor's thread before it goes idle, read after `waitUntilIdle()`, which orders the two.
+private final class ResultBox<Value>: @unchecked Sendable {
+  var value: Value?
+}

@@ -1,0 +1,87 @@
+import ObserverScenarios
+import StageBench
+
+/// One design of this package, a stage or a platform reference, with everything the
+/// scenarios, the bench, `compare-stages` and the tutorial read about it: the one place its
+/// facts are written.
+///
+/// Each design lives in a file of its own in this module, beside its adapters: its descriptor
+/// for the scenarios (``observable``), its contenders for the bench, and, for a stage, who holds
+/// whom.
+package struct Design: Sendable, Identifiable {
+  /// What the scenarios know of it: names, capabilities, documented verdicts, and a factory.
+  package var observable: ObservableDesign
+  /// How the bench measures it: usually one contender, stage 5 has a second on the main actor.
+  package var contenders: [Contender]
+  /// Who holds whom once a screen has subscribed, for a stage.
+  package var graph: ReferenceGraph?
+  /// Makes a real observable of the design with `owner` subscribed, so that a test can walk
+  /// it with `Mirror` and find every stored property ``graph`` names.
+  package var sampleWithOneOwner: (@Sendable (GraphScreen) -> Any)?
+
+  /// The name `--stage` takes.
+  package var id: String { observable.id }
+  /// The stage's number, for a stage.
+  package var stageNumber: Int? { observable.stageNumber }
+}
+
+extension Design {
+  /// The five stages, in order.
+  package static let stages: [Design] = [
+    .stoneAge, .ironAge, .informationAge, .optionSets, .concurrency,
+  ]
+
+  /// The platform's references this platform can run: `Observations` needs the Observation
+  /// module of Swift 6.2, which Apple's OS versions have from 26 on.
+  package static var references: [Design] {
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      [.notificationCenter, .observation, .observations]
+    } else {
+      [.notificationCenter, .observation]
+    }
+  }
+
+  /// Every design: the stages, then the references.
+  package static var all: [Design] { stages + references }
+
+  /// The design `--stage` names `id`, if there is one.
+  ///
+  /// - Parameter id: "2", "observation".
+  /// - Returns: The design, or `nil`.
+  package static func named(_ id: String) -> Design? { all.first { $0.id == id } }
+
+  /// What the bench measures: the floor and the closure array it compares with, then every
+  /// design's contenders.
+  package static var contenders: [Contender] {
+    [.floor, .closureArray] + all.flatMap(\.contenders)
+  }
+}
+
+extension Contender {
+  /// The bench's contender for `design`, made by `make`, its facts read from the descriptor.
+  ///
+  /// - Parameters:
+  ///   - design: What the scenarios know of the design.
+  ///   - name: The row's name; the design's name by default.
+  ///   - make: Makes a fresh observable behind the bench's interface.
+  init(
+    _ design: ObservableDesign, name: String? = nil,
+    make: @escaping @Sendable () -> any BenchSubject
+  ) {
+    self.init(
+      name: name ?? design.name, stage: design.stageNumber,
+      deliversPreviousValue: design.has(.deliversBeforeWrite),
+      canUnsubscribe: design.has(.unsubscribe),
+      subscribingIsLinear: design.has(.linearSubscribe), make: make)
+  }
+}
+
+extension Design: Equatable {
+  /// Two designs are the same when they have the same id.
+  package static func == (lhs: Design, rhs: Design) -> Bool { lhs.id == rhs.id }
+}
+
+extension Design: CustomStringConvertible {
+  /// What prose calls it: "stage 2", "NotificationCenter".
+  package var description: String { observable.name }
+}

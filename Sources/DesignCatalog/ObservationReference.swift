@@ -1,0 +1,122 @@
+import Observation
+import ObserverScenarios
+import StageBench
+import Support
+
+extension Design {
+  /// Swift's Observation: an `@Observable` class, `withObservationTracking` re-armed in
+  /// `onChange`.
+  package static let observation = Design(
+    observable: .observation,
+    contenders: [Contender(.observation) { ObservationSubject() }])
+}
+
+extension ObservableDesign {
+  /// Observation, as the scenarios see it.
+  static let observation = ObservableDesign(
+    id: "observation", name: "Observation", shortName: "obs",
+    title: "Swift's Observation, withObservationTracking re-armed in onChange",
+    module: "Observation", typeName: "An @Observable class", role: .reference, identity: .none,
+    capabilities: [.initialValue, .deliversBeforeWrite],
+    inapplicable: [
+      .storedEntryCount: "Observation does not say how many trackings are armed",
+      .unsubscribe:
+        "Observation has no way to cancel a tracking: code stops re-arming it, and one "
+        + "already armed still fires once",
+      .oldValue:
+        "onChange carries no value; read there, the property still holds the value before "
+        + "the write",
+    ],
+    notes: [
+      .releasedObserverNotCalled: "the tracking re-arms itself and knows nothing of an owner",
+      .deliversEveryChange:
+        "onChange fires before the write, so the value read there is the one being replaced",
+    ],
+    isSendable: isSendable(ObservedValue.self),
+    makeObservable: { ObservationAdapter($0) })
+}
+
+/// The observed value, as an `@Observable` class.
+@Observable
+final class ObservedValue {
+  var value: Int
+
+  init(_ value: Int) { self.value = value }
+}
+
+/// A value in an `@Observable` class; each subscription is a `withObservationTracking` that
+/// re-arms itself in `onChange`, because a tracking fires once.
+final class ObservationAdapter: ScenarioObservable {
+  private let model: ObservedValue
+
+  init(_ value: Int) { model = ObservedValue(value) }
+
+  var value: Int {
+    get { model.value }
+    set { model.value = newValue }
+  }
+
+  func subscribe(_ subscription: ScenarioSubscription) {
+    // onChange runs on the thread that sets, the scenario's one thread.
+    let handler = SingleThreaded(subscription.closure { (delivery: Delivery) in delivery })
+    let current = Self.track(WeakModel(model), handler: handler)
+    if subscription.wantsInitial { handler.value(.initial(current)) }
+  }
+
+  /// Arms a tracking of the value; when it fires, reports what the value reads then, and
+  /// arms again. Returns the value read while arming.
+  private static func track(_ model: WeakModel, handler: SingleThreaded<(Delivery) -> Void>) -> Int
+  {
+    withObservationTracking {
+      model.object?.value ?? 0
+    } onChange: {
+      // onChange runs before the write: this reads the value being replaced.
+      guard let value = model.object?.value else { return }
+      handler.value(.new(value))
+      _ = track(model, handler: handler)
+    }
+  }
+}
+
+/// The model, held weakly by its own trackings, so that the model and the closures it keeps do
+/// not keep each other alive. Unchecked `Sendable` for the reason `SingleThreaded` gives.
+final class WeakModel: @unchecked Sendable {
+  weak var object: ObservedValue?
+
+  init(_ object: ObservedValue) { self.object = object }
+}
+
+/// Swift's Observation: an `@Observable` model, each observer re-arming
+/// `withObservationTracking` in its `onChange`, which fires once, before the write.
+private final class ObservationSubject: BenchSubject {
+  @Observable
+  final class Model {
+    var value = 0
+  }
+
+  /// Carries the model into `onChange`, which must be `@Sendable`. Sound: the bench sets the
+  /// value on its one thread, and `onChange` runs there, inside the set.
+  struct Carried: @unchecked Sendable {
+    let model: Model
+    let sum: Sum
+  }
+
+  let model = Model()
+
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    Self.track(Carried(model: model, sum: sum))
+  }
+
+  private static func track(_ carried: Carried) {
+    withObservationTracking {
+      _ = carried.model.value
+    } onChange: {
+      carried.sum.value &+= carried.model.value
+      track(carried)
+    }
+  }
+
+  func unsubscribe(_ owner: BenchOwner, index: Int) {}
+
+  func set(_ value: Int) { model.value = value }
+}

@@ -1,0 +1,71 @@
+import ObserverScenarios
+import Stage1Closures
+import StageBench
+import Support
+
+extension Design {
+  /// Stage 1: an array of closures.
+  package static let stoneAge = Design(
+    observable: .stoneAge,
+    contenders: [Contender(.stoneAge) { StoneAgeBench() }],
+    graph: ReferenceGraph(
+      nodes: [
+        ("O", "Observable"), ("A", "observers: [closure]"), ("C", "closure"), ("S", "screen"),
+      ],
+      edges: [
+        .init(from: "O", to: "A", path: "observers", isStrong: true),
+        .init(from: "A", to: "C", path: "observers[]", isStrong: true),
+        .init(from: "C", to: "S", path: "captured self", isStrong: true, leaks: true),
+      ],
+      caption:
+        "No cycle: a leak rooted in the observable. Nothing can remove the closure, so only "
+        + "a weak capture breaks the red edge."),
+    sampleWithOneOwner: { _ in
+      let observable = Stage1Closures.Observable(0)
+      observable.bindObserver { _ in }
+      return observable
+    })
+}
+
+extension ObservableDesign {
+  /// Stage 1, as the scenarios see it.
+  static let stoneAge = ObservableDesign(
+    id: "1", name: "stage 1", shortName: "stone", title: "stone age: an array of closures",
+    module: "Stage1Closures", typeName: "Stage1Closures.Observable<Int>",
+    chapter: TutorialChapter.stoneAge.path, role: .stage(1), identity: .none,
+    capabilities: [.storedEntryCount],
+    isSendable: isSendable(Stage1Closures.Observable<Int>.self),
+    documentedFlaws: [
+      .releasedObserverNotCalled, .deadEntriesRemoved, .deadEntriesRemovedOnSet,
+      .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
+      .strongCaptureFreedWithoutUnsubscribe, .sameObserverTwice, .initialValue, .oldValue,
+      .unsubscribeDuringNotification, .reentrantSetEndsOnLatest, .sendable,
+    ],
+    makeObservable: { StoneAgeAdapter($0) })
+}
+
+final class StoneAgeAdapter: ScenarioObservable {
+  let observable: Stage1Closures.Observable<Int>
+
+  init(_ value: Int) { observable = .init(value) }
+
+  var value: Int {
+    get { observable.value }
+    set { observable.value = newValue }
+  }
+
+  var storedEntryCount: Int { observable.observerCount }
+
+  func subscribe(_ subscription: ScenarioSubscription) {
+    observable.bindObserver(subscription.closure { .new($0) })
+  }
+
+}
+private final class StoneAgeBench: BenchSubject {
+  let observable = Stage1Closures.Observable(0)
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    observable.bindObserver { sum.value &+= $0 }
+  }
+  func unsubscribe(_ owner: BenchOwner, index: Int) {}
+  func set(_ value: Int) { observable.value = value }
+}

@@ -1,0 +1,76 @@
+import ObserverScenarios
+import Stage2KeyedDict
+import StageBench
+import Support
+
+extension Design {
+  /// Stage 2: closures keyed by string.
+  package static let ironAge = Design(
+    observable: .ironAge,
+    contenders: [Contender(.ironAge) { IronAgeBench() }],
+    graph: ReferenceGraph(
+      nodes: [
+        ("O", "Observable"), ("D", "observers: [key: closure]"), ("C", "closure"),
+        ("S", "screen"),
+      ],
+      edges: [
+        .init(from: "O", to: "D", path: "observers", isStrong: true),
+        .init(from: "D", to: "C", path: "observers[key]", isStrong: true),
+        .init(from: "C", to: "S", path: "captured self", isStrong: true, leaks: true),
+      ],
+      caption:
+        "The same chain, now breakable: removeObserver(forKey:) cuts observers[key]; a screen "
+        + "that forgets leaks as in stage 1."),
+    sampleWithOneOwner: { _ in
+      let observable = Stage2KeyedDict.Observable(0)
+      observable.bindObserver(forKey: "screen") { _ in }
+      return observable
+    })
+}
+
+extension ObservableDesign {
+  /// Stage 2, as the scenarios see it.
+  static let ironAge = ObservableDesign(
+    id: "2", name: "stage 2", shortName: "iron", title: "iron age: closures keyed by string",
+    module: "Stage2KeyedDict", typeName: "Stage2KeyedDict.Observable<Int>",
+    chapter: TutorialChapter.ironAge.path, role: .stage(2), identity: .key,
+    capabilities: [.unsubscribe, .storedEntryCount],
+    isSendable: isSendable(Stage2KeyedDict.Observable<Int>.self),
+    documentedFlaws: [
+      .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved, .deadEntriesRemovedOnSet,
+      .strongCaptureFreedWithoutUnsubscribe, .sameKeyTwoObservers, .initialValue, .oldValue,
+      .unsubscribeDuringNotification, .reentrantSetEndsOnLatest, .sendable,
+    ],
+    makeObservable: { IronAgeAdapter($0) })
+}
+
+final class IronAgeAdapter: ScenarioObservable {
+  let observable: Stage2KeyedDict.Observable<Int>
+
+  init(_ value: Int) { observable = .init(value) }
+
+  var value: Int {
+    get { observable.value }
+    set { observable.value = newValue }
+  }
+
+  var storedEntryCount: Int { observable.observerCount }
+
+  func subscribe(_ subscription: ScenarioSubscription) {
+    observable.bindObserver(forKey: subscription.key, subscription.closure { .new($0) })
+  }
+
+  func unsubscribe(_ subscription: ScenarioSubscription) {
+    observable.removeObserver(forKey: subscription.key)
+  }
+}
+private final class IronAgeBench: BenchSubject {
+  let observable = Stage2KeyedDict.Observable(0)
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    observable.bindObserver(forKey: "observer \(index)") { sum.value &+= $0 }
+  }
+  func unsubscribe(_ owner: BenchOwner, index: Int) {
+    observable.removeObserver(forKey: "observer \(index)")
+  }
+  func set(_ value: Int) { observable.value = value }
+}

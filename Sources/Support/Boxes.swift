@@ -1,0 +1,28 @@
+/// Carries a value where a `Sendable` one is required, for code that never lets it cross
+/// threads.
+///
+/// Unchecked: each use says, where it makes one, why the value stays on one thread (a scenario
+/// or a bench run sets and is called back on the thread that sets).
+package struct SingleThreaded<Value>: @unchecked Sendable {
+  /// The value carried.
+  package var value: Value
+
+  /// Wraps `value`.
+  ///
+  /// - Parameter value: The value to carry.
+  package init(_ value: Value) { self.value = value }
+}
+
+/// A mutable value behind a reference, for code that never lets it cross threads: a running
+/// sum a bench's callbacks add to, a model its handlers read.
+///
+/// Unchecked for the reason ``SingleThreaded`` gives.
+package final class SingleThreadedBox<Value>: @unchecked Sendable {
+  /// The value held.
+  package var value: Value
+
+  /// Holds `value`.
+  ///
+  /// - Parameter value: The first value.
+  package init(_ value: Value) { self.value = value }
+}

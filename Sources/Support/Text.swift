@@ -1,0 +1,80 @@
+import Foundation
+
+/// 1001 as "1,001", whatever the locale.
+///
+/// - Parameter number: The number to print.
+/// - Returns: Its digits in groups of three, separated by commas.
+package func grouped(_ number: Int) -> String {
+  let digits = String(number.magnitude)
+  var groups: [Substring] = []
+  var end = digits.endIndex
+  while end > digits.startIndex {
+    let start = digits.index(end, offsetBy: -3, limitedBy: digits.startIndex) ?? digits.startIndex
+    groups.insert(digits[start..<end], at: 0)
+    end = start
+  }
+  return (number < 0 ? "-" : "") + groups.joined(separator: ",")
+}
+
+/// 12.345 as "12.3", 1234.5 as "1,235": one decimal under 100, none above, "–" for a value that
+/// is not finite.
+///
+/// - Parameter value: The number to print.
+/// - Returns: It, kept short.
+package func decimal(_ value: Double) -> String {
+  guard value.isFinite else { return "–" }
+  if value >= 100 { return grouped(Int(value.rounded())) }
+  return String(format: "%.1f", value)
+}
+
+/// Wraps `text` at `width` columns, the first line behind `firstPrefix`, the others behind
+/// `prefix`.
+///
+/// - Parameters:
+///   - text: Words separated by spaces.
+///   - firstPrefix: What the first line starts with.
+///   - prefix: What every other line starts with.
+///   - width: The longest a line may be, unless one word is longer.
+/// - Returns: The lines, without newlines.
+package func wrap(_ text: String, firstPrefix: String, prefix: String, width: Int = 100)
+  -> [String]
+{
+  var lines: [String] = []
+  var line = firstPrefix
+  var lineHasWords = false
+  for word in text.split(separator: " ") {
+    if lineHasWords && line.count + 1 + word.count > width {
+      lines.append(line)
+      line = prefix
+      lineHasWords = false
+    }
+    line += (lineHasWords ? " " : "") + word
+    lineHasWords = true
+  }
+  lines.append(line)
+  return lines
+}
+
+/// The middle value; the mean of the two middle ones for an even count; 0 for none.
+///
+/// - Parameter values: The values, in any order.
+/// - Returns: Their median.
+package func median(_ values: [Double]) -> Double {
+  guard !values.isEmpty else { return 0 }
+  let sorted = values.sorted()
+  let middle = sorted.count / 2
+  return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+}
+
+/// `value` as JSON for people and programs alike: indented, keys sorted, slashes left alone,
+/// ending with a newline.
+///
+/// - Parameter value: Plain structs of strings, numbers and Booleans.
+/// - Returns: The JSON text.
+package func prettyJSON(_ value: some Encodable) -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+  // Encoding plain structs of strings, numbers and Booleans cannot fail.
+  let data = try! encoder.encode(value)
+  return String(decoding: data, as: UTF8.self) + "\n"
+}
