@@ -29,6 +29,9 @@ let package = Package(
     // Small helpers every support module shares: text, JSON, boxes, the tutorial's chapters.
     .target(name: "Support"),
 
+    // The one shape of every command: run(arguments, io) -> ExitCode, in a library.
+    .target(name: "CommandSupport"),
+
     // Real objects whose deinitialization is counted: how tests and scenarios see leaks.
     .target(name: "LifetimeTracking"),
 
