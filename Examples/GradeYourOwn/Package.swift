@@ -1,0 +1,16 @@
+// swift-tools-version: 6.2
+// An outside package that grades an observable of its own with the fifteen scenarios. It
+// depends on Observer Evolution by path here; yours would name its URL and a version.
+import PackageDescription
+
+let package = Package(
+  name: "GradeYourOwn",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  dependencies: [.package(name: "ObserverEvolution", path: "../..")],
+  targets: [
+    .executableTarget(
+      name: "GradeYourOwn",
+      dependencies: [.product(name: "ObserverScenarios", package: "ObserverEvolution")])
+  ],
+  swiftLanguageModes: [.v6]
+)
