@@ -17,6 +17,7 @@ let package = Package(
     .executable(name: "compare-stages", targets: ["compare-stages"]),
     .executable(name: "tutorial", targets: ["tutorial"]),
     .executable(name: "keeping-score", targets: ["keeping-score"]),
+    .executable(name: "workshop", targets: ["workshop"]),
   ],
   targets: [
     // The four stages of the evolution, one module each.
@@ -71,6 +72,43 @@ let package = Package(
     .target(name: "KeepingScore", dependencies: ["Stage4Options"]),
     .executableTarget(name: "keeping-score", dependencies: ["KeepingScore"]),
 
+    // The workshop: exercises the learner edits in Exercises/, their solutions in
+    // Exercises/Solutions/, each a module of its own, graded by the scenarios.
+    .target(name: "Exercise01", path: "Exercises/01-removable-closures"),
+    .target(name: "Exercise02", path: "Exercises/02-call-in-order"),
+    .target(name: "Exercise03", path: "Exercises/03-keys-per-owner"),
+    .target(name: "Exercise04", path: "Exercises/04-clean-on-set"),
+    .target(name: "Exercise05", path: "Exercises/05-one-entry-per-observer"),
+    .target(name: "Exercise06", path: "Exercises/06-remove-at-once"),
+    .target(name: "Exercise07", path: "Exercises/07-queue-nested-sets"),
+    .target(name: "Exercise08", path: "Exercises/08-hand-over-the-owner"),
+    .target(name: "Exercise09", path: "Exercises/09-sendable"),
+    .target(name: "Solution01", path: "Exercises/Solutions/01-removable-closures"),
+    .target(name: "Solution02", path: "Exercises/Solutions/02-call-in-order"),
+    .target(name: "Solution03", path: "Exercises/Solutions/03-keys-per-owner"),
+    .target(name: "Solution04", path: "Exercises/Solutions/04-clean-on-set"),
+    .target(name: "Solution05", path: "Exercises/Solutions/05-one-entry-per-observer"),
+    .target(name: "Solution06", path: "Exercises/Solutions/06-remove-at-once"),
+    .target(name: "Solution07", path: "Exercises/Solutions/07-queue-nested-sets"),
+    .target(name: "Solution08", path: "Exercises/Solutions/08-hand-over-the-owner"),
+    .target(name: "Solution09", path: "Exercises/Solutions/09-sendable"),
+    .target(
+      name: "WorkshopKit", dependencies: ["ObserverScenarios", "CommandSupport", "Support"]),
+    .target(
+      name: "WorkshopStarters",
+      dependencies: [
+        "WorkshopKit", "ObserverScenarios", "Exercise01", "Exercise02", "Exercise03", "Exercise04",
+        "Exercise05", "Exercise06", "Exercise07", "Exercise08", "Exercise09",
+      ]),
+    .target(
+      name: "WorkshopSolutions",
+      dependencies: [
+        "WorkshopKit", "ObserverScenarios", "Solution01", "Solution02", "Solution03", "Solution04",
+        "Solution05", "Solution06", "Solution07", "Solution08", "Solution09",
+      ]),
+    .executableTarget(
+      name: "workshop", dependencies: ["WorkshopKit", "WorkshopStarters", "CommandSupport"]),
+
     .testTarget(name: "Stage1ClosuresTests", dependencies: ["Stage1Closures", "LifetimeTracking"]),
     .testTarget(
       name: "Stage2KeyedDictTests", dependencies: ["Stage2KeyedDict", "LifetimeTracking"]),
@@ -95,6 +133,11 @@ let package = Package(
       dependencies: [
         "StageBench", "CompareStagesKit", "DesignCatalog", "AllocationCounter", "Support",
       ]),
+    // Grades the solutions, never the learner's starters: swift test stays green whatever a
+    // learner does to Exercises/.
+    .testTarget(
+      name: "WorkshopTests",
+      dependencies: ["WorkshopKit", "WorkshopSolutions", "ObserverScenarios", "CommandSupport"]),
     // Runs the built executables as a user does: arguments, standard streams, exit status.
     .testTarget(
       name: "ExecutableTests", dependencies: ["compare-stages", "tutorial", "keeping-score"]),

@@ -1,0 +1,204 @@
+import ObserverScenarios
+
+extension Exercise {
+  /// Every exercise, in the order a learner meets them.
+  package static let all: [Exercise] = [
+    Exercise(
+      number: 1, slug: "01-removable-closures", title: "Give stage 1 a way to unsubscribe",
+      chapter: 1, startsFrom: "stage 1",
+      task: """
+        Stage 1 keeps its closures for ever. bindObserver now hands out an ObserverID; make \
+        removeObserver(_:) take the closure bound with that id out of the observable, so that \
+        it is never called again and whatever it captures can be freed. Keep calling the \
+        others in the order they were bound.
+        """,
+      aimed: [.explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe],
+      kept: [.deliversEveryChange, .deliveryOrder, .sameKeyTwoObservers],
+      hints: [
+        "An array of bare closures cannot tell one closure from another. What could each "
+          + "entry carry beside its closure?",
+        "Store each closure together with the id bindObserver hands out, in the same array, "
+          + "so the order of binding is kept.",
+        "removeObserver(_:) can then keep every entry whose id differs: removeAll(where:) does "
+          + "it in one line.",
+      ],
+      next: "Tutorial/02-iron-age-keyed-dictionary.md"),
+    Exercise(
+      number: 2, slug: "02-call-in-order", title: "Make stage 2 call in subscription order",
+      chapter: 2, startsFrom: "stage 2",
+      task: """
+        Stage 2 keeps its closures in a dictionary, so they are called in whatever order the \
+        dictionary picks. Keep removal by key, and call the closures in the order their keys \
+        were first bound.
+        """,
+      aimed: [.deliveryOrder],
+      kept: [
+        .deliversEveryChange, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
+        .sameObserverTwice,
+      ],
+      hints: [
+        "A dictionary has no order of its own. Something beside it, or instead of it, has to "
+          + "remember the order of binding.",
+        "Keep the keys in an array, in the order they were first bound, and walk that array "
+          + "when the value is set; a key bound again keeps its place.",
+        "Removing a key must take it out of both places, or a removed key is still walked.",
+      ],
+      next: "Tutorial/03-information-age-weak-references.md"),
+    Exercise(
+      number: 3, slug: "03-keys-per-owner", title: "Stop two binds under one key colliding",
+      chapter: 2, startsFrom: "stage 2",
+      task: """
+        Two screens that both bind under "label" collide: the second silently replaces the \
+        first. bindObserver and removeObserver now take the owner beside the key; file each \
+        closure under both, so that different owners never collide, while the same owner \
+        binding the same key again still replaces its closure.
+        """,
+      aimed: [.sameKeyTwoObservers],
+      kept: [
+        .deliversEveryChange, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
+        .sameObserverTwice,
+      ],
+      hints: [
+        "The dictionary's key is what decides a collision. What would make two owners' keys "
+          + "different even when their strings are equal?",
+        "ObjectIdentifier(owner) tells objects apart; a small Hashable struct can hold it and "
+          + "the string together.",
+        "Use that struct as the dictionary's key in bind and in remove alike.",
+      ],
+      next: "Tutorial/03-information-age-weak-references.md"),
+    Exercise(
+      number: 4, slug: "04-clean-on-set", title: "Clean stage 3's dead entries on set",
+      chapter: 3, startsFrom: "stage 3",
+      task: """
+        Stage 3 skips the entries of released observers, but drops them only when somebody \
+        binds. Make a set drop them too, so that an observable nobody binds to again does not \
+        keep, and walk past, every dead entry for ever.
+        """,
+      aimed: [.deadEntriesRemovedOnSet],
+      kept: [
+        .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
+        .sameKeyTwoObservers,
+      ],
+      hints: [
+        "Look at what bindObserver does before it appends: the same clean-up belongs in the "
+          + "setter.",
+        "An entry is dead when its weak observer reads nil; drop those before calling the "
+          + "rest.",
+      ],
+      next: "Tutorial/04-option-sets-auto-removal.md"),
+    Exercise(
+      number: 5, slug: "05-one-entry-per-observer",
+      title: "One entry per observer in stage 3", chapter: 3, startsFrom: "stage 3",
+      task: """
+        A screen whose setup runs twice binds twice, and stage 3 then calls it twice for every \
+        change. Make a second bind by the same observer replace its first entry, so that each \
+        observer has at most one.
+        """,
+      aimed: [.sameObserverTwice],
+      kept: [
+        .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
+        .sameKeyTwoObservers,
+      ],
+      hints: [
+        "Before appending, look for an entry whose observer is the one binding now.",
+        "Compare objects with ===, not ==: it is the same object you are after, not an equal "
+          + "one. Remove its entries, then append the new one.",
+      ],
+      next: "Tutorial/04-option-sets-auto-removal.md"),
+    Exercise(
+      number: 6, slug: "06-remove-at-once", title: "Remove at once, even mid-notification",
+      chapter: 4, startsFrom: "stage 4",
+      task: """
+        Stage 4 notifies from a copy of its callbacks taken before the first call, so an \
+        observer that another observer removes during a notification is still called for it. \
+        Make removal immediate: once removeObserver returns, the removed observer is not \
+        called again, not even later in the notification under way.
+        """,
+      aimed: [.unsubscribeDuringNotification],
+      kept: [
+        .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
+        .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
+        .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
+      ],
+      hints: [
+        "The copy is fine for walking; the question is whether each callback in it is still "
+          + "wanted at the moment its turn comes.",
+        "Give each callback an identity (a counter is enough) and, just before calling one, "
+          + "check that the live list still holds it.",
+      ],
+      next: "Tutorial/05-concurrency-age.md"),
+    Exercise(
+      number: 7, slug: "07-queue-nested-sets", title: "Queue a set made during a notification",
+      chapter: 4, startsFrom: "stage 4",
+      task: """
+        An observer that sets the value from inside its closure starts a second notification \
+        before the first ends, and the observers after it then receive the new value first and \
+        the stale one last. Queue a set made during a notification and deliver it once the \
+        current round is done, so that every observer ends on the latest value.
+        """,
+      aimed: [.reentrantSetEndsOnLatest],
+      kept: [
+        .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
+        .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
+        .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
+      ],
+      hints: [
+        "The setter needs to know whether a notification is already under way: a Boolean "
+          + "property is enough on one thread.",
+        "When one is under way, store the value and append the change to a queue instead of "
+          + "notifying; the outer setter empties the queue, in order, before it returns.",
+      ],
+      next: "Tutorial/05-concurrency-age.md"),
+    Exercise(
+      number: 8, slug: "08-hand-over-the-owner", title: "Hand the owner to the handler",
+      chapter: 5, startsFrom: "stage 4",
+      task: """
+        The handler is now handed its observer, so it need not capture it. But the starter \
+        hands it over from a closure that captures the observer strongly, and the observable \
+        keeps that closure: the observer can never be freed. Hand the observer over only while \
+        it lives, and skip it once it is gone.
+        """,
+      aimed: [
+        .strongCaptureFreedWithoutUnsubscribe, .releasedObserverNotCalled, .deadEntriesRemoved,
+        .deadEntriesRemovedOnSet,
+      ],
+      kept: [
+        .deliversEveryChange, .deliveryOrder, .explicitUnsubscribe,
+        .strongCaptureFreedAfterUnsubscribe, .sameKeyTwoObservers, .sameObserverTwice,
+        .initialValue, .oldValue,
+      ],
+      hints: [
+        "Find the closure that captures observer: as long as the observable keeps it, it "
+          + "keeps the observer.",
+        "Capture the observer weakly in that closure, [weak observer], and return early when "
+          + "it reads nil.",
+      ],
+      next: "Tutorial/06-comparing-the-stages.md"),
+    Exercise(
+      number: 9, slug: "09-sendable", title: "Make an observable Sendable, lock let go",
+      chapter: 5, startsFrom: "stage 4 with immediate removal (exercise 6's answer)",
+      task: """
+        Make Observable Sendable, so that threads may share it: guard its state with a Mutex \
+        from the Synchronization module. Never hold the lock while a closure runs: a closure \
+        may read the value, add or remove observers, or set the value, and a Mutex locked \
+        twice on one thread stops the program. A removed observer must still not be called \
+        for a notification under way.
+        """,
+      aimed: [.sendable],
+      kept: [
+        .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
+        .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
+        .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
+        .unsubscribeDuringNotification,
+      ],
+      hints: [
+        "Move every stored property into one State struct, and keep a Mutex<State> instead; "
+          + "the class can then be final and Sendable.",
+        "In the setter, take under the lock what you need (the old value, the callbacks to "
+          + "call), let the lock go, then call them one by one.",
+        "Before each call, lock again just long enough to check the callback is still there, "
+          + "and call it after unlocking.",
+      ],
+      next: "Tutorial/06-comparing-the-stages.md"),
+  ]
+}

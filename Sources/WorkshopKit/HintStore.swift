@@ -1,0 +1,56 @@
+import Foundation
+import Support
+
+/// How many hints of each exercise the learner has seen, kept between runs so that each
+/// `workshop hint N` goes one step further. The file is JSON: `{"hintsShown": {"3": 2}}`.
+package struct HintStore: Sendable {
+  private struct File: Codable {
+    var hintsShown: [String: Int]
+  }
+
+  /// The file.
+  package let url: URL
+
+  /// A store that keeps its file at `url`.
+  ///
+  /// - Parameter url: The file; its folder is made when a hint is first recorded.
+  package init(url: URL) { self.url = url }
+
+  /// The store in the config folder: `workshop-hints.json` there.
+  ///
+  /// - Parameter environment: The process environment.
+  /// - Returns: The store.
+  package static func inConfigFolder(environment: [String: String]) -> HintStore {
+    HintStore(
+      url: configFolder(environment: environment).appendingPathComponent("workshop-hints.json"))
+  }
+
+  /// How many hints of exercise `number` were shown; 0 when the file is missing or unreadable.
+  ///
+  /// - Parameter number: An exercise number.
+  /// - Returns: The count.
+  package func shown(for number: Int) -> Int {
+    load().hintsShown[String(number)] ?? 0
+  }
+
+  /// Records that `count` hints of exercise `number` have now been shown.
+  ///
+  /// - Parameters:
+  ///   - count: How many.
+  ///   - number: The exercise.
+  /// - Throws: The file system's error if the file cannot be written.
+  package func record(_ count: Int, for number: Int) throws {
+    var file = load()
+    file.hintsShown[String(number)] = count
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(prettyJSON(file).utf8).write(to: url, options: .atomic)
+  }
+
+  private func load() -> File {
+    guard let data = try? Data(contentsOf: url),
+      let file = try? JSONDecoder().decode(File.self, from: data)
+    else { return File(hintsShown: [:]) }
+    return file
+  }
+}

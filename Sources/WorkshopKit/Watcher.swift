@@ -1,0 +1,124 @@
+import CommandSupport
+import Foundation
+
+/// `workshop --watch`: regrades whenever a file under `Exercises/` changes, until interrupted.
+///
+/// It polls the folder twice a second (no file-system events are needed, so it works the same
+/// on Linux and macOS), and on a change runs `swift run --quiet workshop [N]`, which rebuilds
+/// the learner's code and grades it. When the build fails, it says which exercises the
+/// compiler's errors are in.
+package enum Watcher {
+  /// Every regular file under `folder`, by path, with its modification date and size: what a
+  /// save changes.
+  ///
+  /// - Parameter folder: The folder to look in.
+  /// - Returns: The files' paths, relative to `folder`, and what identifies their contents.
+  package static func snapshot(of folder: URL) -> [String: String] {
+    var files: [String: String] = [:]
+    let keys: [URLResourceKey] = [.contentModificationDateKey, .fileSizeKey, .isRegularFileKey]
+    guard
+      let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys)
+    else { return files }
+    for case let url as URL in walker {
+      guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true
+      else { continue }
+      let stamp = values.contentModificationDate?.timeIntervalSinceReferenceDate ?? 0
+      files[String(url.path.dropFirst(folder.path.count))] = "\(stamp) \(values.fileSize ?? 0)"
+    }
+    return files
+  }
+
+  /// The exercise folders that compiler output names, in order: `Exercises/03-keys-per-owner`.
+  ///
+  /// - Parameter output: What the build printed.
+  /// - Returns: Each exercise folder an error or warning line points into, once.
+  package static func exercisesNamed(in output: String) -> [String] {
+    var found: [String] = []
+    for line in output.split(separator: "\n") where line.contains(": error:") {
+      guard let range = line.range(of: "Exercises/") else { continue }
+      let rest = line[range.upperBound...]
+      let folder = "Exercises/" + rest.prefix { $0 != "/" }
+      if !found.contains(folder) { found.append(folder) }
+    }
+    return found
+  }
+
+  /// Watches `Exercises/` in the current folder and regrades on every change, for ever.
+  ///
+  /// - Parameters:
+  ///   - number: The exercise to grade, or `nil` for the list of all of them.
+  ///   - io: Where to write.
+  /// - Returns: ``ExitCode/usage`` when there is no `Exercises/` folder here; otherwise it
+  ///   does not return.
+  package static func run(_ number: Int?, io: CommandIO) -> ExitCode {
+    let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+      .appendingPathComponent("Exercises", isDirectory: true)
+    guard FileManager.default.fileExists(atPath: folder.path) else {
+      io.printError(
+        "workshop: no Exercises folder in \(FileManager.default.currentDirectoryPath) (valid: "
+          + "run it from the package's folder, where Package.swift is); see 'workshop --help'")
+      return .usage
+    }
+    watch(
+      folder, io: io, rounds: nil, regrade: { regrade(number, io: io) },
+      pause: { Thread.sleep(forTimeInterval: 0.5) })
+    return .success
+  }
+
+  /// The loop: regrades once at the start and after every change of `folder`'s files.
+  ///
+  /// - Parameters:
+  ///   - folder: What to watch.
+  ///   - io: Where to write.
+  ///   - rounds: How many polls to make, or `nil` for ever.
+  ///   - regrade: Rebuilds and grades.
+  ///   - pause: Waits between two polls.
+  package static func watch(
+    _ folder: URL, io: CommandIO, rounds: Int?, regrade: () -> Void, pause: () -> Void
+  ) {
+    var seen: [String: String]?
+    var round = 0
+    while rounds.map({ round < $0 }) ?? true {
+      round += 1
+      let now = snapshot(of: folder)
+      if now != seen {
+        if let seen {
+          let changed = Set(now.keys).union(seen.keys).filter { now[$0] != seen[$0] }.sorted()
+          io.print("")
+          io.print("Changed: " + changed.map { "Exercises" + $0 }.joined(separator: ", "))
+        }
+        seen = now
+        regrade()
+        io.print("Watching Exercises/ for changes; press Ctrl-C to stop.")
+      }
+      pause()
+    }
+  }
+
+  /// Rebuilds and grades, through `swift run`, printing what it prints.
+  private static func regrade(_ number: Int?, io: CommandIO) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["swift", "run", "--quiet", "workshop"] + (number.map { ["\($0)"] } ?? [])
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    do {
+      try process.run()
+    } catch {
+      io.printError("workshop: could not run swift: \(error)")
+      return
+    }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    io.write(text)
+    guard process.terminationStatus != 0 else { return }
+    let broken = exercisesNamed(in: text)
+    if !broken.isEmpty {
+      io.print("")
+      io.print(
+        "Does not compile: \(broken.joined(separator: ", ")). Fix the error above and save.")
+    }
+  }
+}

@@ -1,0 +1,339 @@
+import CommandSupport
+import Foundation
+import ObserverScenarios
+import Support
+
+/// `swift run workshop`: grades the learner's exercises with the scenarios.
+package enum WorkshopCommand {
+  /// What the command was asked to do.
+  package enum Request: Equatable, Sendable {
+    /// Show every exercise, solved or not, and the progress.
+    case list
+    /// Grade one exercise.
+    case grade(Int)
+    /// Print the next hint of one exercise.
+    case hint(Int)
+    /// Regrade, one exercise or all, whenever a file under `Exercises/` changes.
+    case watch(Int?)
+    /// Print the help.
+    case help
+  }
+
+  /// The output formats.
+  package enum Format: String, CaseIterable, Sendable {
+    /// For people.
+    case text
+    /// For programs.
+    case json
+  }
+
+  /// A parsed command line.
+  package struct Invocation: Equatable, Sendable {
+    /// What to do.
+    package var request: Request
+    /// How to print it.
+    package var format: Format = .text
+    /// Whether an unsolved exercise among those graded fails the run.
+    package var strict = false
+  }
+
+  /// Bad input, named in one line.
+  package struct UsageError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong, and the valid choices.
+    package var message: String
+
+    /// The line printed on standard error.
+    package var description: String { "workshop: \(message); see 'workshop --help'" }
+  }
+
+  private static var numbers: String {
+    Exercise.all.map { String($0.number) }.joined(separator: ", ")
+  }
+
+  private static let options = ["--format", "--strict", "--watch", "--help"]
+
+  /// Parses the arguments, without the program name.
+  ///
+  /// - Parameter arguments: The arguments as given.
+  /// - Returns: What to do.
+  /// - Throws: ``UsageError`` naming the first problem.
+  package static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    var format: Format?
+    var strict = false
+    var watch = false
+    var words: [String] = []
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+      switch parts[0] {
+      case "--help", "-h":
+        return Invocation(request: .help)
+      case "--format":
+        let valid = Format.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let name = parts.count == 2 ? parts[1] : remaining.popFirst() else {
+          throw UsageError(message: "--format needs a value (valid: \(valid))")
+        }
+        guard let parsed = Format(rawValue: name) else {
+          throw UsageError(message: "unknown format '\(name)' (valid: \(valid))")
+        }
+        guard format == nil else { throw UsageError(message: "--format given more than once") }
+        format = parsed
+      case "--strict":
+        strict = true
+      case "--watch":
+        watch = true
+      default:
+        if argument.hasPrefix("-") {
+          throw UsageError(
+            message: "unknown option '\(parts[0])' (valid: \(options.joined(separator: ", ")))")
+        }
+        words.append(argument)
+      }
+    }
+
+    func exercise(_ word: String) throws(UsageError) -> Int {
+      guard let number = Int(word), Exercise.numbered(number) != nil else {
+        throw UsageError(message: "no exercise '\(word)' (valid: \(numbers))")
+      }
+      return number
+    }
+
+    let request: Request
+    switch words.count {
+    case 0:
+      request = watch ? .watch(nil) : .list
+    case 1 where words[0] == "hint":
+      throw UsageError(message: "hint needs an exercise number (valid: \(numbers))")
+    case 1:
+      let number = try exercise(words[0])
+      request = watch ? .watch(number) : .grade(number)
+    case 2 where words[0] == "hint":
+      request = .hint(try exercise(words[1]))
+    default:
+      throw UsageError(
+        message: "unexpected '\(words.joined(separator: " "))' (valid: an exercise number, "
+          + "'hint N', or nothing for every exercise)")
+    }
+    if case .hint = request, watch || strict || format != nil {
+      throw UsageError(message: "hint takes no option")
+    }
+    if case .watch = request, format == .json {
+      throw UsageError(message: "--watch prints text only (valid: --format text)")
+    }
+    return Invocation(request: request, format: format ?? .text, strict: strict)
+  }
+
+  /// Runs the command.
+  ///
+  /// - Parameters:
+  ///   - arguments: The arguments, without the program name.
+  ///   - io: Where to read and write.
+  ///   - designs: The code to grade, by exercise number: the learner's starters in
+  ///     `swift run workshop`, the solutions in the tests.
+  ///   - hints: Where the hints shown are remembered; the config folder by default.
+  ///   - watch: Runs `--watch`; the real one rebuilds and regrades until interrupted.
+  /// - Returns: How the run ended.
+  package static func run(
+    _ arguments: [String], io: CommandIO, designs: [Int: ObservableDesign],
+    hints: HintStore? = nil, watch: (Int?, CommandIO) -> ExitCode = Watcher.run
+  ) -> ExitCode {
+    let invocation: Invocation
+    do {
+      invocation = try parse(arguments)
+    } catch {
+      io.printError("\(error)")
+      return .usage
+    }
+    switch invocation.request {
+    case .help:
+      io.write(help)
+      return .success
+    case .hint(let number):
+      return hint(number, io: io, store: hints ?? .inConfigFolder(environment: io.environment))
+    case .watch(let number):
+      return watch(number, io)
+    case .list, .grade:
+      var exercises = Exercise.all
+      if case .grade(let number) = invocation.request {
+        exercises = exercises.filter { $0.number == number }
+      }
+      let grades = exercises.compactMap { exercise in
+        designs[exercise.number].map { ExerciseGrade(exercise, design: $0) }
+      }
+      switch (invocation.format, invocation.request) {
+      case (.json, _): io.write(json(grades))
+      case (.text, .grade): io.write(grades.map(text(of:)).joined(separator: "\n"))
+      default: io.write(progress(grades))
+      }
+      return invocation.strict && !grades.allSatisfy(\.isSolved) ? .failure : .success
+    }
+  }
+
+  // MARK: - Text
+
+  /// The list of every exercise with its state, and the progress line.
+  package static func progress(_ grades: [ExerciseGrade]) -> String {
+    var lines = [
+      "The workshop: fix each stage's flaw yourself; the scenarios grade your code live.", "",
+    ]
+    let titleWidth = grades.map(\.exercise.title.count).max() ?? 0
+    for grade in grades {
+      let exercise = grade.exercise
+      let number = String(exercise.number).padding(toLength: 2, withPad: " ", startingAt: 0)
+      lines.append(
+        "  \(grade.isSolved ? "✓" : "✗")  \(number) "
+          + exercise.title.padding(toLength: titleWidth, withPad: " ", startingAt: 0)
+          + "  after chapter \(exercise.chapter)")
+    }
+    let solved = grades.count { $0.isSolved }
+    lines.append("")
+    lines.append("\(solved) of \(grades.count) solved.")
+    if let next = grades.first(where: { !$0.isSolved })?.exercise {
+      lines.append("Next: edit \(next.folder)/, then grade it: swift run workshop \(next.number)")
+    } else {
+      lines.append("Every exercise is solved. Compare yours with Exercises/Solutions/.")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// One exercise: its task, each aimed and kept scenario with its verdict and evidence, and
+  /// what to do next.
+  package static func text(of grade: ExerciseGrade) -> String {
+    let exercise = grade.exercise
+    var lines = [
+      "Exercise \(exercise.number): \(exercise.title)",
+      "After chapter \(exercise.chapter); starts from \(exercise.startsFrom). "
+        + "Edit the files in \(exercise.folder)/.",
+      "",
+    ]
+    lines += wrap(exercise.task, firstPrefix: "", prefix: "")
+    let width = grade.results.map(\.scenario.rawValue.count).max() ?? 0
+    for aimed in [true, false] {
+      lines.append("")
+      lines.append(
+        aimed
+          ? "Aimed at (your fix must make these hold):"
+          : "Kept (the starter passes these; your fix must keep them):")
+      for result in grade.results where result.aimed == aimed {
+        let name = result.scenario.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+        lines += wrap(
+          result.outcome.detail, firstPrefix: "  \(result.outcome.verdict.symbol) \(name)  ",
+          prefix: String(repeating: " ", count: width + 6))
+      }
+    }
+    lines.append("")
+    if grade.isSolved {
+      lines.append("Solved. Read next: \(exercise.next)")
+    } else {
+      let failing = grade.results.filter { $0.outcome.verdict != .holds }
+      let broken = failing.filter { !$0.aimed }.count
+      lines.append(
+        "Not yet solved: \(failing.count) of \(grade.results.count) scenarios fail"
+          + (broken > 0 ? ", \(broken) of them kept ones your change broke" : "") + ".")
+      lines.append(
+        "Stuck? swift run workshop hint \(exercise.number) (run it again for the next hint)")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  // MARK: - JSON
+
+  private struct JSONOutput: Encodable {
+    struct Entry: Encodable {
+      var number: Int
+      var slug: String
+      var title: String
+      var chapter: Int
+      var solved: Bool
+      var scenarios: [Result]
+    }
+    struct Result: Encodable {
+      var name: String
+      var verdict: Verdict
+      var aimed: Bool
+    }
+    var exercises: [Entry]
+  }
+
+  /// The grades as JSON, keys sorted.
+  package static func json(_ grades: [ExerciseGrade]) -> String {
+    prettyJSON(
+      JSONOutput(
+        exercises: grades.map { grade in
+          JSONOutput.Entry(
+            number: grade.exercise.number, slug: grade.exercise.slug, title: grade.exercise.title,
+            chapter: grade.exercise.chapter, solved: grade.isSolved,
+            scenarios: grade.results.map {
+              JSONOutput.Result(
+                name: $0.scenario.rawValue, verdict: $0.outcome.verdict, aimed: $0.aimed)
+            })
+        }))
+  }
+
+  // MARK: - Hints
+
+  private static func hint(_ number: Int, io: CommandIO, store: HintStore) -> ExitCode {
+    guard let exercise = Exercise.numbered(number) else { return .usage }
+    let count = min(store.shown(for: number) + 1, exercise.hints.count)
+    io.print("Exercise \(number): \(exercise.title)")
+    for (index, hint) in exercise.hints.prefix(count).enumerated() {
+      io.print("")
+      io.write(
+        wrap(hint, firstPrefix: "Hint \(index + 1) of \(exercise.hints.count): ", prefix: "")
+          .joined(separator: "\n") + "\n")
+    }
+    io.print("")
+    if count < exercise.hints.count {
+      io.print("Run it again for the next hint. Grade your code: swift run workshop \(number)")
+    } else {
+      io.print(
+        "That is the last hint; the answer is in \(exercise.solutionFolder)/. "
+          + "Grade your code: swift run workshop \(number)")
+    }
+    do {
+      try store.record(count, for: number)
+    } catch {
+      io.printError(
+        "workshop: could not remember the hints shown in \(store.url.path): \(error)")
+    }
+    return .success
+  }
+
+  // MARK: - Help
+
+  /// The text of `--help`.
+  package static var help: String {
+    """
+    OVERVIEW: Fix each stage's flaw yourself, in Exercises/, and have the scenarios that
+    compare-stages runs grade your code, live.
+
+    USAGE: workshop [--format text|json] [--strict]    every exercise, solved or not
+           workshop <number> [--format text|json] [--strict]
+                                                        grade one: each scenario it aims at
+                                                        and keeps, with the evidence
+           workshop hint <number>                       the next hint for that exercise
+           workshop --watch [<number>]                  regrade whenever a file under
+                                                        Exercises/ changes; Ctrl-C stops
+
+    EXERCISES:
+    \(Exercise.all.map { "  \(String($0.number).padding(toLength: 2, withPad: " ", startingAt: 0)) \($0.title) (after chapter \($0.chapter))" }.joined(separator: "\n"))
+
+    OPTIONS:
+      --format <format>   text (the default) or json
+      --strict            exit 1 when an exercise graded is not yet solved
+      --watch             rebuild and regrade on every change under Exercises/
+      -h, --help          print this help
+
+    Edit the files of Exercises/NN-name/; a solution for each is in Exercises/Solutions/.
+    An edit that does not compile stops the build, and the compiler's message names the file,
+    and so the exercise. swift test never grades your exercises: it stays green whatever you
+    do to them.
+
+    EXIT STATUS:
+      0   graded (solved or not), unless --strict is given
+      1   with --strict, some exercise graded is not yet solved
+      64  bad usage; the problem is named on standard error
+
+    """
+  }
+}

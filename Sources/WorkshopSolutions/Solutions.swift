@@ -1,0 +1,65 @@
+import ObserverScenarios
+import Solution01
+import Solution02
+import Solution03
+import Solution04
+import Solution05
+import Solution06
+import Solution07
+import Solution08
+import Solution09
+import WorkshopKit
+
+// Each exercise's module declares the API its adapter drives: one line each.
+extension Solution01.Observable: RemovableClosuresObservable where Value == Int {}
+extension Solution02.Observable: KeyedObservable where Value == Int {}
+extension Solution03.Observable: OwnerKeyedObservable where Value == Int {}
+extension Solution04.Observable: WeakObservable where Value == Int {}
+extension Solution05.Observable: WeakObservable where Value == Int {}
+extension Solution06.Observable: OptionsObservable where Value == Int {
+  package typealias Options = Solution06.ObservableOptions
+}
+extension Solution06.ObservableOptions: ExerciseOptions {}
+extension Solution07.Observable: OptionsObservable where Value == Int {
+  package typealias Options = Solution07.ObservableOptions
+}
+extension Solution07.ObservableOptions: ExerciseOptions {}
+extension Solution08.Observable: HandingObservable where Value == Int {
+  package typealias Options = Solution08.ObservableOptions
+}
+extension Solution08.ObservableOptions: ExerciseOptions {}
+extension Solution09.Observable: SendableOptionsObservable where Value == Int {
+  package typealias Options = Solution09.ObservableOptions
+}
+extension Solution09.ObservableOptions: ExerciseOptions {}
+
+/// The design of each exercise in the solutions, in `Exercises/Solutions/`: what the tests grade.
+package let solutionDesigns: [Int: ObservableDesign] = [
+  1: .exercise(
+    1, RemovableClosuresAdapter<Solution01.Observable<Int>>.self,
+    isSendable: ObservableDesign.isSendable(Solution01.Observable<Int>.self)),
+  2: .exercise(
+    2, KeyedAdapter<Solution02.Observable<Int>>.self,
+    isSendable: ObservableDesign.isSendable(Solution02.Observable<Int>.self)),
+  3: .exercise(
+    3, OwnerKeyedAdapter<Solution03.Observable<Int>>.self,
+    isSendable: ObservableDesign.isSendable(Solution03.Observable<Int>.self)),
+  4: .exercise(
+    4, WeakAdapter<Solution04.Observable<Int>>.self,
+    isSendable: ObservableDesign.isSendable(Solution04.Observable<Int>.self)),
+  5: .exercise(
+    5, WeakAdapter<Solution05.Observable<Int>>.self,
+    isSendable: ObservableDesign.isSendable(Solution05.Observable<Int>.self)),
+  6: .exercise(
+    6, OptionsAdapter<Solution06.Observable<Int>>.self,
+    isSendable: ObservableDesign.isSendable(Solution06.Observable<Int>.self)),
+  7: .exercise(
+    7, OptionsAdapter<Solution07.Observable<Int>>.self,
+    isSendable: ObservableDesign.isSendable(Solution07.Observable<Int>.self)),
+  8: .exercise(
+    8, HandingAdapter<Solution08.Observable<Int>>.self,
+    isSendable: ObservableDesign.isSendable(Solution08.Observable<Int>.self)),
+  9: .exercise(
+    9, SendableOptionsAdapter<Solution09.Observable<Int>>.self,
+    isSendable: ObservableDesign.isSendable(Solution09.Observable<Int>.self)),
+]

@@ -1,0 +1,299 @@
+import CommandSupport
+import Foundation
+import ObserverScenarios
+import Testing
+import WorkshopKit
+import WorkshopSolutions
+
+/// The package's root folder, found from this file's path.
+private let packageRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A design that never calls anybody: nothing it is graded on can hold but what needs no call.
+private final class SilentAdapter: ScenarioObservable {
+  var value: Int
+  init(_ value: Int) { self.value = value }
+  var storedEntryCount: Int { 0 }
+  func subscribe(_ subscription: ScenarioSubscription) {}
+}
+
+private let silent = ObservableDesign(
+  id: "silent", title: "calls nobody", module: "WorkshopTests", typeName: "SilentAdapter",
+  capabilities: [.unsubscribe, .storedEntryCount], isSendable: false,
+  makeObservable: { SilentAdapter($0) })
+
+/// Runs the workshop on `designs` and returns what it wrote and how it ended.
+private func workshop(
+  _ arguments: [String], designs: [Int: ObservableDesign] = solutionDesigns,
+  hints: HintStore? = nil
+) -> (output: String, error: String, status: ExitCode) {
+  let captured = CapturedIO()
+  let store =
+    hints
+    ?? HintStore(
+      url: FileManager.default.temporaryDirectory.appendingPathComponent(
+        "hints-\(UUID().uuidString).json"))
+  let status = WorkshopCommand.run(
+    arguments, io: captured.io, designs: designs, hints: store,
+    watch: { _, _ in
+      Issue.record("--watch must not start in a test")
+      return .failure
+    })
+  return (captured.output, captured.error, status)
+}
+
+extension Exercise: CustomTestStringConvertible {
+  package var testDescription: String { "\(number) \(slug)" }
+}
+
+@Suite("Workshop: every solution solves its exercise")
+struct SolutionTests {
+  @Test(
+    "the solution makes every aimed scenario hold and keeps every kept one", arguments: Exercise.all
+  )
+  func solutionSolves(exercise: Exercise) throws {
+    let design = try #require(solutionDesigns[exercise.number], "no solution design")
+    let grade = ExerciseGrade(exercise, design: design)
+    for result in grade.results {
+      #expect(
+        result.outcome.verdict == .holds,
+        "\(exercise.slug): \(result.scenario.rawValue) (\(result.aimed ? "aimed" : "kept")): \(result.outcome.detail)"
+      )
+    }
+    #expect(grade.isSolved)
+  }
+}
+
+@Suite("Workshop: the catalogue")
+struct ExerciseCatalogueTests {
+  @Test("exercises are numbered 1, 2, 3… and each slug starts with its number")
+  func numbering() {
+    #expect(Exercise.all.map(\.number) == Array(1...Exercise.all.count))
+    for exercise in Exercise.all {
+      #expect(exercise.slug.hasPrefix(String(format: "%02d-", exercise.number)))
+    }
+    #expect(Exercise.all.count >= 8)
+  }
+
+  @Test("every chapter from 1 to 5 is followed by at least one exercise")
+  func everyChapter() {
+    for chapter in 1...5 {
+      #expect(Exercise.all.contains { $0.chapter == chapter }, "chapter \(chapter)")
+    }
+  }
+
+  @Test("aimed and kept scenarios are disjoint, and there are hints", arguments: Exercise.all)
+  func scenariosAndHints(exercise: Exercise) {
+    #expect(!exercise.aimed.isEmpty)
+    #expect(Set(exercise.aimed).isDisjoint(with: exercise.kept))
+    #expect(exercise.hints.count >= 2)
+    #expect(
+      FileManager.default.fileExists(
+        atPath: packageRoot.appendingPathComponent(exercise.next).path), "\(exercise.next)")
+  }
+
+  @Test("a starter and its solution have the same file names", arguments: Exercise.all)
+  func sameFiles(exercise: Exercise) throws {
+    func files(_ folder: String) throws -> [String] {
+      try FileManager.default.contentsOfDirectory(
+        atPath: packageRoot.appendingPathComponent(folder).path
+      ).sorted()
+    }
+    let starter = try files(exercise.folder)
+    #expect(!starter.isEmpty)
+    #expect(starter == (try files(exercise.solutionFolder)))
+  }
+
+  @Test("each chapter from 1 to 5 ends with its exercises: 'Your turn' and the grading command")
+  func chaptersPointToTheirExercises() throws {
+    let tutorial = packageRoot.appendingPathComponent("Tutorial")
+    let chapters = try FileManager.default.contentsOfDirectory(atPath: tutorial.path)
+    for number in 1...5 {
+      let name = try #require(chapters.first { $0.hasPrefix("0\(number)-") })
+      let text = try String(contentsOf: tutorial.appendingPathComponent(name), encoding: .utf8)
+      let turn = try #require(
+        text.components(separatedBy: "\n## Your turn\n").last, "\(name) has no Your turn")
+      for exercise in Exercise.all where exercise.chapter == number {
+        #expect(turn.contains("swift run workshop \(exercise.number)\n"), "\(name)")
+      }
+    }
+  }
+
+  @Test("the README's Run it section shows the workshop's command")
+  func readmeShowsTheWorkshop() throws {
+    let readme = try String(
+      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let runIt = try #require(
+      readme.components(separatedBy: "\n## ").first { $0.hasPrefix("Run it") })
+    #expect(runIt.contains("swift run workshop\n"))
+  }
+}
+
+@Suite("Workshop: the command")
+struct WorkshopCommandTests {
+  @Test("with every solution in place, every exercise is solved")
+  func allSolved() {
+    let result = workshop([])
+    #expect(result.status == .success)
+    #expect(result.error.isEmpty)
+    #expect(result.output.contains("\(Exercise.all.count) of \(Exercise.all.count) solved."))
+    #expect(workshop(["--strict"]).status == .success)
+  }
+
+  @Test(
+    "an unsolved exercise: ✗, its failing verdicts and evidence, a hint; exit 0 unless --strict")
+  func unsolved() throws {
+    var designs = solutionDesigns
+    designs[1] = silent
+    let list = workshop([], designs: designs)
+    #expect(list.status == .success)
+    #expect(list.output.contains("  ✗  1 "))
+    #expect(list.output.contains("\(Exercise.all.count - 1) of \(Exercise.all.count) solved."))
+    #expect(list.output.contains("Next: edit Exercises/01-"))
+    let one = workshop(["1"], designs: designs)
+    #expect(one.status == .success)
+    let evidence = Scenario.Name.deliversEveryChange.scenario.run(on: silent).detail
+    #expect(one.output.contains("✗ delivers-every-change"))
+    #expect(one.output.contains(evidence.split(separator: " ").prefix(3).joined(separator: " ")))
+    #expect(one.output.contains("Not yet solved"))
+    #expect(one.output.contains("swift run workshop hint 1"))
+    #expect(workshop(["1", "--strict"], designs: designs).status == .failure)
+    #expect(workshop(["2", "--strict"], designs: designs).status == .success)
+  }
+
+  @Test("grading one exercise shows each aimed and kept scenario, then what to read next")
+  func gradeOne() throws {
+    let exercise = try #require(Exercise.numbered(2))
+    let output = workshop(["2"]).output
+    for name in exercise.aimed + exercise.kept {
+      #expect(output.contains("✓ \(name.rawValue)"), "\(name.rawValue)")
+    }
+    #expect(output.contains("Solved. Read next: \(exercise.next)"))
+  }
+
+  @Test("JSON: exercises with number, slug, title, chapter, solved and their scenarios")
+  func json() throws {
+    let result = workshop(["--format", "json"])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    #expect(Array(object.keys) == ["exercises"])
+    let exercises = try #require(object["exercises"] as? [[String: Any]])
+    #expect(exercises.count == Exercise.all.count)
+    for (entry, exercise) in zip(exercises, Exercise.all) {
+      #expect(
+        Set(entry.keys) == ["number", "slug", "title", "chapter", "solved", "scenarios"])
+      #expect(entry["number"] as? Int == exercise.number)
+      #expect(entry["slug"] as? String == exercise.slug)
+      #expect(entry["chapter"] as? Int == exercise.chapter)
+      #expect(entry["solved"] as? Bool == true)
+      let scenarios = try #require(entry["scenarios"] as? [[String: Any]])
+      #expect(scenarios.count == exercise.aimed.count + exercise.kept.count)
+      for scenario in scenarios {
+        #expect(Set(scenario.keys) == ["name", "verdict", "aimed"])
+      }
+      #expect(
+        scenarios.filter { $0["aimed"] as? Bool == true }.map { $0["name"] as? String }
+          == exercise.aimed.map(\.rawValue))
+    }
+    let one = workshop(["3", "--format=json"]).output
+    #expect(one.contains("\"number\" : 3"))
+  }
+
+  @Test("--help describes every mode and lists the exercises")
+  func help() {
+    let result = workshop(["--help"])
+    #expect(result.status == .success)
+    for text in ["workshop hint <number>", "--watch", "--strict", "--format"] {
+      #expect(result.output.contains(text))
+    }
+    for exercise in Exercise.all {
+      #expect(result.output.contains(exercise.title))
+    }
+  }
+
+  @Test(
+    "bad input: one line on stderr naming the problem and the valid choices, exit 64",
+    arguments: [
+      ["0"], ["99"], ["one"], ["hint"], ["hint", "x"], ["--format", "yaml"], ["--format"],
+      ["--nope"], ["1", "2"], ["hint", "1", "--strict"], ["--watch", "--format", "json"],
+    ])
+  func badInput(arguments: [String]) {
+    let result = workshop(arguments)
+    #expect(result.status == .usage)
+    #expect(result.output.isEmpty)
+    #expect(result.error.hasPrefix("workshop: "))
+    #expect(result.error.hasSuffix("; see 'workshop --help'\n"))
+    #expect(result.error.split(separator: "\n").count == 1)
+    #expect(result.error.contains("valid") || result.error.contains("no option"))
+  }
+
+  @Test("parsing keeps numbers as numbers and modes as modes")
+  func parsing() throws {
+    #expect(try WorkshopCommand.parse([]).request == .list)
+    #expect(try WorkshopCommand.parse(["4"]).request == .grade(4))
+    #expect(try WorkshopCommand.parse(["hint", "4"]).request == .hint(4))
+    #expect(try WorkshopCommand.parse(["--watch"]).request == .watch(nil))
+    #expect(try WorkshopCommand.parse(["--watch", "3"]).request == .watch(3))
+    #expect(try WorkshopCommand.parse(["--strict", "3"]).strict)
+  }
+
+  @Test("each hint run goes one step further, and the last one says where the answer is")
+  func hints() throws {
+    let store = HintStore(
+      url: FileManager.default.temporaryDirectory.appendingPathComponent(
+        "hints-\(UUID().uuidString)/hints.json"))
+    defer { try? FileManager.default.removeItem(at: store.url.deletingLastPathComponent()) }
+    let exercise = try #require(Exercise.numbered(4))
+    let first = workshop(["hint", "4"], hints: store)
+    #expect(first.status == .success)
+    #expect(first.output.contains("Hint 1 of \(exercise.hints.count)"))
+    #expect(!first.output.contains("Hint 2 of"))
+    let second = workshop(["hint", "4"], hints: store)
+    #expect(second.output.contains("Hint 2 of \(exercise.hints.count)"))
+    for _ in exercise.hints {
+      _ = workshop(["hint", "4"], hints: store)
+    }
+    let last = workshop(["hint", "4"], hints: store)
+    #expect(last.output.contains("Hint \(exercise.hints.count) of \(exercise.hints.count)"))
+    #expect(last.output.contains(exercise.solutionFolder))
+    #expect(store.shown(for: 5) == 0, "hints are counted per exercise")
+  }
+}
+
+@Suite("Workshop: watching")
+struct WatcherTests {
+  @Test("a save is seen, and regrading happens once at the start and once per change")
+  func regradesOnChange() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("watch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("01-x"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("01-x/Observable.swift")
+    try Data("let a = 1\n".utf8).write(to: file)
+    let captured = CapturedIO()
+    var regrades = 0
+    var pauses = 0
+    Watcher.watch(
+      folder, io: captured.io, rounds: 4, regrade: { regrades += 1 },
+      pause: {
+        pauses += 1
+        if pauses == 2 { try? Data("let a = 22\n".utf8).write(to: file) }
+      })
+    #expect(regrades == 2)
+    #expect(captured.output.contains("Changed: Exercises/01-x/Observable.swift"))
+  }
+
+  @Test("compiler errors name the exercises they are in")
+  func compilerErrorsNameExercises() {
+    let output = """
+      /work/p/Exercises/03-keys-per-owner/Observable.swift:12:5: error: cannot find 'x' in scope
+      /work/p/Exercises/03-keys-per-owner/Observable.swift:14:5: error: cannot find 'y' in scope
+      /work/p/Exercises/Solutions/03-keys-per-owner/Observable.swift:1:1: warning: unused
+      /work/p/Exercises/07-queue-nested-sets/Observable.swift:3:1: error: expected '}'
+      """
+    #expect(
+      Watcher.exercisesNamed(in: output)
+        == ["Exercises/03-keys-per-owner", "Exercises/07-queue-nested-sets"])
+  }
+}
