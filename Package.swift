@@ -57,20 +57,23 @@ let package = Package(
     // swift run compare-stages: a thin main over a library that tests can run.
     .target(
       name: "CompareStagesKit",
-      dependencies: ["DesignCatalog", "ObserverScenarios", "StageBench", "Support"]),
-    .executableTarget(name: "compare-stages", dependencies: ["CompareStagesKit"]),
+      dependencies: [
+        "CommandSupport", "DesignCatalog", "ObserverScenarios", "StageBench", "Support",
+      ]),
+    .executableTarget(
+      name: "compare-stages", dependencies: ["CompareStagesKit", "CommandSupport"]),
 
     // The tutorial's demos (swift run tutorial N) and its small app (swift run keeping-score).
     .target(
       name: "TutorialDemos",
       dependencies: [
         "Stage1Closures", "Stage2KeyedDict", "Stage3WeakRefs", "Stage4Options", "Stage5Concurrency",
-        "KeepingScore",
+        "KeepingScore", "CommandSupport", "Support",
       ]
     ),
-    .executableTarget(name: "tutorial", dependencies: ["TutorialDemos"]),
-    .target(name: "KeepingScore", dependencies: ["Stage4Options"]),
-    .executableTarget(name: "keeping-score", dependencies: ["KeepingScore"]),
+    .executableTarget(name: "tutorial", dependencies: ["TutorialDemos", "CommandSupport"]),
+    .target(name: "KeepingScore", dependencies: ["Stage4Options", "CommandSupport"]),
+    .executableTarget(name: "keeping-score", dependencies: ["KeepingScore", "CommandSupport"]),
 
     // The workshop: exercises the learner edits in Exercises/, their solutions in
     // Exercises/Solutions/, each a module of its own, graded by the scenarios.
@@ -117,21 +120,23 @@ let package = Package(
     .testTarget(name: "Stage5ConcurrencyTests", dependencies: ["Stage5Concurrency"]),
     .testTarget(
       name: "ConformanceTests", dependencies: ["DesignCatalog", "ObserverScenarios", "Support"]),
-    .testTarget(name: "KeepingScoreTests", dependencies: ["KeepingScore", "Stage4Options"]),
+    .testTarget(
+      name: "KeepingScoreTests", dependencies: ["KeepingScore", "Stage4Options", "CommandSupport"]),
     .testTarget(
       name: "DocumentationTests",
       dependencies: [
         "CompareStagesKit", "DesignCatalog", "ObserverScenarios", "StageBench", "TutorialDemos",
-        "KeepingScore", "Support",
+        "KeepingScore", "Support", "CommandSupport",
       ]
     ),
     .testTarget(
       name: "CompareStagesTests",
-      dependencies: ["CompareStagesKit", "DesignCatalog", "ObserverScenarios"]),
+      dependencies: ["CompareStagesKit", "DesignCatalog", "ObserverScenarios", "CommandSupport"]),
     .testTarget(
       name: "StageBenchTests",
       dependencies: [
         "StageBench", "CompareStagesKit", "DesignCatalog", "AllocationCounter", "Support",
+        "CommandSupport",
       ]),
     // Grades the solutions, never the learner's starters: swift test stays green whatever a
     // learner does to Exercises/.
@@ -140,7 +145,8 @@ let package = Package(
       dependencies: ["WorkshopKit", "WorkshopSolutions", "ObserverScenarios", "CommandSupport"]),
     // Runs the built executables as a user does: arguments, standard streams, exit status.
     .testTarget(
-      name: "ExecutableTests", dependencies: ["compare-stages", "tutorial", "keeping-score"]),
+      name: "ExecutableTests",
+      dependencies: ["compare-stages", "tutorial", "keeping-score", "CommandSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

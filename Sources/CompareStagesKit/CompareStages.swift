@@ -1,131 +1,127 @@
+import CommandSupport
 import DesignCatalog
 import Foundation
 import ObserverScenarios
 import StageBench
 import Support
 
-/// What one run of `compare-stages` printed and how it exited.
-package struct Invocation: Equatable, Sendable {
-  /// What goes to standard output.
-  package var standardOutput = ""
-  /// What goes to standard error.
-  package var standardError = ""
-  /// The exit status.
-  package var status: Int32 = 0
-}
-
 /// The `compare-stages` command, as a function from arguments to output, so tests can run it.
 package enum CompareStages {
   /// The tool's version.
   package static let version = "0.1.0"
 
-  /// Exit status: every verdict matches the documented table.
-  package static let success: Int32 = 0
-  /// Exit status: some verdict differs from the documented table.
-  package static let mismatch: Int32 = 1
-  /// Exit status: bad usage (`EX_USAGE`).
-  package static let usage: Int32 = 64
-
-  /// Runs the command.
+  /// Runs the command: writes what it prints to `io`, and returns how it ended.
   ///
   /// - Parameters:
   ///   - arguments: The command-line arguments, without the program name.
-  ///   - color: Whether text output may use colour (stdout is a terminal and `NO_COLOR` unset).
+  ///   - io: Where to write; text output uses colour when ``CommandIO/allowsColor`` says so.
   ///   - isDebugBuild: Whether to warn that `--bench` timings mean little in a debug build.
-  /// - Returns: What to print and the exit status.
+  /// - Returns: ``ExitCode/success``; ``ExitCode/failure`` if a verdict differs from the
+  ///   documented table or a bench sum came out wrong; ``ExitCode/usage`` on bad input, named
+  ///   in one line on standard error.
   package static func run(
-    _ arguments: [String], color: Bool = false, isDebugBuild: Bool = false
-  ) -> Invocation {
+    _ arguments: [String], io: CommandIO, isDebugBuild: Bool = false
+  ) -> ExitCode {
     let command: Command
     do {
       command = try Command.parse(arguments)
     } catch {
-      return Invocation(standardError: "\(error)\n", status: usage)
+      io.printError("\(error)")
+      return .usage
     }
     switch command {
     case .help:
-      return Invocation(standardOutput: help)
+      io.write(help)
     case .version:
-      return Invocation(standardOutput: "compare-stages \(version)\n")
+      io.print("compare-stages \(version)")
     case .list:
-      return Invocation(standardOutput: list)
+      io.write(list)
     case .explain(let name, let withPlatform):
-      return Invocation(
-        standardOutput: explanation(of: name.scenario, withPlatform: withPlatform))
+      io.write(explanation(of: name.scenario, withPlatform: withPlatform))
     case .bench(let format, let quick, let chartDirectory):
-      let warning =
-        isDebugBuild
-        ? "compare-stages: this is a debug build; timings are only meaningful with "
-          + "'swift run -c release compare-stages --bench'\n" : ""
-      // The folder is made before the bench runs, so that a bad one fails at once.
-      let folder = chartDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
-      if let folder {
-        do {
-          try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-          return Invocation(
-            standardError: "compare-stages: cannot write charts into '\(folder.path)' (valid: a "
-              + "folder that can be created and written); see 'compare-stages --help'\n",
-            status: usage)
-        }
-      }
-      do {
-        let report = try Bench.run(sizes: quick ? .quick : .full, contenders: Design.contenders)
-        if let folder {
-          for chart in BenchCharts.charts(of: report) {
-            try Data(chart.svg.utf8).write(to: folder.appendingPathComponent(chart.name))
-          }
-        }
-        let output =
-          switch format {
-          case .text: report.text
-          case .markdown: report.markdown
-          case .json: report.json
-          }
-        return Invocation(standardOutput: output, standardError: warning)
-      } catch {
-        return Invocation(standardError: warning + "\(error)\n", status: mismatch)
-      }
+      return bench(
+        format: format, quick: quick, chartDirectory: chartDirectory, io: io,
+        isDebugBuild: isDebugBuild)
     case .graph(let stage):
-      // The parser accepts only stages, each of which has a graph.
-      return Invocation(standardOutput: stage.graph!.mermaid)
+      io.write(stage.graph.mermaid)
     case .trace(let name, let design, let format):
       let trace = name.scenario.trace(on: design.observable).trace
-      return Invocation(standardOutput: format == .mermaid ? trace.mermaid : trace.text)
+      io.write(format == .mermaid ? trace.mermaid : trace.text)
     case .compare(let format, let scenarios, let columns):
-      return invocation(
-        printing: ScenarioReport(
+      return print(
+        ScenarioReport(
           scenarios: scenarios.isEmpty ? Scenario.Name.allCases : scenarios,
           designs: (columns.isEmpty ? Design.stages : columns).map(\.observable)),
-        as: format, color: color)
+        as: format, io: io)
+    }
+    return .success
+  }
+
+  /// Runs the bench and prints its report; writes the charts into `chartDirectory` if given.
+  private static func bench(
+    format: OutputFormat, quick: Bool, chartDirectory: String?, io: CommandIO,
+    isDebugBuild: Bool
+  ) -> ExitCode {
+    // The folder is made before the bench runs, so that a bad one fails at once.
+    let folder = chartDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+    if let folder {
+      do {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      } catch {
+        io.printError(
+          "compare-stages: cannot write charts into '\(folder.path)' (valid: a folder that can "
+            + "be created and written); see 'compare-stages --help'")
+        return .usage
+      }
+    }
+    if isDebugBuild {
+      io.printError(
+        "compare-stages: this is a debug build; timings are only meaningful with "
+          + "'swift run -c release compare-stages --bench'")
+    }
+    do {
+      let report = try Bench.run(sizes: quick ? .quick : .full, contenders: Design.contenders)
+      if let folder {
+        for chart in BenchCharts.charts(of: report) {
+          try Data(chart.svg.utf8).write(to: folder.appendingPathComponent(chart.name))
+        }
+      }
+      switch format {
+      case .text: io.write(report.text)
+      case .markdown: io.write(report.markdown)
+      case .json: io.write(report.json)
+      }
+      return .success
+    } catch {
+      io.printError("\(error)")
+      return .failure
     }
   }
 
-  /// Prints `report` in `format`, names each verdict that differs from the documented table on
-  /// standard error, and exits 1 if there is any.
+  /// Prints `report` in `format`, and names each verdict that differs from the documented
+  /// table on standard error.
   ///
   /// - Parameters:
   ///   - report: The scenarios' results.
-  ///   - format: How to print them.
-  ///   - color: Whether text output may use colour.
-  /// - Returns: What to print and the exit status.
-  package static func invocation(
-    printing report: ScenarioReport, as format: OutputFormat, color: Bool = false
-  ) -> Invocation {
-    let output =
-      switch format {
-      case .text: report.text(color: color)
-      case .markdown: report.markdown
-      case .json: report.json
-      }
+  ///   - format: How to print them; text uses colour when ``CommandIO/allowsColor`` says so.
+  ///   - io: Where to print them.
+  /// - Returns: ``ExitCode/failure`` if any verdict differs, ``ExitCode/success`` otherwise.
+  package static func print(
+    _ report: ScenarioReport, as format: OutputFormat, io: CommandIO
+  ) -> ExitCode {
+    switch format {
+    case .text: io.write(report.text(color: io.allowsColor))
+    case .markdown: io.write(report.markdown)
+    case .json: io.write(report.json)
+    }
     let mismatches = report.mismatches
-    return Invocation(
-      standardOutput: output,
-      standardError: mismatches.map { "compare-stages: mismatch: \($0)\n" }.joined(),
-      status: mismatches.isEmpty ? success : mismatch)
+    for mismatch in mismatches {
+      io.printError("compare-stages: mismatch: \(mismatch)")
+    }
+    return mismatches.isEmpty ? .success : .failure
   }
 
-  /// The text of `--help`.
+  /// The text of `--help`: its OPTIONS are made from ``Command/options``.
   package static let help = """
     OVERVIEW: Run the same observer experiments on every stage, live, and show where each
     stage leaks, collides or misbehaves.
@@ -139,31 +135,7 @@ package enum CompareStages {
            compare-stages --bench [--quick] [--format <format>] [--chart <folder>]
 
     OPTIONS:
-      --format <format>   text (the default), markdown or json
-      --scenario <name>   run only this scenario; repeat it for more (names: --list)
-      --stage <number>    show only this stage, 1 to \(Design.stages.count), or a reference,
-                          notificationcenter, observation or observations; repeat it for more
-      --with-platform     add the platform's own observers as references: Foundation's
-                          NotificationCenter, and Swift's Observation and Observations, run
-                          live
-      --list              print every scenario's name and what it checks
-      --explain <name>    tell one scenario's story: what it does, what each stage shows and
-                          why, and which chapter covers it; with --with-platform, the
-                          references too
-      --trace <name>      run one scenario on the one --stage given and print what happened:
-                          each subscription, set (nested ones inside their handler), call
-                          and release; --format mermaid prints a Mermaid sequence diagram
-      --graph <number>    print who holds whom in stage 1 to 5 as a Mermaid flowchart: weak
-                          references dashed, the reference that leaks in red
-      --bench             measure what each design costs: time per callback, allocations per
-                          set, add-and-remove churn, memory per observer, stale entries; run
-                          it as 'swift run -c release compare-stages --bench'
-      --quick             with --bench: tiny sizes, to check that every row is produced
-      --chart <folder>    with --bench: also write SVG charts of the run into the folder:
-                          time per callback and churn against N, bytes per observer
-      --version           print the version
-      -h, --help          print this help
-
+    \(optionsHelp)
     Colour is used only when standard output is a terminal and NO_COLOR is unset.
 
     EXIT STATUS:
@@ -173,6 +145,17 @@ package enum CompareStages {
       64  bad usage; the problem is named on standard error
 
     """
+
+  /// The OPTIONS part of `--help`: each option's label, then its help wrapped beside it.
+  private static var optionsHelp: String {
+    let width = (Command.options.map(\.label.count).max() ?? 0) + 3
+    return Command.options.flatMap { option in
+      wrap(
+        option.help,
+        firstPrefix: "  " + option.label.padding(toLength: width, withPad: " ", startingAt: 0),
+        prefix: String(repeating: " ", count: width + 2), width: 90)
+    }.map { $0 + "\n" }.joined()
+  }
 
   /// The text of `--list`.
   package static var list: String {

@@ -5,18 +5,18 @@ import Stage4Options
 ///
 /// It observes the scores with `.initial`, so it shows the saved scores as soon as it opens,
 /// and keeps its labels up to date as games end.
-public final class QuestionGroupsScreen {
+package final class QuestionGroupsScreen {
   /// The groups shown, in order.
-  public let groups: [QuestionGroup]
+  package let groups: [QuestionGroup]
   /// The label beside each group, by group number, as the screen shows it now.
-  public private(set) var scoreLabels: [Int: String] = [:]
+  package private(set) var scoreLabels: [Int: String] = [:]
 
   /// Creates the screen and starts observing `latestScores`.
   ///
   /// - Parameters:
   ///   - groups: The groups shown, in order.
   ///   - latestScores: The scores to show.
-  public init(groups: [QuestionGroup], observing latestScores: Observable<Scores>) {
+  package init(groups: [QuestionGroup], observing latestScores: Observable<Scores>) {
     self.groups = groups
     latestScores.addObserver(self, options: [.initial, .new]) { [weak self] scores, _ in
       guard let self else { return }
@@ -28,14 +28,14 @@ public final class QuestionGroupsScreen {
   }
 
   /// The screen as lines of text.
-  public var lines: [String] {
+  package var lines: [String] {
     ["Question groups"]
       + groups.map { "  \($0.number). \($0.title): \(scoreLabels[$0.number] ?? "")" }
   }
 }
 
 /// Saves the scores whenever they change, as the book's app did with `UserDefaults`.
-public final class ScoreSaver {
+package final class ScoreSaver {
   private let store: ScoreStore
   private let warn: (String) -> Void
   private var hasWarned = false
@@ -46,7 +46,7 @@ public final class ScoreSaver {
   ///   - store: Where to save.
   ///   - latestScores: The scores to save whenever they are set.
   ///   - warn: Called once, with a message, if saving fails; the game goes on.
-  public init(
+  package init(
     store: ScoreStore, observing latestScores: Observable<Scores>,
     warn: @escaping (String) -> Void
   ) {
@@ -70,7 +70,7 @@ public final class ScoreSaver {
 }
 
 /// One run of the keeping-score app: the question groups screen, a game, the screen again.
-public struct Game {
+package struct Game {
   private let store: ScoreStore
   private let readLine: () -> String?
   private let print: (String) -> Void
@@ -83,7 +83,7 @@ public struct Game {
   ///   - readLine: Returns the player's next line of input, or `nil` at the end of input.
   ///   - print: Shows a line to the player.
   ///   - warn: Reports a problem the app recovers from.
-  public init(
+  package init(
     store: ScoreStore, readLine: @escaping () -> String?, print: @escaping (String) -> Void,
     warn: @escaping (String) -> Void
   ) {
@@ -98,7 +98,7 @@ public struct Game {
   /// - Returns: The score, or `nil` if no group was chosen or the input ended before the last
   ///   answer.
   @discardableResult
-  public func chooseAndPlay() -> Score? {
+  package func chooseAndPlay() -> Score? {
     let latestScores = Observable(loadSavedScores())
     let screen = QuestionGroupsScreen(groups: QuestionGroup.all, observing: latestScores)
     screen.lines.forEach(print)
@@ -121,7 +121,7 @@ public struct Game {
   /// - Parameter group: The questions to ask.
   /// - Returns: The score, or `nil` if the input ended before the last answer.
   @discardableResult
-  public func play(_ group: QuestionGroup) -> Score? {
+  package func play(_ group: QuestionGroup) -> Score? {
     let latestScores = Observable(loadSavedScores())
     let screen = QuestionGroupsScreen(groups: QuestionGroup.all, observing: latestScores)
     screen.lines.forEach(print)

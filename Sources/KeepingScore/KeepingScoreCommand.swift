@@ -1,12 +1,14 @@
+import CommandSupport
+
 /// The `keeping-score` command, as a function from arguments and input to output and an exit
 /// status, so tests can run it.
-public enum KeepingScoreCommand {
+package enum KeepingScoreCommand {
   /// The group numbers, as the help and the errors list them.
   private static let groupRange =
     "\(QuestionGroup.all.first!.number) to \(QuestionGroup.all.last!.number)"
 
   /// The text of `--help`.
-  public static let help = """
+  package static let help = """
     OVERVIEW: A self-check per chapter of the tutorial, whose scores are observed: one observer
     shows each group's latest score on the question groups screen, another saves them, so the
     next run shows them again.
@@ -28,62 +30,55 @@ public enum KeepingScoreCommand {
 
     """
 
-  /// Runs the command.
+  /// Runs the command: plays on `io`'s input and output, and returns how it ended.
   ///
   /// - Parameters:
   ///   - arguments: The command-line arguments, without the program name.
-  ///   - environment: The process environment, for the config folder.
-  ///   - readLine: Returns the next line of standard input, or `nil` at its end.
-  ///   - print: Writes a line to standard output.
-  ///   - warn: Writes a line to standard error.
-  /// - Returns: The exit status: 0, 1 if the saved scores could not be deleted, 64 on bad
-  ///   usage.
-  public static func run(
-    _ arguments: [String], environment: [String: String],
-    readLine: @escaping () -> String?, print: @escaping (String) -> Void,
-    warn: @escaping (String) -> Void
-  ) -> Int32 {
-    let store = ScoreStore.inConfigFolder(environment: environment)
-    let game = Game(store: store, readLine: readLine, print: print) {
-      warn("keeping-score: \($0)")
+  ///   - io: Where the player answers and reads; its environment locates the config folder.
+  /// - Returns: ``ExitCode/success``; ``ExitCode/failure`` if the saved scores could not be
+  ///   deleted; ``ExitCode/usage`` on bad input, named in one line on standard error.
+  package static func run(_ arguments: [String], io: CommandIO) -> ExitCode {
+    let store = ScoreStore.inConfigFolder(environment: io.environment)
+    let game = Game(store: store, readLine: io.readLine, print: io.print) {
+      io.printError("keeping-score: \($0)")
     }
     switch arguments {
     case []:
       game.chooseAndPlay()
-      return 0
+      return .success
     case ["--help"], ["-h"]:
-      print(String(help.dropLast()))
-      return 0
+      io.write(help)
+      return .success
     case ["--reset"]:
       do {
         let deleted = try store.reset()
-        print(
+        io.print(
           deleted
             ? "Deleted the saved scores at \(store.url.path)." : "No saved scores to delete.")
-        return 0
+        return .success
       } catch {
-        warn("keeping-score: cannot delete the saved scores at \(store.url.path)")
-        return 1
+        io.printError("keeping-score: cannot delete the saved scores at \(store.url.path)")
+        return .failure
       }
     case _ where arguments.count == 1 && !arguments[0].hasPrefix("-"):
       let chapter = arguments[0]
       guard let number = Int(chapter), let group = QuestionGroup.numbered(number) else {
-        warn(
+        io.printError(
           "keeping-score: no question group '\(chapter)' (valid: \(groupRange), --reset, "
             + "--help); see 'keeping-score --help'")
-        return 64
+        return .usage
       }
       game.play(group)
-      return 0
+      return .success
     default:
       let unknown = arguments.first {
         $0.hasPrefix("-") && !["--reset", "--help", "-h"].contains($0)
       }
       let problem = unknown.map { "unknown argument '\($0)'" } ?? "give one argument at most"
-      warn(
+      io.printError(
         "keeping-score: \(problem) (valid: a chapter \(groupRange), --reset, --help); "
           + "see 'keeping-score --help'")
-      return 64
+      return .usage
     }
   }
 }

@@ -1,13 +1,13 @@
 /// A question with three choices, one of them right, and why.
-public struct Question: Sendable {
+package struct Question: Sendable {
   /// The question asked.
-  public var prompt: String
+  package var prompt: String
   /// The choices, shown as a), b) and c).
-  public var choices: [String]
+  package var choices: [String]
   /// The index in ``choices`` of the right answer.
-  public var answer: Int
+  package var answer: Int
   /// Why the right answer is right, shown after every answer.
-  public var explanation: String
+  package var explanation: String
 
   /// Creates a question.
   ///
@@ -16,7 +16,7 @@ public struct Question: Sendable {
   ///   - choices: The choices, shown as a), b) and c).
   ///   - answer: The index in `choices` of the right answer.
   ///   - explanation: Why the right answer is right.
-  public init(_ prompt: String, choices: [String], answer: Int, explanation: String) {
+  package init(_ prompt: String, choices: [String], answer: Int, explanation: String) {
     self.prompt = prompt
     self.choices = choices
     self.answer = answer
@@ -26,13 +26,13 @@ public struct Question: Sendable {
 
 /// A numbered group of questions, played as one game, as on the book's "Select Question Group"
 /// screen: one group per chapter of the tutorial, a self-check for its reader.
-public struct QuestionGroup: Sendable {
+package struct QuestionGroup: Sendable {
   /// The group's number: the chapter it checks.
-  public var number: Int
+  package var number: Int
   /// The group's title.
-  public var title: String
+  package var title: String
   /// Its questions, asked in order.
-  public var questions: [Question]
+  package var questions: [Question]
 
   /// Creates a group.
   ///
@@ -40,7 +40,7 @@ public struct QuestionGroup: Sendable {
   ///   - number: The group's number: the chapter it checks.
   ///   - title: The group's title.
   ///   - questions: Its questions, asked in order.
-  public init(number: Int, title: String, questions: [Question]) {
+  package init(number: Int, title: String, questions: [Question]) {
     self.number = number
     self.title = title
     self.questions = questions
@@ -50,12 +50,12 @@ public struct QuestionGroup: Sendable {
   ///
   /// - Parameter number: A chapter number.
   /// - Returns: The group, or `nil`.
-  public static func numbered(_ number: Int) -> QuestionGroup? {
+  package static func numbered(_ number: Int) -> QuestionGroup? {
     all.first { $0.number == number }
   }
 
   /// Every group, one per chapter 1 to 8, in order.
-  public static let all: [QuestionGroup] = [
+  package static let all: [QuestionGroup] = [
     QuestionGroup(
       number: 1, title: "Stone age: an array of closures",
       questions: [

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// The file is JSON: `{"scores": {"3": {"correct": 4, "total": 5}}}`, one entry per group
 /// played.
-public struct ScoreStore: Sendable {
+package struct ScoreStore: Sendable {
   /// What loading found.
-  public enum Loaded: Equatable, Sendable {
+  package enum Loaded: Equatable, Sendable {
     /// No score was saved yet.
     case nothing
     /// The scores saved by earlier runs. `damaged` names the file and the groups whose entries
@@ -17,12 +17,12 @@ public struct ScoreStore: Sendable {
   }
 
   /// The save file.
-  public let url: URL
+  package let url: URL
 
   /// Creates a store that saves to `url`.
   ///
   /// - Parameter url: The save file; its folder is created when a score is first saved.
-  public init(url: URL) {
+  package init(url: URL) {
     self.url = url
   }
 
@@ -31,7 +31,7 @@ public struct ScoreStore: Sendable {
   ///
   /// - Parameter environment: The process environment.
   /// - Returns: A store whose file is `keeping-score.json` in that folder.
-  public static func inConfigFolder(environment: [String: String]) -> ScoreStore {
+  package static func inConfigFolder(environment: [String: String]) -> ScoreStore {
     let configFolder: URL
     if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
       configFolder = URL(fileURLWithPath: xdg, isDirectory: true)
@@ -74,7 +74,7 @@ public struct ScoreStore: Sendable {
   /// the app can go on with the rest.
   ///
   /// - Returns: What the file holds.
-  public func load() -> Loaded {
+  package func load() -> Loaded {
     guard FileManager.default.fileExists(atPath: url.path) else { return .nothing }
     let data: Data
     do {
@@ -106,7 +106,7 @@ public struct ScoreStore: Sendable {
   ///
   /// - Parameter scores: The scores to save.
   /// - Throws: The file system's error if the folder or file cannot be written.
-  public func save(_ scores: Scores) throws {
+  package func save(_ scores: Scores) throws {
     try FileManager.default.createDirectory(
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     let file = File(
@@ -121,7 +121,7 @@ public struct ScoreStore: Sendable {
   ///
   /// - Returns: Whether there were any to delete.
   /// - Throws: The file system's error if the file exists but cannot be removed.
-  public func reset() throws -> Bool {
+  package func reset() throws -> Bool {
     guard FileManager.default.fileExists(atPath: url.path) else { return false }
     try FileManager.default.removeItem(at: url)
     return true

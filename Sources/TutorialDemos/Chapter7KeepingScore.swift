@@ -1,5 +1,7 @@
+import CommandSupport
 import Foundation
 import KeepingScore
+import Synchronization
 
 extension Demo {
   /// Chapter 7: three runs of the keeping-score app with typed answers, against a save file in
@@ -15,16 +17,19 @@ extension Demo {
 
     func run(_ arguments: [String], typing answers: [String]) {
       print((["$ swift run keeping-score"] + arguments).joined(separator: " "))
-      var remaining = answers[...]
-      _ = KeepingScoreCommand.run(
-        arguments, environment: environment,
+      let answers = TypedAnswers(answers)
+      let io = CommandIO(
+        write: transcript.write,
+        writeError: {
+          transcript.write($0.replacingOccurrences(of: saveFile.path, with: shownPath))
+        },
         readLine: {
-          let answer = remaining.popFirst()
+          let answer = answers.next()
           if let answer { print("> \(answer)") }
           return answer
         },
-        print: { print($0) },
-        warn: { print($0.replacingOccurrences(of: saveFile.path, with: shownPath)) })
+        environment: environment)
+      _ = KeepingScoreCommand.run(arguments, io: io)
       print("")
     }
 
@@ -34,4 +39,14 @@ extension Demo {
     print("$ echo '{ this is not a score' > \(shownPath)")
     run(["7"], typing: ["a"])
   }
+}
+
+/// The answers a demo types, handed out one a line as the app asks for them.
+private final class TypedAnswers: Sendable {
+  private let remaining: Mutex<[String]>
+
+  init(_ answers: [String]) { remaining = Mutex(answers) }
+
+  /// The next answer, or `nil` when there are no more.
+  func next() -> String? { remaining.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
 }

@@ -1,27 +1,35 @@
+import Support
 import Synchronization
 
 /// Where the tutorial's demos print: the terminal, or a string the tests compare with the
 /// chapters.
-public final class Transcript: Sendable {
+package final class Transcript: Sendable {
   private let text = Mutex("")
   private let echo: @Sendable (String) -> Void
 
-  /// Creates a transcript that keeps what is printed and also hands each line to `echo`.
+  /// Creates a transcript that keeps what is printed and also hands it to `echo`.
   ///
-  /// - Parameter echo: Called with each line printed, newline included.
-  public init(echo: @escaping @Sendable (String) -> Void = { _ in }) {
+  /// - Parameter echo: Called with what is printed, as printed: a line with its newline.
+  package init(echo: @escaping @Sendable (String) -> Void = { _ in }) {
     self.echo = echo
   }
 
   /// Everything printed so far.
-  public var output: String { text.withLock { $0 } }
+  package var output: String { text.withLock { $0 } }
 
   /// Prints one line.
   ///
   /// - Parameter line: The line, without its newline.
-  public func print(_ line: String) {
-    text.withLock { $0 += line + "\n" }
-    echo(line + "\n")
+  package func print(_ line: String) {
+    write(line + "\n")
+  }
+
+  /// Prints `text` as given: no newline is added.
+  ///
+  /// - Parameter text: The text, newlines included.
+  package func write(_ text: String) {
+    self.text.withLock { $0 += text }
+    echo(text)
   }
 }
 
@@ -29,61 +37,38 @@ public final class Transcript: Sendable {
 ///
 /// Inside a demo, `print` writes to the demo's transcript, so the code reads as a playground
 /// does and the tests can compare its output with the chapter.
-public struct Demo: Sendable {
-  /// A chapter that has a demo.
-  public struct Chapter: Sendable {
-    /// The chapter's number, as `swift run tutorial` takes it.
-    public var number: Int
-    /// The chapter's title.
-    public var title: String
-    /// The chapter's file, relative to the package root.
-    public var file: String
+package struct Demo: Sendable {
+  /// A chapter of the tutorial with its demo.
+  package struct Chapter: Sendable {
+    /// The chapter: its number, as `swift run tutorial` takes it, its title and its file.
+    package var chapter: TutorialChapter
     fileprivate var run: @Sendable (Demo) -> Void
+
+    /// The chapter's number, as `swift run tutorial` takes it.
+    package var number: Int { chapter.number }
+    /// The chapter's title.
+    package var title: String { chapter.title }
   }
 
   /// Every chapter with a demo, in reading order.
-  public static let chapters: [Chapter] = [
-    Chapter(
-      number: 0, title: "Introduction: the pattern and a memory primer",
-      file: "Tutorial/00-introduction.md"
-    ) { $0.introduction() },
-    Chapter(
-      number: 1, title: "Stone age: an array of closures",
-      file: "Tutorial/01-stone-age-closures.md"
-    ) { $0.stoneAge() },
-    Chapter(
-      number: 2, title: "Iron age: closures keyed by string",
-      file: "Tutorial/02-iron-age-keyed-dictionary.md"
-    ) { $0.ironAge() },
-    Chapter(
-      number: 3, title: "Information age: observers held weakly",
-      file: "Tutorial/03-information-age-weak-references.md"
-    ) { $0.informationAge() },
-    Chapter(
-      number: 4, title: "Option sets and automatic removal",
-      file: "Tutorial/04-option-sets-auto-removal.md"
-    ) { $0.optionSets() },
-    Chapter(
-      number: 5, title: "The concurrency age",
-      file: "Tutorial/05-concurrency-age.md"
-    ) { $0.concurrencyAge() },
-    Chapter(
-      number: 7, title: "A small app: keeping score",
-      file: "Tutorial/07-a-small-app-keeping-score.md"
-    ) { $0.keepingScore() },
-    Chapter(
-      number: 8, title: "Beyond the stages: what the platform offers",
-      file: "Tutorial/08-beyond-the-stages.md"
-    ) { $0.beyondTheStages() },
+  package static let chapters: [Chapter] = [
+    Chapter(chapter: .introduction) { $0.introduction() },
+    Chapter(chapter: .stoneAge) { $0.stoneAge() },
+    Chapter(chapter: .ironAge) { $0.ironAge() },
+    Chapter(chapter: .informationAge) { $0.informationAge() },
+    Chapter(chapter: .optionSets) { $0.optionSets() },
+    Chapter(chapter: .concurrency) { $0.concurrencyAge() },
+    Chapter(chapter: .keepingScore) { $0.keepingScore() },
+    Chapter(chapter: .beyondTheStages) { $0.beyondTheStages() },
   ]
 
   /// Where this demo prints.
-  public let transcript: Transcript
+  package let transcript: Transcript
 
   /// Creates a demo that prints to `transcript`.
   ///
   /// - Parameter transcript: Where `print` writes.
-  public init(transcript: Transcript) {
+  package init(transcript: Transcript) {
     self.transcript = transcript
   }
 
@@ -92,7 +77,7 @@ public struct Demo: Sendable {
   /// - Parameter number: A chapter number from ``chapters``.
   /// - Returns: Whether the chapter has a demo.
   @discardableResult
-  public func run(chapter number: Int) -> Bool {
+  package func run(chapter number: Int) -> Bool {
     guard let chapter = Self.chapters.first(where: { $0.number == number }) else { return false }
     chapter.run(self)
     return true
@@ -102,7 +87,7 @@ public struct Demo: Sendable {
   ///
   /// - Parameter number: A chapter number from ``chapters``.
   /// - Returns: The demo's output, or `nil` if the chapter has no demo.
-  public static func output(ofChapter number: Int) -> String? {
+  package static func output(ofChapter number: Int) -> String? {
     let transcript = Transcript()
     return Demo(transcript: transcript).run(chapter: number) ? transcript.output : nil
   }

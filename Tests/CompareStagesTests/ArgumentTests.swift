@@ -92,6 +92,31 @@ struct ArgumentTests {
     }
   }
 
+  @Test("an unknown option or argument lists exactly the options of the table")
+  func unknownListsTheTable() throws {
+    let valid = Command.options.map(\.name).joined(separator: ", ")
+    let option = try #require(throws: UsageError.self) { try Command.parse(["--colour"]) }
+    #expect(option.message == "unknown option '--colour' (valid: \(valid))")
+    let argument = try #require(throws: UsageError.self) { try Command.parse(["tables"]) }
+    #expect(argument.message == "unexpected argument 'tables' (valid: \(valid))")
+  }
+
+  @Test("every option of the table is known; a flag takes no value, the others need one")
+  func everyOptionIsKnown() throws {
+    for option in Command.options {
+      if option.valueName == nil {
+        let error = try #require(throws: UsageError.self) {
+          try Command.parse([option.name + "=x"])
+        }
+        #expect(error.message == "\(option.name) takes no value")
+      } else {
+        let error = try #require(throws: UsageError.self) { try Command.parse([option.name]) }
+        #expect(error.message.hasPrefix("\(option.name) needs a value (valid: "))
+      }
+    }
+    #expect(try Command.parse(["-h"]) == .help)
+  }
+
   @Test("every valid choice is listed when a scenario name is wrong")
   func listsEveryScenario() throws {
     let error = try #require(throws: UsageError.self) { try Command.parse(["--scenario", "x"]) }
@@ -188,8 +213,20 @@ struct TraceArgumentTests {
 struct GraphArgumentTests {
   @Test("--graph takes a stage number")
   func graph() throws {
-    #expect(try Command.parse(["--graph", "3"]) == .graph(.informationAge))
-    #expect(try Command.parse(["--graph=5"]) == .graph(.concurrency))
+    #expect(try Command.parse(["--graph", "3"]) == .graph(#require(StageGraph(.informationAge))))
+    #expect(try Command.parse(["--graph=5"]) == .graph(#require(StageGraph(.concurrency))))
+  }
+
+  @Test("--graph hands over the stage's own graph; every stage has one, no reference does")
+  func graphIsTheStages() throws {
+    guard case .graph(let stage) = try Command.parse(["--graph", "2"]) else {
+      Issue.record("--graph 2 should parse as .graph")
+      return
+    }
+    #expect(stage.design == .ironAge)
+    #expect(stage.graph.mermaid == Design.ironAge.graph?.mermaid)
+    #expect(StageGraph.all.map(\.design) == Design.stages)
+    #expect(Design.references.allSatisfy { StageGraph($0) == nil })
   }
 
   @Test(

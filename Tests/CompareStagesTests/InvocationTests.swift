@@ -1,3 +1,4 @@
+import CommandSupport
 import CompareStagesKit
 import DesignCatalog
 import Foundation
@@ -10,8 +11,8 @@ struct InvocationTests {
     "bad input prints one line on stderr with a usage hint, nothing on stdout, and exits 64",
     arguments: [["--bogus"], ["--stage", "0"], ["--format", "yaml"], ["--scenario"], ["extra"]])
   func badInputExits64(arguments: [String]) {
-    let result = CompareStages.run(arguments)
-    #expect(result.status == 64)
+    let result = compareStages(arguments)
+    #expect(result.status == .usage)
     #expect(result.standardOutput.isEmpty)
     #expect(result.standardError.hasPrefix("compare-stages: "))
     #expect(result.standardError.hasSuffix("; see 'compare-stages --help'\n"))
@@ -20,8 +21,8 @@ struct InvocationTests {
 
   @Test("the text table has a row per scenario, a column per stage, and fits in 100 columns")
   func textTable() {
-    let result = CompareStages.run([])
-    #expect(result.status == 0)
+    let result = compareStages([])
+    #expect(result.status == .success)
     #expect(result.standardError.isEmpty)
     let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
     #expect(lines.allSatisfy { $0.count <= 100 })
@@ -56,16 +57,25 @@ struct InvocationTests {
 
   @Test("colour marks the symbols only when asked for")
   func colour() {
-    let coloured = CompareStages.run(["--scenario", "delivery-order"], color: true).standardOutput
+    let coloured = compareStages(["--scenario", "delivery-order"], isTerminal: true).standardOutput
     #expect(coloured.contains("\u{1B}[32m✓\u{1B}[0m"))
     #expect(coloured.contains("\u{1B}[31m✗\u{1B}[0m"))
-    let plain = CompareStages.run(["--format", "markdown"], color: true).standardOutput
+    let plain = compareStages(["--format", "markdown"], isTerminal: true).standardOutput
     #expect(!plain.contains("\u{1B}["))
+  }
+
+  @Test("NO_COLOR turns colour off, even on a terminal")
+  func noColour() {
+    let output = compareStages(
+      ["--scenario", "delivery-order"], isTerminal: true, environment: ["NO_COLOR": "1"]
+    ).standardOutput
+    #expect(output.contains("✓"))
+    #expect(!output.contains("\u{1B}["))
   }
 
   @Test("--stage and --scenario narrow the table")
   func narrowed() {
-    let output = CompareStages.run(["--stage", "2", "--scenario", "same-key-two-observers"])
+    let output = compareStages(["--stage", "2", "--scenario", "same-key-two-observers"])
       .standardOutput
     #expect(output.contains("2 iron"))
     #expect(!output.contains("1 stone"))
@@ -76,7 +86,7 @@ struct InvocationTests {
 
   @Test("markdown: the documented table, row for row, then the evidence")
   func markdown() {
-    let output = CompareStages.run(["--format", "markdown"]).standardOutput
+    let output = compareStages(["--format", "markdown"]).standardOutput
     let lines = output.split(separator: "\n").map(String.init)
     #expect(lines[0] == "| scenario | what it checks | 1 | 2 | 3 | 4 | 5 |")
     #expect(lines[1] == "| --- | --- | --- | --- | --- | --- | --- |")
@@ -94,8 +104,8 @@ struct InvocationTests {
 
   @Test("JSON: stages, then scenarios with a result per stage, as documented")
   func json() throws {
-    let output = CompareStages.run(["--format", "json", "--stage", "1", "--stage", "2"])
-    #expect(output.status == 0)
+    let output = compareStages(["--format", "json", "--stage", "1", "--stage", "2"])
+    #expect(output.status == .success)
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
     let stages = try #require(object["stages"] as? [[String: Any]])
@@ -118,19 +128,18 @@ struct InvocationTests {
   func mismatchExits1() throws {
     var report = ScenarioReport(scenarios: [.deliveryOrder], designs: [Design.ironAge.observable])
     report.rows[0].outcomes[0].outcome = .holds("called in order, as if by a miracle")
-    let result = CompareStages.invocation(printing: report, as: .text)
-    #expect(result.status == 1)
+    let captured = CapturedIO()
+    #expect(CompareStages.print(report, as: .text, io: captured.io) == .failure)
     #expect(
-      result.standardError
+      captured.error
         == "compare-stages: mismatch: delivery-order on stage 2: documented flaw, measured holds "
         + "(called in order, as if by a miracle)\n")
-    #expect(
-      result.standardOutput.contains("1 of 1 stage verdicts differ from the documented table."))
+    #expect(captured.output.contains("1 of 1 stage verdicts differ from the documented table."))
   }
 
   @Test("--list names every scenario and what it checks, in 100 columns")
   func list() {
-    let output = CompareStages.run(["--list"]).standardOutput
+    let output = compareStages(["--list"]).standardOutput
     let lines = output.split(separator: "\n")
     #expect(lines.allSatisfy { $0.count <= 100 })
     for scenario in Scenario.all {
@@ -140,7 +149,7 @@ struct InvocationTests {
 
   @Test("--explain tells what the scenario does, what each stage shows, and where to read more")
   func explain() {
-    let output = CompareStages.run(["--explain", "same-key-two-observers"]).standardOutput
+    let output = compareStages(["--explain", "same-key-two-observers"]).standardOutput
     #expect(output.hasPrefix("same-key-two-observers: two observers subscribing under one name"))
     #expect(
       output.contains("Stage 2, iron age: closures keyed by string\n  ✗ flaw: only the second"))
@@ -150,15 +159,49 @@ struct InvocationTests {
 
   @Test("--help shows every option and the exit statuses; --version the version")
   func helpAndVersion() {
-    let help = CompareStages.run(["--help"])
-    #expect(help.status == 0)
+    let help = compareStages(["--help"])
+    #expect(help.status == .success)
     for option in ["--format", "--scenario", "--stage", "--list", "--explain", "--version", "64"] {
       #expect(help.standardOutput.contains(option))
     }
     #expect(help.standardOutput.hasSuffix("\n"))
     #expect(
-      CompareStages.run(["--version"]).standardOutput == "compare-stages \(CompareStages.version)\n"
+      compareStages(["--version"]).standardOutput == "compare-stages \(CompareStages.version)\n"
     )
+  }
+}
+
+@Suite("compare-stages: the options table")
+struct OptionTableTests {
+  @Test("--help lists every option of the table, in order, each with its help text, and no other")
+  func helpListsTheTable() throws {
+    let help = compareStages(["--help"]).standardOutput
+    let afterHeading = try #require(help.components(separatedBy: "\nOPTIONS:\n").last)
+    let section = try #require(afterHeading.components(separatedBy: "\n\n").first)
+    var entries: [(label: String, help: String)] = []
+    for line in section.split(separator: "\n") {
+      #expect(line.count <= 100)
+      if line.hasPrefix("  -") {
+        let text = line.dropFirst(2)
+        let gap = try #require(text.range(of: "  "), "no help beside '\(text)'")
+        let help = text[gap.upperBound...].trimmingPrefix(while: { $0 == " " })
+        entries.append((String(text[..<gap.lowerBound]), String(help)))
+      } else {
+        let last = try #require(entries.indices.last, "'\(line)' continues no option")
+        #expect(line.hasPrefix("      "), "'\(line)' should be indented under its option")
+        entries[last].help += " " + line.trimmingPrefix(while: { $0 == " " })
+      }
+    }
+    #expect(entries.map(\.label) == Command.options.map(\.label))
+    #expect(entries.map(\.help) == Command.options.map(\.help))
+  }
+
+  @Test("each option's label names its value, or none for a flag")
+  func labels() {
+    let labels = Dictionary(uniqueKeysWithValues: Command.options.map { ($0.name, $0.label) })
+    #expect(labels["--format"] == "--format <format>")
+    #expect(labels["--with-platform"] == "--with-platform")
+    #expect(labels["--help"] == "-h, --help")
   }
 }
 
@@ -166,8 +209,8 @@ struct InvocationTests {
 struct PlatformInvocationTests {
   @Test("the text table gains a column per reference, fits in 100 columns, and explains every –")
   func text() {
-    let result = CompareStages.run(["--with-platform"])
-    #expect(result.status == 0)
+    let result = compareStages(["--with-platform"])
+    #expect(result.status == .success)
     let lines = result.standardOutput.split(separator: "\n")
     #expect(lines.allSatisfy { $0.count <= 100 })
     #expect(lines.contains { $0.hasPrefix("scenario ") && $0.hasSuffix("nc   obs  obsns") })
@@ -179,7 +222,7 @@ struct PlatformInvocationTests {
 
   @Test("markdown names the references in its header")
   func markdown() {
-    let output = CompareStages.run(["--with-platform", "--format", "markdown"]).standardOutput
+    let output = compareStages(["--with-platform", "--format", "markdown"]).standardOutput
     #expect(
       output.hasPrefix(
         "| scenario | what it checks | 1 | 2 | 3 | 4 | 5 | NotificationCenter | Observation "
@@ -189,7 +232,7 @@ struct PlatformInvocationTests {
 
   @Test("JSON lists the references and gives their results a reference name and n/a verdicts")
   func json() throws {
-    let output = CompareStages.run(["--stage", "observation", "--format", "json"]).standardOutput
+    let output = compareStages(["--stage", "observation", "--format", "json"]).standardOutput
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
     #expect((object["stages"] as? [Any])?.isEmpty == true)
@@ -206,7 +249,7 @@ struct PlatformInvocationTests {
 
   @Test("the default table stays the stages alone")
   func defaultIsStagesOnly() {
-    let output = CompareStages.run([]).standardOutput
+    let output = compareStages([]).standardOutput
     #expect(!output.contains("References:"))
     #expect(!output.contains(" observ\n"))
     #expect(!output.contains("–"))
@@ -217,12 +260,12 @@ struct PlatformInvocationTests {
 struct PlatformExplainTests {
   @Test("the story goes on with what each reference shows")
   func explainReferences() {
-    let output = CompareStages.run(["--explain", "old-value", "--with-platform"]).standardOutput
+    let output = compareStages(["--explain", "old-value", "--with-platform"]).standardOutput
     #expect(output.contains("Stage 5, concurrency age"))
     #expect(
       output.contains(
         "Reference: Foundation's NotificationCenter, block observers\n  – n/a: a notification carries"
       ))
-    #expect(!CompareStages.run(["--explain", "old-value"]).standardOutput.contains("Reference:"))
+    #expect(!compareStages(["--explain", "old-value"]).standardOutput.contains("Reference:"))
   }
 }

@@ -1,3 +1,4 @@
+import CommandSupport
 import CompareStagesKit
 import DesignCatalog
 import Foundation
@@ -16,22 +17,30 @@ private func output(of command: String) throws -> String {
   let product = words.removeFirst()
   switch product {
   case "compare-stages":
-    let result = CompareStages.run(words)
-    guard result.status == 0 else {
-      throw DocumentationError("\(command) exited \(result.status): \(result.standardError)")
+    let result = CapturedIO()
+    let status = CompareStages.run(words, io: result.io)
+    guard status == .success else {
+      throw DocumentationError("\(command) exited \(status.rawValue): \(result.error)")
     }
-    return result.standardOutput
+    return result.output
   case "tutorial":
-    guard words.count == 1, let chapter = Int(words[0]),
-      let output = Demo.output(ofChapter: chapter)
-    else { throw DocumentationError("no demo for '\(command)'") }
-    return output
+    // A demo, and nothing else: the usage is not documented output.
+    guard words.count == 1, Int(words[0]) != nil else {
+      throw DocumentationError("no demo for '\(command)'")
+    }
+    let result = CapturedIO()
+    let status = TutorialCommand.run(words, io: result.io)
+    guard status == .success else {
+      throw DocumentationError("\(command) exited \(status.rawValue): \(result.error)")
+    }
+    return result.output
   case "keeping-score" where words == ["--help"]:
-    var output = ""
-    let status = KeepingScoreCommand.run(
-      words, environment: [:], readLine: { nil }, print: { output += $0 + "\n" }, warn: { _ in })
-    guard status == 0 else { throw DocumentationError("\(command) exited \(status)") }
-    return output
+    let result = CapturedIO()
+    let status = KeepingScoreCommand.run(words, io: result.io)
+    guard status == .success else {
+      throw DocumentationError("\(command) exited \(status.rawValue): \(result.error)")
+    }
+    return result.output
   default:
     throw DocumentationError("no way to run '\(product)' in the tests: \(command)")
   }
@@ -200,7 +209,7 @@ struct DocumentationStructureTests {
     let readme = try MarkdownDocument("README.md")
     let example = try #require(readme.fencedBlocks.first { $0.language == "json" })
     let real = try JSONSerialization.jsonObject(
-      with: Data(CompareStages.run(["--format", "json"]).standardOutput.utf8))
+      with: Data(output(of: "swift run compare-stages --format json").utf8))
     let shown = try JSONSerialization.jsonObject(with: Data(example.content.utf8))
     #expect(keyPaths(of: shown).isSubset(of: keyPaths(of: real)))
     #expect(keyPaths(of: real) == keyPaths(of: shown), "the example should show every key")

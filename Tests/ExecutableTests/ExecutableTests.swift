@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 import Testing
 
@@ -28,6 +29,34 @@ func runProduct(
     String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self),
     process.terminationStatus
   )
+}
+
+@Suite("Every executable: one command shape")
+struct CommandShapeTests {
+  @Test(
+    "bad input: one line on stderr naming the problem, nothing on stdout, exit status .usage",
+    arguments: [
+      ("compare-stages", ["--colour"]), ("compare-stages", ["tables"]), ("tutorial", ["9"]),
+      ("tutorial", ["--colour"]), ("keeping-score", ["--colour"]), ("keeping-score", ["1", "2"]),
+    ])
+  func badInputIsUsage(product: String, arguments: [String]) throws {
+    let result = try runProduct(product, arguments)
+    #expect(result.status == ExitCode.usage.rawValue)
+    #expect(result.output.isEmpty)
+    #expect(result.error.hasPrefix("\(product): "))
+    #expect(result.error.hasSuffix("; see '\(product) --help'\n"))
+    #expect(result.error.filter { $0 == "\n" }.count == 1)
+  }
+
+  @Test(
+    "--help and -h print the help on stdout and exit .success",
+    arguments: ["compare-stages", "tutorial", "keeping-score"], [["--help"], ["-h"]])
+  func helpIsSuccess(product: String, arguments: [String]) throws {
+    let result = try runProduct(product, arguments)
+    #expect(result.status == ExitCode.success.rawValue)
+    #expect(result.output.contains("USAGE: \(product)"))
+    #expect(result.error.isEmpty)
+  }
 }
 
 @Suite("compare-stages: the real executable")

@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 import KeepingScore
 import Stage4Options
@@ -212,22 +213,24 @@ struct KeepingScoreTests {
 @Suite("Keeping score: the command")
 struct KeepingScoreCommandTests {
   private func run(_ arguments: [String], home: URL, input: [String] = []) -> (
-    status: Int32, output: [String], errors: [String]
+    status: ExitCode, output: [String], errors: [String]
   ) {
-    var output: [String] = []
-    var errors: [String] = []
-    var remaining = input[...]
-    let status = KeepingScoreCommand.run(
-      arguments, environment: ["XDG_CONFIG_HOME": home.path], readLine: { remaining.popFirst() },
-      print: { output.append($0) }, warn: { errors.append($0) })
-    return (status, output, errors)
+    let captured = CapturedIO(input: input, environment: ["XDG_CONFIG_HOME": home.path])
+    let status = KeepingScoreCommand.run(arguments, io: captured.io)
+    return (status, lines(of: captured.output), lines(of: captured.error))
+  }
+
+  /// The lines of `text`, each ended by a newline.
+  private func lines(of text: String) -> [String] {
+    #expect(text.isEmpty || text.hasSuffix("\n"), "every line ends with a newline")
+    return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
   }
 
   @Test("without a chapter, the screen lists every group and asks which to play")
   func chooseAGroup() {
     let folder = TemporaryFolder()
     let result = run([], home: folder.url, input: ["9", "3"] + rightAnswers(chapter3))
-    #expect(result.status == 0)
+    #expect(result.status == .success)
     #expect(result.output.first == "Question groups")
     for group in QuestionGroup.all {
       #expect(result.output.contains("  \(group.number). \(group.title): no score yet"))
@@ -243,7 +246,7 @@ struct KeepingScoreCommandTests {
   func quitFromTheScreen() {
     let folder = TemporaryFolder()
     let result = run([], home: folder.url, input: [""])
-    #expect(result.status == 0)
+    #expect(result.status == .success)
     #expect(!result.output.contains { $0.hasPrefix("Question 1") })
   }
 
@@ -251,7 +254,7 @@ struct KeepingScoreCommandTests {
   func playAChapter() {
     let folder = TemporaryFolder()
     let result = run(["5"], home: folder.url, input: rightAnswers(chapter5))
-    #expect(result.status == 0)
+    #expect(result.status == .success)
     #expect(result.output.contains("5. \(chapter5.title)"))
     #expect(!result.output.contains { $0.hasPrefix("Which group?") })
   }
@@ -262,7 +265,7 @@ struct KeepingScoreCommandTests {
     let store = ScoreStore.inConfigFolder(environment: ["XDG_CONFIG_HOME": folder.url.path])
     try store.save(Scores([1: Score(correct: 1, total: 4)]))
     let first = run(["--reset"], home: folder.url)
-    #expect(first.status == 0)
+    #expect(first.status == .success)
     #expect(first.output == ["Deleted the saved scores at \(store.url.path)."])
     #expect(store.load() == .nothing)
     #expect(run(["--reset"], home: folder.url).output == ["No saved scores to delete."])
@@ -295,7 +298,7 @@ struct KeepingScoreCommandTests {
   func badInput(arguments: [String], message: String) {
     let folder = TemporaryFolder()
     let result = run(arguments, home: folder.url)
-    #expect(result.status == 64)
+    #expect(result.status == .usage)
     #expect(result.output.isEmpty)
     #expect(result.errors == [message])
     #expect(!FileManager.default.fileExists(atPath: folder.url.path), "nothing half-done")
@@ -304,7 +307,7 @@ struct KeepingScoreCommandTests {
   @Test("--help describes the chapters, the save file and --reset")
   func help() {
     let result = run(["--help"], home: FileManager.default.temporaryDirectory)
-    #expect(result.status == 0)
+    #expect(result.status == .success)
     let text = result.output.joined(separator: "\n")
     #expect(text.contains("<chapter>"))
     #expect(text.contains("--reset"))

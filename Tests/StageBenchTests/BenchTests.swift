@@ -1,4 +1,5 @@
 import AllocationCounter
+import CommandSupport
 import CompareStagesKit
 import DesignCatalog
 import Foundation
@@ -40,8 +41,8 @@ private let countingIsActive = allocation_counter_is_active() != 0
 struct BenchTests {
   @Test("--quick produces every table, with a row for every stage and reference")
   func quickStructure() throws {
-    let result = CompareStages.run(["--bench", "--quick"])
-    #expect(result.status == 0)
+    let result = CapturedIO()
+    #expect(CompareStages.run(["--bench", "--quick"], io: result.io) == .success)
     let expectedRows =
       ["floor", "closure array"] + (1...5).map { "stage \($0)" } + [
         "stage 5, main actor", "NotificationCenter", "Observation", "Observations",
@@ -50,7 +51,7 @@ struct BenchTests {
       "Fan-out:", "Spread:", "Churn:", "Stale entries:",
     ]
     if countingIsActive { titles += ["Heap allocations per set", "Memory:"] }
-    let tables = result.standardOutput.components(separatedBy: "\n\n")
+    let tables = result.output.components(separatedBy: "\n\n")
     for title in titles {
       let table = try #require(tables.first { $0.hasPrefix(title) }, "no \(title) table")
       let rows = table.split(separator: "\n").dropFirst(2).map { String($0) }
@@ -60,10 +61,11 @@ struct BenchTests {
 
   @Test("JSON carries the same figures, for every contender and size")
   func quickJSON() throws {
-    let result = CompareStages.run(["--bench", "--quick", "--format", "json"])
-    #expect(result.status == 0)
+    let result = CapturedIO()
+    #expect(
+      CompareStages.run(["--bench", "--quick", "--format", "json"], io: result.io) == .success)
     let object = try #require(
-      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+      try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     let rows = try #require(object["rows"] as? [[String: Any]])
     #expect(rows.count == Design.contenders.count)
     #expect(rows.map { $0["contender"] as? String } == Design.contenders.map(\.name))
@@ -87,8 +89,9 @@ struct BenchTests {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("bench-charts-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let result = CompareStages.run(["--bench", "--quick", "--chart", folder.path])
-    #expect(result.status == 0)
+    #expect(
+      CompareStages.run(["--bench", "--quick", "--chart", folder.path], io: CapturedIO().io)
+        == .success)
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     let expected =
       ["bench-churn.svg", "bench-fanout.svg"] + (countingIsActive ? ["bench-memory.svg"] : [])
@@ -110,18 +113,22 @@ struct BenchTests {
 
   @Test("--chart into a folder that cannot be made fails at once, with one line and exit 64")
   func chartFolderThatCannotBeMade() {
-    let result = CompareStages.run(["--bench", "--quick", "--chart", "/proc/no-such-folder"])
-    #expect(result.status == 64)
-    #expect(result.standardOutput.isEmpty)
+    let result = CapturedIO()
     #expect(
-      result.standardError
+      CompareStages.run(["--bench", "--quick", "--chart", "/proc/no-such-folder"], io: result.io)
+        == .usage)
+    #expect(result.output.isEmpty)
+    #expect(
+      result.error
         == "compare-stages: cannot write charts into '/proc/no-such-folder' (valid: a folder that "
         + "can be created and written); see 'compare-stages --help'\n")
   }
 
   @Test("markdown: one table per measurement")
   func quickMarkdown() {
-    let output = CompareStages.run(["--bench", "--quick", "--format", "markdown"]).standardOutput
+    let result = CapturedIO()
+    _ = CompareStages.run(["--bench", "--quick", "--format", "markdown"], io: result.io)
+    let output = result.output
     #expect(output.contains("**Fan-out: nanoseconds per observer callback"))
     #expect(output.contains("| contender | N=1 | N=10 |"))
     #expect(output.contains("| stage 5 |"))
@@ -129,12 +136,15 @@ struct BenchTests {
 
   @Test("a debug build warns, in one line on stderr, that timings need -c release")
   func debugWarning() {
-    let result = CompareStages.run(["--bench", "--quick"], isDebugBuild: true)
+    let result = CapturedIO()
+    _ = CompareStages.run(["--bench", "--quick"], io: result.io, isDebugBuild: true)
     #expect(
-      result.standardError
+      result.error
         == "compare-stages: this is a debug build; timings are only meaningful with "
         + "'swift run -c release compare-stages --bench'\n")
-    #expect(CompareStages.run(["--bench", "--quick"], isDebugBuild: false).standardError.isEmpty)
+    let release = CapturedIO()
+    _ = CompareStages.run(["--bench", "--quick"], io: release.io, isDebugBuild: false)
+    #expect(release.error.isEmpty)
   }
 
   @Test("a running sum that is wrong fails the bench loudly")
