@@ -72,7 +72,7 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "tutorial", dependencies: ["TutorialDemos", "CommandSupport"]),
-    .target(name: "KeepingScore", dependencies: ["Stage4Options", "CommandSupport"]),
+    .target(name: "KeepingScore", dependencies: ["Stage4Options", "CommandSupport", "Support"]),
     .executableTarget(name: "keeping-score", dependencies: ["KeepingScore", "CommandSupport"]),
 
     // The workshop: exercises the learner edits in Exercises/, their solutions in

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// The file where the latest score of each question group is saved between runs.
 ///
@@ -32,17 +33,8 @@ package struct ScoreStore: Sendable {
   /// - Parameter environment: The process environment.
   /// - Returns: A store whose file is `keeping-score.json` in that folder.
   package static func inConfigFolder(environment: [String: String]) -> ScoreStore {
-    let configFolder: URL
-    if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-      configFolder = URL(fileURLWithPath: xdg, isDirectory: true)
-    } else {
-      let home =
-        environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-        ?? FileManager.default.homeDirectoryForCurrentUser
-      configFolder = home.appendingPathComponent(".config", isDirectory: true)
-    }
-    return ScoreStore(
-      url: configFolder.appendingPathComponent("observer-evolution/keeping-score.json"))
+    ScoreStore(
+      url: configFolder(environment: environment).appendingPathComponent("keeping-score.json"))
   }
 
   /// The file's shape: each group's entry decoded on its own, so that one damaged entry loses
