@@ -146,7 +146,9 @@ let package = Package(
     // Runs the built executables as a user does: arguments, standard streams, exit status.
     .testTarget(
       name: "ExecutableTests",
-      dependencies: ["compare-stages", "tutorial", "keeping-score", "CommandSupport"]),
+      dependencies: [
+        "compare-stages", "tutorial", "keeping-score", "workshop", "CommandSupport",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -27,6 +27,16 @@ public struct Outcome: Sendable, Equatable {
   /// One line saying what was measured, e.g. "1,000 entries still stored after …".
   public var detail: String
 
+  /// An outcome: a verdict and its evidence.
+  ///
+  /// - Parameters:
+  ///   - verdict: Whether the property holds.
+  ///   - detail: One line saying what was measured.
+  public init(verdict: Verdict, detail: String) {
+    self.verdict = verdict
+    self.detail = detail
+  }
+
   /// The property holds; `detail` says what was seen.
   package static func holds(_ detail: String) -> Outcome {
     Outcome(verdict: .holds, detail: detail)

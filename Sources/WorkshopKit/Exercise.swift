@@ -91,6 +91,16 @@ package struct ExerciseGrade: Sendable {
   /// Whether every aimed and every kept scenario holds.
   package var isSolved: Bool { results.allSatisfy { $0.outcome.verdict == .holds } }
 
+  /// A grade made of results already found.
+  ///
+  /// - Parameters:
+  ///   - exercise: The exercise.
+  ///   - results: The aimed scenarios' results, then the kept ones'.
+  package init(exercise: Exercise, results: [Result]) {
+    self.exercise = exercise
+    self.results = results
+  }
+
   /// Runs the exercise's aimed and kept scenarios on `design`.
   ///
   /// - Parameters:

@@ -131,12 +131,22 @@ package enum WorkshopCommand {
   ///   - designs: The code to grade, by exercise number: the learner's starters in
   ///     `swift run workshop`, the solutions in the tests.
   ///   - hints: Where the hints shown are remembered; the config folder by default.
+  ///   - grading: Where the scenarios run: here, or in a child process per exercise.
   ///   - watch: Runs `--watch`; the real one rebuilds and regrades until interrupted.
   /// - Returns: How the run ended.
   package static func run(
     _ arguments: [String], io: CommandIO, designs: [Int: ObservableDesign],
-    hints: HintStore? = nil, watch: (Int?, CommandIO) -> ExitCode = Watcher.run
+    hints: HintStore? = nil, grading: Grading = .inProcess,
+    watch: (Int?, CommandIO) -> ExitCode = Watcher.run
   ) -> ExitCode {
+    // A grading child, started by the isolated grading below: `--grade-in-child N names…`.
+    if arguments.count >= 2, arguments[0] == IsolatedGrading.childFlag,
+      let design = Int(arguments[1]).flatMap({ designs[$0] })
+    {
+      let scenarios = arguments.dropFirst(2).compactMap(Scenario.Name.init(rawValue:))
+      IsolatedGrading.report(scenarios, on: design, io: io)
+      return .success
+    }
     let invocation: Invocation
     do {
       invocation = try parse(arguments)
@@ -157,8 +167,14 @@ package enum WorkshopCommand {
       if case .grade(let number) = invocation.request {
         exercises = exercises.filter { $0.number == number }
       }
-      let grades = exercises.compactMap { exercise in
-        designs[exercise.number].map { ExerciseGrade(exercise, design: $0) }
+      let grades = exercises.compactMap { exercise -> ExerciseGrade? in
+        guard let design = designs[exercise.number] else { return nil }
+        switch grading {
+        case .inProcess:
+          return ExerciseGrade(exercise, design: design)
+        case .isolated(let executable, let timeout):
+          return IsolatedGrading.grade(exercise, executable: executable, timeout: timeout)
+        }
       }
       switch (invocation.format, invocation.request) {
       case (.json, _): io.write(json(grades))
@@ -325,6 +341,8 @@ package enum WorkshopCommand {
       -h, --help          print this help
 
     Edit the files of Exercises/NN-name/; a solution for each is in Exercises/Solutions/.
+    Each exercise is graded in a process of its own: code that traps or hangs (30 seconds)
+    costs the scenario it was running a ✗ that says so, and the others are still graded.
     An edit that does not compile stops the build, and the compiler's message names the file,
     and so the exercise. swift test never grades your exercises: it stays green whatever you
     do to them.

@@ -7,8 +7,12 @@ import WorkshopStarters
 @main
 struct WorkshopMain {
   static func main() {
+    // Each exercise is graded in a child process of this same executable, so that a learner's
+    // code that traps or hangs costs that exercise a ✗, not the whole run.
+    let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
     let status = WorkshopCommand.run(
-      Array(CommandLine.arguments.dropFirst()), io: .standard, designs: starterDesigns)
+      Array(CommandLine.arguments.dropFirst()), io: .standard, designs: starterDesigns,
+      grading: .isolated(executable: executable))
     exit(status.rawValue)
   }
 }

@@ -162,3 +162,33 @@ struct KeepingScoreExecutableTests {
     #expect(!FileManager.default.fileExists(atPath: saveFile.path))
   }
 }
+
+@Suite("workshop: the real executable")
+struct WorkshopExecutableTests {
+  // Nothing here depends on whether the learner has solved anything: these check the process,
+  // its streams and the grading children, never a verdict.
+
+  @Test("grading one exercise runs every aimed and kept scenario in a child process")
+  func gradesThroughChildren() throws {
+    let result = try runProduct("workshop", ["1", "--format", "json"])
+    #expect(result.status == 0)
+    #expect(result.error.isEmpty)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    let exercises = try #require(object["exercises"] as? [[String: Any]])
+    #expect(exercises.count == 1)
+    let scenarios = try #require(exercises.first?["scenarios"] as? [[String: Any]])
+    #expect(scenarios.count >= 2)
+    for scenario in scenarios {
+      #expect(["holds", "flaw"].contains(scenario["verdict"] as? String))
+    }
+  }
+
+  @Test("bad input: one line on stderr, nothing on stdout, exit status 64")
+  func badInput() throws {
+    let result = try runProduct("workshop", ["hint"])
+    #expect(result.status == 64)
+    #expect(result.output.isEmpty)
+    #expect(result.error.split(separator: "\n").count == 1)
+  }
+}

@@ -297,3 +297,38 @@ struct WatcherTests {
         == ["Exercises/03-keys-per-owner", "Exercises/07-queue-nested-sets"])
   }
 }
+
+@Suite("Workshop: grading in a child process")
+struct IsolatedGradingTests {
+  @Test("a child's lines give each scenario's outcome, and the one it died in")
+  func parsesTheChildsReport() {
+    let output = """
+      start\tdelivers-every-change
+      done\tholds\treceived 1, 2, 3, 4, 5: every value set, in order
+      start\tdelivery-order
+      done\tflaw\tcall order differed
+      start\texplicit-unsubscribe
+
+      """
+    let (outcomes, running) = IsolatedGrading.parse(output)
+    #expect(outcomes[.deliversEveryChange]?.verdict == .holds)
+    #expect(outcomes[.deliveryOrder] == Outcome(verdict: .flaw, detail: "call order differed"))
+    #expect(outcomes[.explicitUnsubscribe] == nil)
+    #expect(running == .explicitUnsubscribe)
+    #expect(IsolatedGrading.parse("").running == nil)
+  }
+
+  @Test("a child reports exactly the scenarios it is asked for, in order")
+  func childReports() throws {
+    let captured = CapturedIO()
+    let design = try #require(solutionDesigns[2])
+    let status = WorkshopCommand.run(
+      [IsolatedGrading.childFlag, "2", "delivery-order", "same-observer-twice"],
+      io: captured.io, designs: solutionDesigns)
+    #expect(status == .success)
+    let (outcomes, running) = IsolatedGrading.parse(captured.output)
+    #expect(running == nil)
+    #expect(Set(outcomes.keys) == [.deliveryOrder, .sameObserverTwice])
+    #expect(outcomes[.deliveryOrder] == Scenario.Name.deliveryOrder.scenario.run(on: design))
+  }
+}
