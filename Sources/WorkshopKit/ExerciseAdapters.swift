@@ -9,13 +9,36 @@ import Support
 /// behind it can do.
 package protocol ExerciseAdapter: ScenarioObservable, SendableMetatype {
   /// The observable type it drives.
-  associatedtype Observable: AnyObject
+  associatedtype Observable: ExerciseObservable
+  /// The observable it drives.
+  var observable: Observable { get }
   /// How the design tells subscribers apart.
   static var identity: ObservableDesign.Identity { get }
   /// What the design can do.
   static var capabilities: Set<ObservableDesign.Capability> { get }
   /// Makes a fresh observable holding `value`.
   init(_ value: Int)
+}
+
+/// What every exercise's observable has: stage 1's value and count of entries.
+package protocol ExerciseObservable: AnyObject {
+  /// Creates an observable holding `value`.
+  init(_ value: Int)
+  /// The value; setting it notifies.
+  var value: Int { get set }
+  /// The entries stored, dead ones included.
+  var observerCount: Int { get }
+}
+
+extension ExerciseAdapter {
+  /// The observable's value; setting it notifies.
+  package var value: Int {
+    get { observable.value }
+    set { observable.value = newValue }
+  }
+
+  /// The entries the observable stores.
+  package var storedEntryCount: Int { observable.observerCount }
 }
 
 extension ObservableDesign {
@@ -59,15 +82,9 @@ private struct TokensByOwner<Token> {
 // MARK: - Exercise 1: stage 1 with removal by id
 
 /// Exercise 1's API: stage 1, and an id handed out on binding that removes the closure.
-package protocol RemovableClosuresObservable: AnyObject {
+package protocol RemovableClosuresObservable: ExerciseObservable {
   /// What binding hands out.
   associatedtype ID
-  /// Creates an observable holding `value`.
-  init(_ value: Int)
-  /// The value; setting it notifies.
-  var value: Int { get set }
-  /// The closures stored.
-  var observerCount: Int { get }
   /// Binds a closure and hands out its id.
   func bindObserver(_ observer: @escaping (Int) -> Void) -> ID
   /// Removes the closure bound with `id`.
@@ -82,17 +99,10 @@ package final class RemovableClosuresAdapter<Observable: RemovableClosuresObserv
   package static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount]
   }
-  private let observable: Observable
+  package let observable: Observable
   private var ids = TokensByOwner<Observable.ID>()
 
   package init(_ value: Int) { observable = Observable(value) }
-
-  package var value: Int {
-    get { observable.value }
-    set { observable.value = newValue }
-  }
-
-  package var storedEntryCount: Int { observable.observerCount }
 
   package func subscribe(_ subscription: ScenarioSubscription) {
     ids.add(observable.bindObserver(subscription.closure { .new($0) }), for: subscription)
@@ -108,13 +118,7 @@ package final class RemovableClosuresAdapter<Observable: RemovableClosuresObserv
 // MARK: - Exercise 2: stage 2
 
 /// Exercise 2's API: stage 2's.
-package protocol KeyedObservable: AnyObject {
-  /// Creates an observable holding `value`.
-  init(_ value: Int)
-  /// The value; setting it notifies.
-  var value: Int { get set }
-  /// The closures stored.
-  var observerCount: Int { get }
+package protocol KeyedObservable: ExerciseObservable {
   /// Stores a closure under `key`.
   func bindObserver(forKey key: String, _ observer: @escaping (Int) -> Void)
   /// Removes the closure stored under `key`.
@@ -127,16 +131,9 @@ package final class KeyedAdapter<Observable: KeyedObservable>: ExerciseAdapter {
   package static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount]
   }
-  private let observable: Observable
+  package let observable: Observable
 
   package init(_ value: Int) { observable = Observable(value) }
-
-  package var value: Int {
-    get { observable.value }
-    set { observable.value = newValue }
-  }
-
-  package var storedEntryCount: Int { observable.observerCount }
 
   package func subscribe(_ subscription: ScenarioSubscription) {
     observable.bindObserver(forKey: subscription.key, subscription.closure { .new($0) })
@@ -150,13 +147,7 @@ package final class KeyedAdapter<Observable: KeyedObservable>: ExerciseAdapter {
 // MARK: - Exercise 3: stage 2, keys scoped to their owner
 
 /// Exercise 3's API: stage 2's, with the owner beside the key.
-package protocol OwnerKeyedObservable: AnyObject {
-  /// Creates an observable holding `value`.
-  init(_ value: Int)
-  /// The value; setting it notifies.
-  var value: Int { get set }
-  /// The closures stored.
-  var observerCount: Int { get }
+package protocol OwnerKeyedObservable: ExerciseObservable {
   /// Stores a closure under `owner` and `key`.
   func bindObserver(_ owner: AnyObject, forKey key: String, _ observer: @escaping (Int) -> Void)
   /// Removes the closure stored under `owner` and `key`.
@@ -169,16 +160,9 @@ package final class OwnerKeyedAdapter<Observable: OwnerKeyedObservable>: Exercis
   package static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount]
   }
-  private let observable: Observable
+  package let observable: Observable
 
   package init(_ value: Int) { observable = Observable(value) }
-
-  package var value: Int {
-    get { observable.value }
-    set { observable.value = newValue }
-  }
-
-  package var storedEntryCount: Int { observable.observerCount }
 
   package func subscribe(_ subscription: ScenarioSubscription) {
     observable.bindObserver(
@@ -193,13 +177,7 @@ package final class OwnerKeyedAdapter<Observable: OwnerKeyedObservable>: Exercis
 // MARK: - Exercises 4 and 5: stage 3
 
 /// Exercises 4 and 5's API: stage 3's.
-package protocol WeakObservable: AnyObject {
-  /// Creates an observable holding `value`.
-  init(_ value: Int)
-  /// The value; setting it notifies.
-  var value: Int { get set }
-  /// The entries stored, dead ones included.
-  var observerCount: Int { get }
+package protocol WeakObservable: ExerciseObservable {
   /// Binds `closure` for `observer`, held weakly.
   func bindObserver(_ observer: AnyObject, closure: @escaping (Int) -> Void)
 }
@@ -208,16 +186,9 @@ package protocol WeakObservable: AnyObject {
 package final class WeakAdapter<Observable: WeakObservable>: ExerciseAdapter {
   package static var identity: ObservableDesign.Identity { .object }
   package static var capabilities: Set<ObservableDesign.Capability> { [.storedEntryCount] }
-  private let observable: Observable
+  package let observable: Observable
 
   package init(_ value: Int) { observable = Observable(value) }
-
-  package var value: Int {
-    get { observable.value }
-    set { observable.value = newValue }
-  }
-
-  package var storedEntryCount: Int { observable.observerCount }
 
   package func subscribe(_ subscription: ScenarioSubscription) {
     observable.bindObserver(subscription.owner, closure: subscription.closure { .new($0) })
@@ -253,15 +224,9 @@ extension ExerciseOptions {
 }
 
 /// Exercises 6 and 7's API: stage 4's.
-package protocol OptionsObservable: AnyObject {
+package protocol OptionsObservable: ExerciseObservable {
   /// The option set.
   associatedtype Options: ExerciseOptions
-  /// Creates an observable holding `value`.
-  init(_ value: Int)
-  /// The value; setting it notifies.
-  var value: Int { get set }
-  /// The callbacks stored.
-  var observerCount: Int { get }
   /// Adds a callback for `observer`, held weakly.
   func addObserver(
     _ observer: AnyObject, removeIfExists: Bool, options: Options,
@@ -276,16 +241,9 @@ package final class OptionsAdapter<Observable: OptionsObservable>: ExerciseAdapt
   package static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount, .initialValue, .oldValue]
   }
-  private let observable: Observable
+  package let observable: Observable
 
   package init(_ value: Int) { observable = Observable(value) }
-
-  package var value: Int {
-    get { observable.value }
-    set { observable.value = newValue }
-  }
-
-  package var storedEntryCount: Int { observable.observerCount }
 
   package func subscribe(_ subscription: ScenarioSubscription) {
     let closure = subscription.closure { (value: Int, option: Observable.Options) in
@@ -302,15 +260,9 @@ package final class OptionsAdapter<Observable: OptionsObservable>: ExerciseAdapt
 }
 
 /// Exercise 8's API: stage 4's, the handler handed its observer.
-package protocol HandingObservable: AnyObject {
+package protocol HandingObservable: ExerciseObservable {
   /// The option set.
   associatedtype Options: ExerciseOptions
-  /// Creates an observable holding `value`.
-  init(_ value: Int)
-  /// The value; setting it notifies.
-  var value: Int { get set }
-  /// The callbacks stored.
-  var observerCount: Int { get }
   /// Adds a handler for `observer`, which is handed to it on every call.
   func addObserver<Observer: AnyObject>(
     _ observer: Observer, removeIfExists: Bool, options: Options,
@@ -325,16 +277,9 @@ package final class HandingAdapter<Observable: HandingObservable>: ExerciseAdapt
   package static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount, .initialValue, .oldValue, .handsOwnerToHandler]
   }
-  private let observable: Observable
+  package let observable: Observable
 
   package init(_ value: Int) { observable = Observable(value) }
-
-  package var value: Int {
-    get { observable.value }
-    set { observable.value = newValue }
-  }
-
-  package var storedEntryCount: Int { observable.observerCount }
 
   package func subscribe(_ subscription: ScenarioSubscription) {
     let handler = subscription.handler
@@ -349,15 +294,9 @@ package final class HandingAdapter<Observable: HandingObservable>: ExerciseAdapt
 }
 
 /// Exercise 9's API: stage 4's, with `Sendable` observers and closures.
-package protocol SendableOptionsObservable: AnyObject {
+package protocol SendableOptionsObservable: ExerciseObservable {
   /// The option set.
   associatedtype Options: ExerciseOptions
-  /// Creates an observable holding `value`.
-  init(_ value: Int)
-  /// The value; setting it notifies.
-  var value: Int { get set }
-  /// The callbacks stored.
-  var observerCount: Int { get }
   /// Adds a callback for `observer`, held weakly.
   func addObserver(
     _ observer: AnyObject & Sendable, removeIfExists: Bool, options: Options,
@@ -374,16 +313,9 @@ package final class SendableOptionsAdapter<Observable: SendableOptionsObservable
   package static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount, .initialValue, .oldValue]
   }
-  private let observable: Observable
+  package let observable: Observable
 
   package init(_ value: Int) { observable = Observable(value) }
-
-  package var value: Int {
-    get { observable.value }
-    set { observable.value = newValue }
-  }
-
-  package var storedEntryCount: Int { observable.observerCount }
 
   package func subscribe(_ subscription: ScenarioSubscription) {
     // A scenario sets on one thread, and the observable calls back on the thread that sets.

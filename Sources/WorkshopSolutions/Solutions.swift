@@ -11,24 +11,25 @@ import Solution09
 import WorkshopKit
 
 // Each exercise's module declares the API its adapter drives: one line each.
-extension Solution01.Observable: RemovableClosuresObservable where Value == Int {}
-extension Solution02.Observable: KeyedObservable where Value == Int {}
-extension Solution03.Observable: OwnerKeyedObservable where Value == Int {}
-extension Solution04.Observable: WeakObservable where Value == Int {}
-extension Solution05.Observable: WeakObservable where Value == Int {}
-extension Solution06.Observable: OptionsObservable where Value == Int {
+extension Solution01.Observable: ExerciseObservable, RemovableClosuresObservable
+where Value == Int {}
+extension Solution02.Observable: ExerciseObservable, KeyedObservable where Value == Int {}
+extension Solution03.Observable: ExerciseObservable, OwnerKeyedObservable where Value == Int {}
+extension Solution04.Observable: ExerciseObservable, WeakObservable where Value == Int {}
+extension Solution05.Observable: ExerciseObservable, WeakObservable where Value == Int {}
+extension Solution06.Observable: ExerciseObservable, OptionsObservable where Value == Int {
   package typealias Options = Solution06.ObservableOptions
 }
 extension Solution06.ObservableOptions: ExerciseOptions {}
-extension Solution07.Observable: OptionsObservable where Value == Int {
+extension Solution07.Observable: ExerciseObservable, OptionsObservable where Value == Int {
   package typealias Options = Solution07.ObservableOptions
 }
 extension Solution07.ObservableOptions: ExerciseOptions {}
-extension Solution08.Observable: HandingObservable where Value == Int {
+extension Solution08.Observable: ExerciseObservable, HandingObservable where Value == Int {
   package typealias Options = Solution08.ObservableOptions
 }
 extension Solution08.ObservableOptions: ExerciseOptions {}
-extension Solution09.Observable: SendableOptionsObservable where Value == Int {
+extension Solution09.Observable: ExerciseObservable, SendableOptionsObservable where Value == Int {
   package typealias Options = Solution09.ObservableOptions
 }
 extension Solution09.ObservableOptions: ExerciseOptions {}

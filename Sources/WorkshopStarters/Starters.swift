@@ -11,24 +11,25 @@ import ObserverScenarios
 import WorkshopKit
 
 // Each exercise's module declares the API its adapter drives: one line each.
-extension Exercise01.Observable: RemovableClosuresObservable where Value == Int {}
-extension Exercise02.Observable: KeyedObservable where Value == Int {}
-extension Exercise03.Observable: OwnerKeyedObservable where Value == Int {}
-extension Exercise04.Observable: WeakObservable where Value == Int {}
-extension Exercise05.Observable: WeakObservable where Value == Int {}
-extension Exercise06.Observable: OptionsObservable where Value == Int {
+extension Exercise01.Observable: ExerciseObservable, RemovableClosuresObservable
+where Value == Int {}
+extension Exercise02.Observable: ExerciseObservable, KeyedObservable where Value == Int {}
+extension Exercise03.Observable: ExerciseObservable, OwnerKeyedObservable where Value == Int {}
+extension Exercise04.Observable: ExerciseObservable, WeakObservable where Value == Int {}
+extension Exercise05.Observable: ExerciseObservable, WeakObservable where Value == Int {}
+extension Exercise06.Observable: ExerciseObservable, OptionsObservable where Value == Int {
   package typealias Options = Exercise06.ObservableOptions
 }
 extension Exercise06.ObservableOptions: ExerciseOptions {}
-extension Exercise07.Observable: OptionsObservable where Value == Int {
+extension Exercise07.Observable: ExerciseObservable, OptionsObservable where Value == Int {
   package typealias Options = Exercise07.ObservableOptions
 }
 extension Exercise07.ObservableOptions: ExerciseOptions {}
-extension Exercise08.Observable: HandingObservable where Value == Int {
+extension Exercise08.Observable: ExerciseObservable, HandingObservable where Value == Int {
   package typealias Options = Exercise08.ObservableOptions
 }
 extension Exercise08.ObservableOptions: ExerciseOptions {}
-extension Exercise09.Observable: SendableOptionsObservable where Value == Int {
+extension Exercise09.Observable: ExerciseObservable, SendableOptionsObservable where Value == Int {
   package typealias Options = Exercise09.ObservableOptions
 }
 extension Exercise09.ObservableOptions: ExerciseOptions {}
