@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// A task executor that runs every job on one thread of its own, and can tell when it has
 /// nothing left to run.
@@ -29,7 +30,8 @@ package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
   /// Runs `body` on the executor's thread and returns what it returns, once every job enqueued
   /// before it has run too.
   package func runAndWait<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
-    let result = ResultBox<Result>()
+    // Written on the executor's thread before it goes idle, read after `waitUntilIdle()`.
+    let result = HandOff<Result>()
     Task(executorPreference: self) { result.value = body() }
     waitUntilIdle()
     return result.value!
@@ -64,10 +66,4 @@ package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
       job.runSynchronously(on: asUnownedTaskExecutor())
     }
   }
-}
-
-/// Where ``DedicatedExecutor/runAndWait(_:)`` leaves its result. Unchecked: written on the
-/// executor's thread before it goes idle, read after `waitUntilIdle()`, which orders the two.
-private final class ResultBox<Value>: @unchecked Sendable {
-  var value: Value?
 }

@@ -94,24 +94,19 @@ private final class ObservationSubject: BenchSubject {
     var value = 0
   }
 
-  /// Carries the model into `onChange`, which must be `@Sendable`. Sound: the bench sets the
-  /// value on its one thread, and `onChange` runs there, inside the set.
-  struct Carried: @unchecked Sendable {
-    let model: Model
-    let sum: Sum
-  }
-
   let model = Model()
 
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
-    Self.track(Carried(model: model, sum: sum))
+    // Carried into `onChange`, which must be `@Sendable`. Sound: the bench sets the value on
+    // its one thread, and `onChange` runs there, inside the set.
+    Self.track(SingleThreaded((model: model, sum: sum)))
   }
 
-  private static func track(_ carried: Carried) {
+  private static func track(_ carried: SingleThreaded<(model: Model, sum: Sum)>) {
     withObservationTracking {
-      _ = carried.model.value
+      _ = carried.value.model.value
     } onChange: {
-      carried.sum.value &+= carried.model.value
+      carried.value.sum.value &+= carried.value.model.value
       track(carried)
     }
   }

@@ -100,6 +100,7 @@ final class ObservationsAdapter: ScenarioObservable {
     if !executor.isCurrent { executor.waitUntilIdle() }
   }
 }
+
 /// Swift's `Observations`: each observer a task iterating the sequence, on the scenarios' own
 /// dedicated executor, so that a set can wait until every consumer has added the value it was
 /// handed. Every value is delivered because each set waits; an app that does not wait gets the
@@ -110,13 +111,9 @@ private final class ObservationsSubject: BenchSubject {
     var value = 0
   }
 
-  /// Carries the model to the executor's thread, the only one that touches it.
-  struct Carried: @unchecked Sendable {
-    let model: Model
-  }
-
   let executor = DedicatedExecutor.shared
-  let carried = Carried(model: Model())
+  /// The model, carried to the executor's thread: made here, then touched only there.
+  let carried = SingleThreaded(Model())
   var tasks: [Int: Task<Void, Never>] = [:]
 
   deinit {
@@ -129,7 +126,7 @@ private final class ObservationsSubject: BenchSubject {
     let carried = carried
     tasks[index] = Task(executorPreference: executor) {
       var isFirst = true
-      for await value in Observations({ carried.model.value }) {
+      for await value in Observations({ carried.value.value }) {
         guard !Task.isCancelled else { break }
         if isFirst {
           isFirst = false  // the value when subscribing, not a change
@@ -148,7 +145,7 @@ private final class ObservationsSubject: BenchSubject {
 
   func set(_ value: Int) {
     let carried = carried
-    Task(executorPreference: executor) { carried.model.value = value }
+    Task(executorPreference: executor) { carried.value.value = value }
     executor.waitUntilIdle()
   }
 

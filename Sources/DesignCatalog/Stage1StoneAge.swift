@@ -59,8 +59,8 @@ final class StoneAgeAdapter: ScenarioObservable {
   func subscribe(_ subscription: ScenarioSubscription) {
     observable.bindObserver(subscription.closure { .new($0) })
   }
-
 }
+
 private final class StoneAgeBench: BenchSubject {
   let observable = Stage1Closures.Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {

@@ -64,6 +64,7 @@ final class IronAgeAdapter: ScenarioObservable {
     observable.removeObserver(forKey: subscription.key)
   }
 }
+
 private final class IronAgeBench: BenchSubject {
   let observable = Stage2KeyedDict.Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {

@@ -60,8 +60,8 @@ final class InformationAgeAdapter: ScenarioObservable {
   func subscribe(_ subscription: ScenarioSubscription) {
     observable.bindObserver(subscription.owner, closure: subscription.closure { .new($0) })
   }
-
 }
+
 private final class InformationAgeBench: BenchSubject {
   let observable = Stage3WeakRefs.Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {

@@ -74,6 +74,7 @@ final class OptionSetsAdapter: ScenarioObservable {
     observable.removeObserver(subscription.owner)
   }
 }
+
 private final class OptionSetsBench: BenchSubject {
   let observable = Stage4Options.Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {

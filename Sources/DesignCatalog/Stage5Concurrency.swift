@@ -99,6 +99,7 @@ private final class ConcurrencyBench: BenchSubject {
   }
   func set(_ value: Int) { observable.value = value }
 }
+
 /// Stage 5 with handlers isolated to the main actor, subscribed and set on the main actor: the
 /// path a `@MainActor` screen's label takes. Its handler is called at once, through the
 /// observable's main-actor mailbox.

@@ -118,9 +118,9 @@ extension Scenario {
       subject.notes[.releasedObserverNotCalled]
       ?? {
         switch subject.identity {
-        case .none: "the stage never learns who subscribed"
+        case .none: "\(theDesign(subject)) never learns who subscribed"
         case .key: "a key cannot tell whether its owner still lives"
-        case .object: "the stage did not check its weak reference"
+        case .object: "\(theDesign(subject)) did not check its weak reference"
         }
       }()
     return .flaw("the closure still ran for 2 after its owner was freed: \(reason)")
@@ -544,10 +544,17 @@ private func subscribeCapturingStrongly(
   return subscription
 }
 
-/// Says how the experiment was phrased for a stage that hands the owner to its handler.
+/// Says how the experiment was phrased for a design that hands the owner to its handler.
 private func handedNote(_ design: ObservableDesign) -> String {
-  design.has(.handsOwnerToHandler)
-    ? " (phrased for this stage: the handler is handed its owner instead of capturing it)" : ""
+  let this = if case .stage = design.role { "this stage" } else { "this observable" }
+  return design.has(.handsOwnerToHandler)
+    ? " (phrased for \(this): the handler is handed its owner instead of capturing it)" : ""
+}
+
+/// What an evidence line calls `design`: "the stage" for one of this package's stages, "the
+/// observable" for any other, a learner's or a reader's own.
+private func theDesign(_ design: ObservableDesign) -> String {
+  if case .stage = design.role { "the stage" } else { "the observable" }
 }
 
 /// "1 entry", "1,001 entries".

@@ -26,3 +26,16 @@ package final class SingleThreadedBox<Value>: @unchecked Sendable {
   /// - Parameter value: The first value.
   package init(_ value: Value) { self.value = value }
 }
+
+/// A value one thread leaves for another that waits for it: written before a signal (a
+/// semaphore, an executor going idle), read after the wait, which orders the two.
+///
+/// Unchecked: the signal and the wait are the lock. Each use names its signal where it makes
+/// one.
+package final class HandOff<Value>: @unchecked Sendable {
+  /// The value left, `nil` until it is.
+  package var value: Value?
+
+  /// An empty hand-off, for one value.
+  package init() {}
+}

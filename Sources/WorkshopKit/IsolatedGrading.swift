@@ -1,6 +1,7 @@
 import CommandSupport
 import Foundation
 import ObserverScenarios
+import Support
 
 /// How the workshop runs the scenarios on an exercise.
 package enum Grading: Sendable {
@@ -148,19 +149,14 @@ package enum IsolatedGrading {
   }
 
   private static func readAll(_ task: Task<Data, Never>) -> Data {
-    let box = DataBox()
+    // Written before the semaphore is signalled, read after it is waited on.
+    let read = HandOff<Data>()
     let done = DispatchSemaphore(value: 0)
     Task {
-      box.data = await task.value
+      read.value = await task.value
       done.signal()
     }
     done.wait()
-    return box.data
+    return read.value ?? Data()
   }
-}
-
-/// Where the reading task leaves what it read; written before the semaphore is signalled, read
-/// after it is waited on, which orders the two.
-private final class DataBox: @unchecked Sendable {
-  var data = Data()
 }
