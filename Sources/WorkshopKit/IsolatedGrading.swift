@@ -123,7 +123,8 @@ package enum IsolatedGrading {
     while process.isRunning {
       if Date() > deadline {
         timedOut = true
-        process.terminate()
+        // SIGKILL, which no signal mask inherited from this process can hold back.
+        kill(process.processIdentifier, SIGKILL)
         break
       }
       Thread.sleep(forTimeInterval: 0.01)
@@ -132,7 +133,7 @@ package enum IsolatedGrading {
     let text = String(decoding: readAll(reader), as: UTF8.self)
     if timedOut {
       return (
-        text, "it did not finish within \(Int(timeout)) seconds: a deadlock or an endless loop?"
+        text, "it did not finish within \(seconds(timeout)): a deadlock or an endless loop?"
       )
     }
     if process.terminationReason == .uncaughtSignal {
@@ -146,6 +147,12 @@ package enum IsolatedGrading {
       return (text, "the grading process exited with status \(process.terminationStatus)")
     }
     return (text, nil)
+  }
+
+  /// "1 second", "30 seconds", "0.5 seconds".
+  private static func seconds(_ seconds: Double) -> String {
+    let number = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    return seconds == 1 ? "1 second" : "\(number) seconds"
   }
 
   private static func readAll(_ task: Task<Data, Never>) -> Data {

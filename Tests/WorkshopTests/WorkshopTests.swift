@@ -318,6 +318,57 @@ struct IsolatedGradingTests {
     #expect(IsolatedGrading.parse("").running == nil)
   }
 
+  @Test(
+    "a child that hangs or crashes costs its scenario a ✗ saying so; a new child grades the rest")
+  func hangsAndCrashesCostOneScenario() throws {
+    // A stand-in for the workshop's executable, in a real child process: it reports as the
+    // workshop's child does, hangs in one scenario and dies of a signal in another.
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("workshop-child-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let child = folder.appendingPathComponent("child.sh")
+    try """
+    #!/bin/sh
+    shift 2  # --grade-in-child N
+    for name in "$@"; do
+      printf 'start\\t%s\\n' "$name"
+      case "$name" in
+        delivers-every-change) exec sleep 60 ;;
+        explicit-unsubscribe) kill -SEGV $$ ;;
+      esac
+      printf 'done\\tholds\\tgraded by the stand-in\\n'
+    done
+
+    """.write(to: child, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: child.path)
+
+    let exercise = try #require(Exercise.numbered(2))
+    #expect(
+      exercise.aimed + exercise.kept == [
+        .deliveryOrder, .deliversEveryChange, .explicitUnsubscribe,
+        .strongCaptureFreedAfterUnsubscribe, .sameObserverTwice,
+      ])
+    let grade = IsolatedGrading.grade(exercise, executable: child.path, timeout: 1)
+    let outcomes = Dictionary(uniqueKeysWithValues: grade.results.map { ($0.scenario, $0.outcome) })
+    let graded = Outcome(verdict: .holds, detail: "graded by the stand-in")
+    #expect(outcomes[.deliveryOrder] == graded)
+    #expect(
+      outcomes[.deliversEveryChange]
+        == Outcome(
+          verdict: .flaw,
+          detail: "while it ran, it did not finish within 1 second: a deadlock or an endless loop?"
+        ))
+    #expect(
+      outcomes[.explicitUnsubscribe]
+        == Outcome(
+          verdict: .flaw,
+          detail: "while it ran, the program crashed (signal \(SIGSEGV)): a trap, such as a force "
+            + "unwrap of nil or a Mutex locked twice on one thread"))
+    #expect(outcomes[.strongCaptureFreedAfterUnsubscribe] == graded)
+    #expect(outcomes[.sameObserverTwice] == graded)
+  }
+
   @Test("a child reports exactly the scenarios it is asked for, in order")
   func childReports() throws {
     let captured = CapturedIO()
