@@ -103,16 +103,15 @@ package struct Game {
     let screen = QuestionGroupsScreen(groups: QuestionGroup.all, observing: latestScores)
     screen.lines.forEach(print)
     print("")
-    let numbers = QuestionGroup.all.map(\.number)
     while true {
-      print("Which group? (\(numbers.first!) to \(numbers.last!); an empty line quits):")
+      print("Which group? (\(QuestionGroup.numberRange); an empty line quits):")
       guard let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
         return nil
       }
       if let number = Int(line), let group = QuestionGroup.numbered(number) {
         return play(group, scores: latestScores, screen: screen)
       }
-      print("Please answer with a group number from \(numbers.first!) to \(numbers.last!).")
+      print("Please answer with a group number from \(QuestionGroup.numberRange).")
     }
   }
 
@@ -186,7 +185,7 @@ package struct Game {
   private func readAnswer(choices: Int) -> Int? {
     let valid = Array(letters.prefix(choices))
     while true {
-      print("Your answer (\(valid.dropLast().joined(separator: ", ")) or \(valid.last!)):")
+      print("Your answer (\(valid.dropLast().joined(separator: ", ")) or \(valid.last ?? "")):")
       guard let line = readLine() else { return nil }
       let answer = line.trimmingCharacters(in: .whitespaces).lowercased()
       if let index = valid.firstIndex(of: answer) { return index }

@@ -3,9 +3,8 @@ import CommandSupport
 /// The `keeping-score` command, as a function from arguments and input to output and an exit
 /// status, so tests can run it.
 package enum KeepingScoreCommand {
-  /// The group numbers, as the help and the errors list them.
-  private static let groupRange =
-    "\(QuestionGroup.all.first!.number) to \(QuestionGroup.all.last!.number)"
+  /// The group numbers, "1 to 8", as the help and the errors list them.
+  private static let groups = QuestionGroup.numberRange
 
   /// The text of `--help`.
   package static let help = """
@@ -17,7 +16,7 @@ package enum KeepingScoreCommand {
            keeping-score --reset
 
     ARGUMENTS:
-      <chapter>   play the questions of that chapter, \(groupRange); without it, the question
+      <chapter>   play the questions of that chapter, \(groups); without it, the question
                   groups screen asks which
 
     Answers are read from standard input, one letter a line. The scores are saved to
@@ -64,7 +63,7 @@ package enum KeepingScoreCommand {
       let chapter = arguments[0]
       guard let number = Int(chapter), let group = QuestionGroup.numbered(number) else {
         io.printError(
-          "keeping-score: no question group '\(chapter)' (valid: \(groupRange), --reset, "
+          "keeping-score: no question group '\(chapter)' (valid: \(groups), --reset, "
             + "--help); see 'keeping-score --help'")
         return .usage
       }
@@ -76,7 +75,7 @@ package enum KeepingScoreCommand {
       }
       let problem = unknown.map { "unknown argument '\($0)'" } ?? "give one argument at most"
       io.printError(
-        "keeping-score: \(problem) (valid: a chapter \(groupRange), --reset, --help); "
+        "keeping-score: \(problem) (valid: a chapter \(groups), --reset, --help); "
           + "see 'keeping-score --help'")
       return .usage
     }

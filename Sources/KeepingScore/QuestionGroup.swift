@@ -54,6 +54,12 @@ package struct QuestionGroup: Sendable {
     all.first { $0.number == number }
   }
 
+  /// The group numbers as the help, the errors and the prompt say them: "1 to 8".
+  package static var numberRange: String {
+    let numbers = all.map(\.number)
+    return "\(numbers.min() ?? 0) to \(numbers.max() ?? 0)"
+  }
+
   /// Every group, one per chapter 1 to 8, in order.
   package static let all: [QuestionGroup] = [
     QuestionGroup(
