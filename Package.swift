@@ -148,6 +148,7 @@ let package = Package(
       name: "ExecutableTests",
       dependencies: [
         "compare-stages", "tutorial", "keeping-score", "workshop", "CommandSupport",
+        "DesignCatalog",
       ]),
   ],
   swiftLanguageModes: [.v6]

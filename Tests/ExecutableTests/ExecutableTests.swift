@@ -1,4 +1,5 @@
 import CommandSupport
+import DesignCatalog
 import Foundation
 import Testing
 
@@ -74,13 +75,13 @@ struct ExecutableTests {
 
   @Test("bad input: one line on stderr, nothing on stdout, exit status 64")
   func badInput() throws {
-    let result = try runProduct("compare-stages", ["--stage", "7"])
+    let result = try runProduct("compare-stages", ["--stage", "seven"])
     #expect(result.status == 64)
     #expect(result.output.isEmpty)
+    let valid = Design.all.map(\.id).joined(separator: ", ")
     #expect(
       result.error
-        == "compare-stages: unknown stage '7' (valid: 1, 2, 3, 4, 5, notificationcenter, observation, observations); see 'compare-stages --help'\n"
-    )
+        == "compare-stages: unknown stage 'seven' (valid: \(valid)); see 'compare-stages --help'\n")
   }
 }
 
