@@ -6,11 +6,14 @@ extension ScenarioReport {
   /// The comparison as a table for a terminal, a legend, then the evidence of every verdict
   /// that is not ✓, and a last line saying whether the documented verdicts were met.
   ///
+  /// Each column is headed by its design's number and short name, "2 iron"; when those would
+  /// make the table wider than 100 columns, by its label alone, "2", which the legend under the
+  /// table explains.
+  ///
   /// - Parameter color: Whether to colour ✓ and ✗ with ANSI escapes.
-  /// - Returns: Lines that fit in 100 columns, ending with a newline.
+  /// - Returns: Lines that fit in 100 columns while the labels do, ending with a newline.
   public func text(color: Bool = false) -> String {
     let nameWidth = max(rows.map(\.scenario.name.count).max() ?? 0, "scenario".count)
-    let widths = designs.map { max($0.heading.count, 3) + 2 }
 
     func cell(_ content: String, visibleWidth: Int, width: Int) -> String {
       let padding = width - visibleWidth
@@ -18,13 +21,25 @@ extension ScenarioReport {
       return String(repeating: " ", count: left) + content
         + String(repeating: " ", count: padding - left)
     }
+    func trimmed(_ line: String) -> String {
+      String(line.reversed().drop { $0 == " " }.reversed())
+    }
+    func widths(_ headings: [String]) -> [Int] { headings.map { max($0.count, 3) + 2 } }
+    func header(_ headings: [String]) -> String {
+      trimmed(
+        "scenario".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+          + zip(headings, widths(headings)).map { cell($0, visibleWidth: $0.count, width: $1) }
+          .joined())
+    }
+    // "2 iron" while the header fits in 100 columns, "2" past that.
+    let headings =
+      header(designs.map(\.heading)).count <= 100 ? designs.map(\.heading) : designs.map(\.label)
+    let widths = widths(headings)
+
     func symbol(_ verdict: Verdict) -> String {
       guard color, verdict != .notApplicable else { return verdict.symbol }
       let code = verdict == .holds ? "32" : "31"
       return "\u{1B}[\(code)m\(verdict.symbol)\u{1B}[0m"
-    }
-    func trimmed(_ line: String) -> String {
-      String(line.reversed().drop { $0 == " " }.reversed())
     }
 
     let hasReferences = designs.contains { $0.stageNumber == nil }
@@ -34,11 +49,7 @@ extension ScenarioReport {
         : "Each scenario run live on every stage: ✓ the property holds, ✗ the stage has the flaw.",
       "",
     ]
-    lines.append(
-      trimmed(
-        "scenario".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-          + zip(designs, widths).map { cell($0.heading, visibleWidth: $0.heading.count, width: $1) }
-          .joined()))
+    lines.append(header(headings))
     for row in rows {
       lines.append(
         trimmed(
