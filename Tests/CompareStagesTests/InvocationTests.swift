@@ -226,9 +226,10 @@ struct PlatformInvocationTests {
   @Test(
     "when names would make the table wider than 100 columns, each column is headed by its label")
   func narrowHeadings() {
-    // Three more stages, copies of stage 5 numbered 6 to 8, beside the references: wider
-    // than 100 columns with headings like "6 conc".
-    let extra = (6...8).map { number in
+    // Two more stages, copies of stage 5 numbered after the last, beside the references:
+    // wider than 100 columns with headings like "6 conc".
+    let last = Design.stages.count + 2
+    let extra = (Design.stages.count + 1...last).map { number in
       var design = Design.concurrency.observable
       design.id = String(number)
       design.role = .stage(number)
@@ -240,7 +241,8 @@ struct PlatformInvocationTests {
     #expect(lines.allSatisfy { $0.count <= 100 })
     let header = lines.first { $0.hasPrefix("scenario ") }?.split(separator: " ").map(String.init)
     #expect(header == ["scenario"] + designs.map(\.label))
-    #expect(text.contains("\n        8 concurrency age: thread-safe, ordered, immediate removal\n"))
+    #expect(
+      text.contains("\n        \(last) concurrency age: thread-safe, ordered, immediate removal\n"))
 
     let fewer = ScenarioReport(designs: Design.stages.map(\.observable)).text()
     #expect(fewer.contains("\nscenario                                 1 stone  2 iron  3 info"))
