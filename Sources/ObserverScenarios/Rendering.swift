@@ -124,15 +124,12 @@ extension ScenarioReport {
   /// The comparison as a Markdown table, then a list of the evidence of every flaw.
   package var markdown: String {
     let headings = designs.map { $0.stageNumber.map(String.init) ?? $0.name }
-    var lines = [
-      "| scenario | what it checks | " + headings.joined(separator: " | ") + " |",
-      "| --- | --- | " + designs.map { _ in "---" }.joined(separator: " | ") + " |",
-    ]
-    for row in rows {
-      lines.append(
-        "| `\(row.scenario.name)` | \(row.scenario.title) | "
-          + row.outcomes.map(\.outcome.verdict.symbol).joined(separator: " | ") + " |")
-    }
+    var lines = markdownTable(
+      header: ["scenario", "what it checks"] + headings,
+      rows: rows.map { row in
+        ["`\(row.scenario.name)`", row.scenario.title]
+          + row.outcomes.map(\.outcome.verdict.symbol)
+      })
     let explained = rows.flatMap { row in
       row.outcomes.filter { $0.outcome.verdict != .holds }.map { (row.scenario.name, $0) }
     }

@@ -23,11 +23,8 @@ struct BenchTable {
   }
 
   var markdown: String {
-    let header = "| " + headers.joined(separator: " | ") + " |"
-    let rule =
-      "| " + headers.indices.map { $0 == 0 ? "---" : "---:" }.joined(separator: " | ") + " |"
-    let body = rows.map { "| " + $0.joined(separator: " | ") + " |" }
-    return (["**\(title)**", "", header, rule] + body).joined(separator: "\n") + "\n"
+    let table = markdownTable(header: headers, rows: rows, figuresRightAligned: true)
+    return (["**\(title)**", ""] + table).joined(separator: "\n") + "\n"
   }
 }
 

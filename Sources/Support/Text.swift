@@ -78,3 +78,18 @@ package func prettyJSON(_ value: some Encodable) -> String {
   let data = try! encoder.encode(value)
   return String(decoding: data, as: UTF8.self) + "\n"
 }
+
+/// The lines of a Markdown table: the header, the rule under it, then a line a row.
+///
+/// - Parameters:
+///   - header: The column headings.
+///   - rows: The cells, a row at a time, one for each heading.
+///   - figuresRightAligned: Whether every column after the first is aligned right, for figures.
+/// - Returns: The lines, without newlines.
+package func markdownTable(
+  header: [String], rows: [[String]], figuresRightAligned: Bool = false
+) -> [String] {
+  func line(_ cells: [String]) -> String { "| " + cells.joined(separator: " | ") + " |" }
+  let rule = header.indices.map { $0 > 0 && figuresRightAligned ? "---:" : "---" }
+  return [line(header), line(rule)] + rows.map(line)
+}

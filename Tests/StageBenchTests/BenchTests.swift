@@ -129,7 +129,7 @@ struct BenchTests {
     _ = CompareStages.run(["--bench", "--quick", "--format", "markdown"], io: result.io)
     let output = result.output
     #expect(output.contains("**Fan-out: nanoseconds per observer callback"))
-    #expect(output.contains("| contender | N=1 | N=10 |"))
+    #expect(output.contains("| contender | N=1 | N=10 |\n| --- | ---: | ---: |\n| floor | "))
     #expect(output.contains("| stage 5 |"))
   }
 
