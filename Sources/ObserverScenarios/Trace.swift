@@ -30,20 +30,28 @@ package struct Trace: Sendable, Equatable {
   package var hiddenOwners: Int
   /// How many observables the experiment made; only the first is shown.
   package var observables: Int
+  /// For a run with no events, which subscribed, set and called nothing (a question for the
+  /// compiler, or a capability the design lacks): the verdict it gave, so that the trace still
+  /// says something.
+  package var verdictWithoutEvents: Outcome?
+
+  /// What a trace calls an owner cut from it whose handler sets the value or unsubscribes
+  /// another: its name would make a participant the trace does not otherwise show.
+  package static let unshownOwner = "an observer not shown"
 
   /// The owners shown, in the order they first appear.
   package var owners: [String] {
     var seen: [String] = []
     for event in events {
-      let owner: String? =
+      let owners: [String?] =
         switch event {
-        case .subscribe(_, let owner, _), .call(_, let owner, _, _),
-          .unsubscribe(_, let owner, _, _), .released(let owner):
-          owner
-        case .set(_, _, let by, _): by
-        case .stored: nil
+        case .subscribe(_, let owner, _), .call(_, let owner, _, _), .released(let owner):
+          [owner]
+        case .unsubscribe(_, let owner, let by, _): [by, owner]
+        case .set(_, _, let by, _): [by]
+        case .stored: []
         }
-      if let owner, !seen.contains(owner) { seen.append(owner) }
+      for owner in owners.compactMap(\.self) where !seen.contains(owner) { seen.append(owner) }
     }
     return seen
   }
@@ -76,6 +84,14 @@ final class TraceRecorder: @unchecked Sendable {
     }
     hidden.insert(owner)
     return false
+  }
+
+  /// Who a set or an unsubscription inside a handler comes from, as the trace names it: the
+  /// owner whose handler is running, or, when that owner is cut from the trace, a stand-in that
+  /// says so.
+  var caller: String? {
+    guard let owner = calling.last else { return nil }
+    return shown.contains(owner) ? owner : Trace.unshownOwner
   }
 
   func record(_ event: Trace.Event, owner: String? = nil) {
@@ -115,8 +131,7 @@ final class TracingObservable: ScenarioObservable {
       }
       recorder.record(
         .set(
-          observable: number, value: newValue, by: recorder.calling.last,
-          depth: recorder.settingDepth))
+          observable: number, value: newValue, by: recorder.caller, depth: recorder.settingDepth))
       recorder.settingDepth += 1
       inner.value = newValue
       recorder.settingDepth -= 1
@@ -156,8 +171,7 @@ final class TracingObservable: ScenarioObservable {
       let owner = subscription.ownerName
       recorder.record(
         .unsubscribe(
-          observable: number, owner: owner, by: recorder.calling.last,
-          depth: recorder.settingDepth),
+          observable: number, owner: owner, by: recorder.caller, depth: recorder.settingDepth),
         owner: owner)
     }
     inner.unsubscribe(subscription)
@@ -179,7 +193,8 @@ extension Scenario {
     return (
       Trace(
         events: recorder.events, hiddenOwners: recorder.hidden.count,
-        observables: recorder.observables),
+        observables: recorder.observables,
+        verdictWithoutEvents: recorder.events.isEmpty ? outcome : nil),
       outcome
     )
   }
@@ -230,8 +245,12 @@ extension Trace {
     return lines
   }
 
-  /// Why some of the run is not shown, if any is not.
+  /// Why some of the run is not shown, if any is not, or why nothing is.
   private var cutNote: String? {
+    if let outcome = verdictWithoutEvents {
+      return "nothing was subscribed, set or called in this run: "
+        + "\(outcome.verdict.symbol) \(outcome.detail)"
+    }
     var parts: [String] = []
     if hiddenOwners > 0 {
       parts.append("\(grouped(hiddenOwners)) more observers took part and are not shown")
@@ -247,14 +266,17 @@ extension Trace {
   /// that set it.
   package var text: String {
     var lines = steps.map { String(repeating: "  ", count: $0.depth) + $0.text }
-    if let cutNote { lines.append("(\(cutNote))") }
+    if let cutNote { lines += wrap("(\(cutNote))", firstPrefix: "", prefix: " ") }
     return lines.joined(separator: "\n") + "\n"
   }
 
   /// The trace as a Mermaid sequence diagram, which GitHub draws.
   package var mermaid: String {
     let owners = self.owners
-    func id(_ owner: String) -> String { "P\(owners.firstIndex(of: owner)! + 1)" }
+    // Every owner an event names is in `owners`, so every lookup finds its participant.
+    let participants = Dictionary(
+      uniqueKeysWithValues: owners.enumerated().map { ($1, "P\($0 + 1)") })
+    func id(_ owner: String) -> String { participants[owner] ?? "E" }
     var lines = [
       "sequenceDiagram", "  participant E as experiment", "  participant O as observable",
     ]
@@ -287,6 +309,9 @@ extension Trace {
       }
     }
     if let cutNote { lines.append("  Note over E,O: \(cutNote)") }
-    return lines.joined(separator: "\n") + "\n"
+    // Mermaid ends a sequence diagram's statement at a semicolon, even inside a message or a
+    // note: "#59;" is its code for one.
+    return lines.map { $0.replacing(";", with: "#59;") }.joined(separator: "\n")
+      + "\n"
   }
 }

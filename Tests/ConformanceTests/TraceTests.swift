@@ -64,4 +64,68 @@ struct TraceTests {
     #expect(lines.filter { $0.hasPrefix("  participant P") }.count == trace.owners.count)
     #expect(trace.mermaid.contains("Note over P1: released"))
   }
+
+  @Test(
+    "a run that subscribes and sets nothing still says something: its verdict, in both forms",
+    arguments: Design.all)
+  func runWithoutEvents(design: Design) {
+    for scenario in Scenario.all {
+      let (trace, outcome) = scenario.trace(on: design.observable)
+      guard trace.events.isEmpty else {
+        #expect(trace.verdictWithoutEvents == nil)
+        continue
+      }
+      let said = "nothing was subscribed, set or called in this run: \(outcome.verdict.symbol)"
+      let unwrapped = trace.text.replacing("\n ", with: " ")
+      #expect(unwrapped == "(\(said) \(outcome.detail))\n", "\(scenario.name)")
+      #expect(trace.text.split(separator: "\n").allSatisfy { $0.count <= 100 })
+      #expect(trace.mermaid.contains("  Note over E,O: \(said)"), "\(scenario.name)")
+    }
+  }
+
+  @Test(
+    "no Mermaid trace has a bare semicolon, which would end its statement", arguments: Design.all)
+  func mermaidSemicolons(design: Design) {
+    for scenario in Scenario.all {
+      let mermaid = scenario.trace(on: design.observable).trace.mermaid
+      #expect(!mermaid.replacing("#59;", with: "").contains(";"), "\(scenario.name)")
+    }
+  }
+
+  @Test("sendable runs nothing: its trace is the compiler's answer")
+  func sendableTrace() {
+    let trace = Scenario.Name.sendable.scenario.trace(on: Design.concurrency.observable).trace
+    #expect(trace.events.isEmpty)
+    #expect(
+      trace.text
+        == "(nothing was subscribed, set or called in this run: ✓ "
+        + "Stage5Concurrency.Observable<Int> is Sendable:\n threads may share it)\n")
+  }
+
+  @Test("a semicolon in a note is written as Mermaid's code for one")
+  func semicolonInNote() {
+    let trace = Scenario.Name.oldValue.scenario.trace(on: Design.observation.observable).trace
+    #expect(trace.text.contains("onChange carries no value; read there"))
+    #expect(trace.mermaid.contains("onChange carries no value#59; read there"))
+  }
+
+  // Stage 2 calls in dictionary order, seeded per run: the owner that unsubscribes the others is
+  // often one the trace cuts. Many runs make that case certain to come up.
+  @Test("a handler cut from the trace that unsubscribes a shown owner is named as not shown")
+  func unshownCaller() {
+    let scenario = Scenario.Name.unsubscribeDuringNotification.scenario
+    var sawUnshownCaller = false
+    for _ in 0..<50 {
+      let trace = scenario.trace(on: Design.ironAge.observable).trace
+      let mermaid = trace.mermaid
+      for owner in trace.owners {
+        #expect(mermaid.contains(" as \(owner)\n"), "every owner named is a participant")
+      }
+      if trace.owners.contains(Trace.unshownOwner) {
+        sawUnshownCaller = true
+        #expect(trace.text.contains("\(Trace.unshownOwner) unsubscribes observer "))
+      }
+    }
+    #expect(sawUnshownCaller)
+  }
 }
