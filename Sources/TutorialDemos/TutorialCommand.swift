@@ -11,8 +11,8 @@ package enum TutorialCommand {
     Runs the demo of a chapter of the tutorial in Tutorial/:
     \(Demo.chapters.map { "  \($0.number)  \($0.title)" }.joined(separator: "\n"))
 
-    Chapter \(TutorialChapter.comparing.number) is `swift run compare-stages`; the others \
-    have no demo.
+    Chapter \(TutorialChapter.comparing.number), \(TutorialChapter.comparing.title.lowercased()), \
+    is `swift run compare-stages`.
 
     """
 
