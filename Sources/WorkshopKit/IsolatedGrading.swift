@@ -123,7 +123,8 @@ package enum IsolatedGrading {
     while process.isRunning {
       if Date() > deadline {
         timedOut = true
-        // SIGKILL, which no signal mask inherited from this process can hold back.
+        // SIGKILL, which a child can neither catch, block nor ignore: under `swift test`,
+        // SIGTERM left a hanging stand-in child running for its whole sleep.
         kill(process.processIdentifier, SIGKILL)
         break
       }
