@@ -142,7 +142,9 @@ let package = Package(
     // learner does to Exercises/.
     .testTarget(
       name: "WorkshopTests",
-      dependencies: ["WorkshopKit", "WorkshopSolutions", "ObserverScenarios", "CommandSupport"]),
+      dependencies: [
+        "WorkshopKit", "WorkshopSolutions", "ObserverScenarios", "CommandSupport", "Support",
+      ]),
     // Runs the built executables as a user does: arguments, standard streams, exit status.
     .testTarget(
       name: "ExecutableTests",

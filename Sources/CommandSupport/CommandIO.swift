@@ -67,7 +67,7 @@ package struct CommandIO: Sendable {
 /// What a command wrote, for tests: pass ``io`` to its `run`, then read the streams.
 package final class CapturedIO: Sendable {
   private let streams = Mutex((output: "", error: ""))
-  private let input: Mutex<[String]>
+  private let input: TypedLines
 
   /// Captures what a command writes, and hands it `input` line by line.
   ///
@@ -78,7 +78,7 @@ package final class CapturedIO: Sendable {
   package init(
     input: [String] = [], environment: [String: String] = [:], isTerminal: Bool = false
   ) {
-    self.input = Mutex(input)
+    self.input = TypedLines(input)
     self.environment = environment
     self.isTerminal = isTerminal
   }
@@ -91,7 +91,7 @@ package final class CapturedIO: Sendable {
     CommandIO(
       write: { text in self.streams.withLock { $0.output += text } },
       writeError: { text in self.streams.withLock { $0.error += text } },
-      readLine: { self.input.withLock { $0.isEmpty ? nil : $0.removeFirst() } },
+      readLine: input.next,
       environment: environment, isTerminal: isTerminal)
   }
 
@@ -99,4 +99,42 @@ package final class CapturedIO: Sendable {
   package var output: String { streams.withLock { $0.output } }
   /// Everything written to standard error.
   package var error: String { streams.withLock { $0.error } }
+}
+
+extension CommandIO {
+  /// The one line every command of this package prints for bad usage:
+  /// "compare-stages: unknown stage '9' (valid: …); see 'compare-stages --help'".
+  ///
+  /// - Parameters:
+  ///   - command: The command's name, as its `--help` is run.
+  ///   - problem: What is wrong, with the valid choices.
+  /// - Returns: The line, without its newline.
+  package static func usageLine(_ command: String, _ problem: String) -> String {
+    "\(command): \(problem); see '\(command) --help'"
+  }
+
+  /// Reports bad usage: ``usageLine(_:_:)`` on standard error.
+  ///
+  /// - Parameters:
+  ///   - command: The command's name.
+  ///   - problem: What is wrong, with the valid choices.
+  /// - Returns: ``ExitCode/usage``, for the command to return.
+  package func usageError(_ command: String, _ problem: String) -> ExitCode {
+    printError(Self.usageLine(command, problem))
+    return .usage
+  }
+}
+
+/// Lines handed out one at a time, as standard input gives them: what a test or a demo types
+/// into a command.
+package final class TypedLines: Sendable {
+  private let remaining: Mutex<[String]>
+
+  /// Lines to hand out, first to last.
+  ///
+  /// - Parameter lines: The lines, without newlines.
+  package init(_ lines: [String]) { remaining = Mutex(lines) }
+
+  /// The next line, or `nil` when there are no more.
+  package func next() -> String? { remaining.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
 }

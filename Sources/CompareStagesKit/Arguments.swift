@@ -1,3 +1,4 @@
+import CommandSupport
 import DesignCatalog
 import ObserverScenarios
 
@@ -71,7 +72,7 @@ package struct UsageError: Error, Equatable, CustomStringConvertible {
 
   /// The one line printed on standard error.
   package var description: String {
-    "compare-stages: \(message); see 'compare-stages --help'"
+    CommandIO.usageLine("compare-stages", message)
   }
 }
 

@@ -68,10 +68,10 @@ package enum CompareStages {
       do {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       } catch {
-        io.printError(
-          "compare-stages: cannot write charts into '\(folder.path)' (valid: a folder that can "
-            + "be created and written); see 'compare-stages --help'")
-        return .usage
+        return io.usageError(
+          "compare-stages",
+          "cannot write charts into '\(folder.path)' (valid: a folder that can be created and "
+            + "written)")
       }
     }
     if isDebugBuild {

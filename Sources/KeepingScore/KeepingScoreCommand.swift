@@ -62,10 +62,8 @@ package enum KeepingScoreCommand {
     case _ where arguments.count == 1 && !arguments[0].hasPrefix("-"):
       let chapter = arguments[0]
       guard let number = Int(chapter), let group = QuestionGroup.numbered(number) else {
-        io.printError(
-          "keeping-score: no question group '\(chapter)' (valid: \(groups), --reset, "
-            + "--help); see 'keeping-score --help'")
-        return .usage
+        return io.usageError(
+          "keeping-score", "no question group '\(chapter)' (valid: \(groups), --reset, --help)")
       }
       game.play(group)
       return .success
@@ -74,10 +72,8 @@ package enum KeepingScoreCommand {
         $0.hasPrefix("-") && !["--reset", "--help", "-h"].contains($0)
       }
       let problem = unknown.map { "unknown argument '\($0)'" } ?? "give one argument at most"
-      io.printError(
-        "keeping-score: \(problem) (valid: a chapter \(groups), --reset, --help); "
-          + "see 'keeping-score --help'")
-      return .usage
+      return io.usageError(
+        "keeping-score", "\(problem) (valid: a chapter \(groups), --reset, --help)")
     }
   }
 }

@@ -118,9 +118,9 @@ extension Scenario {
       subject.notes[.releasedObserverNotCalled]
       ?? {
         switch subject.identity {
-        case .none: "\(theDesign(subject)) never learns who subscribed"
+        case .none: "the \(noun(subject)) never learns who subscribed"
         case .key: "a key cannot tell whether its owner still lives"
-        case .object: "\(theDesign(subject)) did not check its weak reference"
+        case .object: "the \(noun(subject)) did not check its weak reference"
         }
       }()
     return .flaw("the closure still ran for 2 after its owner was freed: \(reason)")
@@ -546,15 +546,15 @@ private func subscribeCapturingStrongly(
 
 /// Says how the experiment was phrased for a design that hands the owner to its handler.
 private func handedNote(_ design: ObservableDesign) -> String {
-  let this = if case .stage = design.role { "this stage" } else { "this observable" }
-  return design.has(.handsOwnerToHandler)
-    ? " (phrased for \(this): the handler is handed its owner instead of capturing it)" : ""
+  design.has(.handsOwnerToHandler)
+    ? " (phrased for this \(noun(design)): the handler is handed its owner instead of "
+      + "capturing it)" : ""
 }
 
-/// What an evidence line calls `design`: "the stage" for one of this package's stages, "the
-/// observable" for any other, a learner's or a reader's own.
-private func theDesign(_ design: ObservableDesign) -> String {
-  if case .stage = design.role { "the stage" } else { "the observable" }
+/// What an evidence line calls `design`: "stage" for one of this package's stages,
+/// "observable" for any other, a learner's or a reader's own.
+private func noun(_ design: ObservableDesign) -> String {
+  if case .stage = design.role { "stage" } else { "observable" }
 }
 
 /// "1 entry", "1,001 entries".

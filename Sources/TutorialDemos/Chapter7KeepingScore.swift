@@ -1,7 +1,6 @@
 import CommandSupport
 import Foundation
 import KeepingScore
-import Synchronization
 
 extension Demo {
   /// Chapter 7: three runs of the keeping-score app with typed answers, against a save file in
@@ -17,7 +16,7 @@ extension Demo {
 
     func run(_ arguments: [String], typing answers: [String]) {
       print((["$ swift run keeping-score"] + arguments).joined(separator: " "))
-      let answers = TypedAnswers(answers)
+      let answers = TypedLines(answers)
       let io = CommandIO(
         write: transcript.write,
         writeError: {
@@ -39,14 +38,4 @@ extension Demo {
     print("$ echo '{ this is not a score' > \(shownPath)")
     run(["7"], typing: ["a"])
   }
-}
-
-/// The answers a demo types, handed out one a line as the app asks for them.
-private final class TypedAnswers: Sendable {
-  private let remaining: Mutex<[String]>
-
-  init(_ answers: [String]) { remaining = Mutex(answers) }
-
-  /// The next answer, or `nil` when there are no more.
-  func next() -> String? { remaining.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
 }

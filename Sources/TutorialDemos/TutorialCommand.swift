@@ -35,8 +35,7 @@ package enum TutorialCommand {
       let problem =
         arguments.count == 1 ? "no demo for chapter '\(arguments[0])'" : "give one chapter number"
       let valid = Demo.chapters.map { String($0.number) }.joined(separator: ", ")
-      io.printError("tutorial: \(problem) (valid: \(valid)); see 'tutorial --help'")
-      return .usage
+      return io.usageError("tutorial", "\(problem) (valid: \(valid))")
     }
     Demo(transcript: Transcript(echo: io.write)).run(chapter: number)
     return .success

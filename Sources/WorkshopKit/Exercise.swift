@@ -91,29 +91,24 @@ package struct ExerciseGrade: Sendable {
   /// Whether every aimed and every kept scenario holds.
   package var isSolved: Bool { results.allSatisfy { $0.outcome.verdict == .holds } }
 
-  /// A grade made of results already found.
+  /// Grades `exercise`, its aimed scenarios then its kept ones, with what `outcome` finds.
   ///
   /// - Parameters:
   ///   - exercise: The exercise.
-  ///   - results: The aimed scenarios' results, then the kept ones'.
-  package init(exercise: Exercise, results: [Result]) {
+  ///   - outcome: What one scenario finds on the exercise's code.
+  package init(_ exercise: Exercise, outcome: (Scenario.Name) -> Outcome) {
     self.exercise = exercise
-    self.results = results
+    results =
+      exercise.aimed.map { Result(scenario: $0, aimed: true, outcome: outcome($0)) }
+      + exercise.kept.map { Result(scenario: $0, aimed: false, outcome: outcome($0)) }
   }
 
-  /// Runs the exercise's aimed and kept scenarios on `design`.
+  /// Runs the exercise's aimed and kept scenarios on `design`, in this process.
   ///
   /// - Parameters:
   ///   - exercise: The exercise.
   ///   - design: The learner's code (or the solution), behind the scenarios' interface.
   package init(_ exercise: Exercise, design: ObservableDesign) {
-    self.exercise = exercise
-    results =
-      exercise.aimed.map {
-        Result(scenario: $0, aimed: true, outcome: $0.scenario.run(on: design))
-      }
-      + exercise.kept.map {
-        Result(scenario: $0, aimed: false, outcome: $0.scenario.run(on: design))
-      }
+    self.init(exercise) { $0.scenario.run(on: design) }
   }
 }

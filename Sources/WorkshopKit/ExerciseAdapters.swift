@@ -54,13 +54,13 @@ extension ObservableDesign {
   package static func exercise<Adapter: ExerciseAdapter>(
     _ number: Int, _ adapter: Adapter.Type, isSendable: Bool
   ) -> ObservableDesign {
-    let typeName = String(reflecting: Adapter.Observable.self)
-      .replacingOccurrences(of: "Swift.", with: "")
+    let typeName = String(reflecting: Adapter.Observable.self).replacing("Swift.", with: "")
+    let exercise = Exercise.numbered(number)
     return ObservableDesign(
       id: String(number), name: "exercise \(number)", shortName: "ex \(number)",
-      title: Exercise.numbered(number)?.title ?? "exercise \(number)",
+      title: exercise?.title ?? "exercise \(number)",
       module: String(typeName.prefix { $0 != "." }), typeName: typeName,
-      chapter: Exercise.numbered(number)?.folder, identity: Adapter.identity,
+      chapter: exercise?.folder, identity: Adapter.identity,
       capabilities: Adapter.capabilities, isSendable: isSendable,
       makeObservable: { Adapter($0) })
   }

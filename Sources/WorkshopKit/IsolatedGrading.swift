@@ -10,7 +10,10 @@ package enum Grading: Sendable {
   /// In a child process, the workshop's own executable at `executable`, one per exercise: a
   /// learner's code that traps, or hangs for `timeout` seconds, then costs that exercise a ✗
   /// with what happened, never the whole run.
-  case isolated(executable: String, timeout: Double = 30)
+  case isolated(executable: String, timeout: Double = timeout)
+
+  /// How long one grading child may take, in seconds, before it is stopped as hung.
+  package static let timeout = 30.0
 }
 
 /// The protocol between the workshop and the child that grades one exercise: before each
@@ -67,15 +70,9 @@ package enum IsolatedGrading {
         detail: "while it ran, \(ending ?? "the grading process stopped without a word")")
       remaining = Array(remaining[(index + 1)...])
     }
-    func result(_ name: Scenario.Name, aimed: Bool) -> ExerciseGrade.Result {
-      ExerciseGrade.Result(
-        scenario: name, aimed: aimed,
-        outcome: outcomes[name] ?? Outcome(verdict: .flaw, detail: "not graded"))
+    return ExerciseGrade(exercise) {
+      outcomes[$0] ?? Outcome(verdict: .flaw, detail: "not graded")
     }
-    return ExerciseGrade(
-      exercise: exercise,
-      results: exercise.aimed.map { result($0, aimed: true) }
-        + exercise.kept.map { result($0, aimed: false) })
   }
 
   /// The outcomes a child reported, and the scenario it had started and not finished, if any.

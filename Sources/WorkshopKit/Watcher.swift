@@ -54,10 +54,10 @@ package enum Watcher {
     let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
       .appendingPathComponent("Exercises", isDirectory: true)
     guard FileManager.default.fileExists(atPath: folder.path) else {
-      io.printError(
-        "workshop: no Exercises folder in \(FileManager.default.currentDirectoryPath) (valid: "
-          + "run it from the package's folder, where Package.swift is); see 'workshop --help'")
-      return .usage
+      return io.usageError(
+        "workshop",
+        "no Exercises folder in \(FileManager.default.currentDirectoryPath) (valid: run it from "
+          + "the package's folder, where Package.swift is)")
     }
     watch(
       folder, io: io, rounds: nil, regrade: { regrade(number, io: io) },

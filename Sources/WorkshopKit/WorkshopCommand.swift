@@ -43,7 +43,7 @@ package enum WorkshopCommand {
     package var message: String
 
     /// The line printed on standard error.
-    package var description: String { "workshop: \(message); see 'workshop --help'" }
+    package var description: String { CommandIO.usageLine("workshop", message) }
   }
 
   private static var numbers: String {
@@ -65,6 +65,9 @@ package enum WorkshopCommand {
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+      if parts.count == 2, parts[0] != "--format", options.contains(parts[0]) {
+        throw UsageError(message: "\(parts[0]) takes no value")
+      }
       switch parts[0] {
       case "--help", "-h":
         return Invocation(request: .help)
@@ -341,7 +344,7 @@ package enum WorkshopCommand {
       -h, --help          print this help
 
     Edit the files of Exercises/NN-name/; a solution for each is in Exercises/Solutions/.
-    Each exercise is graded in a process of its own: code that traps or hangs (30 seconds)
+    Each exercise is graded in a process of its own: code that traps or hangs (\(Int(Grading.timeout)) seconds)
     costs the scenario it was running a ✗ that says so, and the others are still graded.
     An edit that does not compile stops the build, and the compiler's message names the file,
     and so the exercise. swift test never grades your exercises: it stays green whatever you

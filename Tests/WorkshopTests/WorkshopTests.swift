@@ -1,6 +1,7 @@
 import CommandSupport
 import Foundation
 import ObserverScenarios
+import Support
 import Testing
 import WorkshopKit
 import WorkshopSolutions
@@ -119,6 +120,19 @@ struct ExerciseCatalogueTests {
     }
   }
 
+  @Test("Exercises/README.md lists every exercise as the catalogue has it, in order")
+  func exercisesReadmeTable() throws {
+    let readme = try String(
+      contentsOf: packageRoot.appendingPathComponent("Exercises/README.md"), encoding: .utf8)
+    let rows = readme.split(separator: "\n").filter { $0.first == "|" }.dropFirst(2)
+    let expected = try Exercise.all.map { exercise in
+      let chapter = try #require(TutorialChapter.numbered(exercise.chapter))
+      return "| \(exercise.number) | [\(exercise.title)](\(exercise.slug)) | "
+        + "[\(chapter.number)](../\(chapter.path)) | `swift run workshop \(exercise.number)` |"
+    }
+    #expect(rows.map(String.init) == expected)
+  }
+
   @Test("the README's Run it section shows the workshop's command")
   func readmeShowsTheWorkshop() throws {
     let readme = try String(
@@ -216,6 +230,7 @@ struct WorkshopCommandTests {
     arguments: [
       ["0"], ["99"], ["one"], ["hint"], ["hint", "x"], ["--format", "yaml"], ["--format"],
       ["--nope"], ["1", "2"], ["hint", "1", "--strict"], ["--watch", "--format", "json"],
+      ["--strict=yes"], ["--watch=3"],
     ])
   func badInput(arguments: [String]) {
     let result = workshop(arguments)
@@ -224,7 +239,9 @@ struct WorkshopCommandTests {
     #expect(result.error.hasPrefix("workshop: "))
     #expect(result.error.hasSuffix("; see 'workshop --help'\n"))
     #expect(result.error.split(separator: "\n").count == 1)
-    #expect(result.error.contains("valid") || result.error.contains("no option"))
+    #expect(
+      result.error.contains("valid") || result.error.contains("no option")
+        || result.error.contains("takes no value"))
   }
 
   @Test("parsing keeps numbers as numbers and modes as modes")
