@@ -74,7 +74,11 @@ package func median(_ values: [Double]) -> Double {
 package func prettyJSON(_ value: some Encodable) -> String {
   let encoder = JSONEncoder()
   encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-  // Encoding plain structs of strings, numbers and Booleans cannot fail.
+  // JSON has no infinity or NaN (a ratio over a floor measured as 0 ns would be one), and the
+  // encoder throws on them unless told what to write instead. With that, encoding plain structs
+  // of strings, numbers and Booleans cannot fail.
+  encoder.nonConformingFloatEncodingStrategy = .convertToString(
+    positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
   let data = try! encoder.encode(value)
   return String(decoding: data, as: UTF8.self) + "\n"
 }

@@ -4,6 +4,7 @@ import CompareStagesKit
 import DesignCatalog
 import Foundation
 import StageBench
+import Support
 import Testing
 
 /// A design that skips every other callback: the bench must refuse its figures.
@@ -81,6 +82,17 @@ struct BenchTests {
       #expect(row["laterSetMicroseconds"] is Double)
     }
     #expect(object["allocationCounting"] as? Bool == countingIsActive)
+  }
+
+  @Test("a figure JSON cannot hold (a ratio over a floor timed at 0 ns) is written, not a crash")
+  func infiniteFigure() {
+    struct Figures: Encodable {
+      var ratioToFloor: Double
+      var churnGrowth: Double
+    }
+    #expect(
+      prettyJSON(Figures(ratioToFloor: .infinity, churnGrowth: .nan))
+        == "{\n  \"churnGrowth\" : \"NaN\",\n  \"ratioToFloor\" : \"Infinity\"\n}\n")
   }
 
   @Test("--chart writes three SVG charts, each with a title, axis labels and every contender")
