@@ -126,7 +126,7 @@ let package = Package(
       name: "DocumentationTests",
       dependencies: [
         "CompareStagesKit", "DesignCatalog", "ObserverScenarios", "StageBench", "TutorialDemos",
-        "KeepingScore", "Support", "CommandSupport",
+        "KeepingScore", "Support", "CommandSupport", "WorkshopKit",
       ]
     ),
     .testTarget(

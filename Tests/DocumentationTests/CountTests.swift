@@ -1,0 +1,138 @@
+import DesignCatalog
+import Foundation
+import ObserverScenarios
+import Testing
+import WorkshopKit
+
+/// A count as the prose spells it: "fifteen".
+private func spelled(_ number: Int) -> String {
+  let words = [
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty",
+  ]
+  return words.indices.contains(number) ? words[number] : String(number)
+}
+
+/// The scenarios `design` is documented to fail.
+private func flaws(of design: Design) -> Set<Scenario.Name> {
+  design.observable.documentedFlaws ?? []
+}
+
+/// A file's text as the counts are matched in it: lowercase, each run of white space (a line
+/// break in a paragraph, a comment's indentation) one space, and the `//` that carries a Swift
+/// comment from one line to the next left out.
+private func prose(of path: String) throws -> String {
+  let text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+  return text.lowercased()
+    .replacing(/\n\s*\/\/ ?/, with: " ")
+    .replacing(/\s+/, with: " ")
+}
+
+/// The sentences of the docs that count something, each with the count computed from the
+/// catalogue, so that a new scenario, a stage's new verdict or a new exercise cannot leave the
+/// prose saying an old number.
+private func countedSentences() throws -> [String: [String]] {
+  let scenarios = spelled(Scenario.all.count)
+  let stages = spelled(Design.stages.count)
+  let exercises = spelled(Exercise.all.count)
+  let stageModules = Design.stages.map(\.observable.module)
+  // Chapter 5 answers the rows that every stage before it fails.
+  let failedByAllBefore = Design.stages.dropLast().map(flaws(of:)).reduce(
+    Set(Scenario.Name.allCases)
+  ) {
+    $0.intersection($1)
+  }
+  // Chapter 5 shows again, on stage 5, the traces chapter 4 showed on stage 4.
+  let chapter4Traces = try prose(of: "Tutorial/04-option-sets-auto-removal.md")
+    .matches(of: /<!-- output: swift run compare-stages --trace [a-z-]+ --stage 4/).count
+  let handOver = try #require(Exercise.all.first { $0.slug == "08-hand-over-the-owner" })
+
+  var sentences: [String: [String]] = [
+    "README.md": [
+      "runs the same \(scenarios) experiments on every stage",
+      "is the workshop: \(exercises) exercises in",
+      "the \(scenarios) scenarios are a library",
+    ],
+    "Tutorial/00-introduction.md": [
+      "one of the \(stages) designs", "the first runs the \(scenarios) scenarios on every stage",
+    ],
+    "Tutorial/01-stone-age-closures.md": [
+      "\(spelled(flaws(of: .stoneAge).count)) of the \(scenarios) rows fail for this stage"
+    ],
+    "Tutorial/03-information-age-weak-references.md": [
+      "\(spelled(flaws(of: .informationAge).count)) of the \(scenarios) rows say otherwise"
+    ],
+    "Tutorial/04-option-sets-auto-removal.md": [
+      "keeps the \(spelled(Scenario.all.count - flaws(of: .optionSets).count)) scenarios stage 4 "
+        + "passes"
+    ],
+    "Tutorial/05-concurrency-age.md": [
+      "\(spelled(failedByAllBefore.count)) rows of the comparison are failed by every one of "
+        + "stages 1 to \(Design.stages.count - 1)",
+      "the \(spelled(chapter4Traces)) experiments chapter 4 traced",
+      "and the \(spelled(handOver.aimed.count - 1)) scenarios that need released observers gone",
+    ],
+    "Tutorial/06-comparing-the-stages.md": ["driven by the same \(scenarios) experiments"],
+    "Tutorial/08-beyond-the-stages.md": [
+      "runs its \(scenarios) scenarios on both of these",
+      "adds the \(spelled(Design.references.count)) columns beside the \(stages) stages",
+    ],
+    "Exercises/README.md": ["the \(scenarios) scenarios that"],
+    "Examples/GradeYourOwn/Package.swift": ["with the \(scenarios) scenarios"],
+  ]
+  for module in stageModules {
+    sentences["Sources/\(module)/\(module).docc/\(module).md"] = [
+      "runs the \(scenarios) scenarios on it"
+    ]
+  }
+  return sentences
+}
+
+@Suite("Documentation: the counts in the prose")
+struct CountTests {
+  @Test("every sentence that counts scenarios, stages or exercises says the catalogue's count")
+  func countedSentencesHold() throws {
+    for (path, sentences) in try countedSentences() {
+      let text = try prose(of: path)
+      for sentence in sentences {
+        let saysIt = text.contains(sentence)
+        #expect(saysIt, "\(path) should say: \(sentence)")
+      }
+    }
+  }
+
+  // A count written in words before what it counts, anywhere in the docs, must be one of the
+  // sentences above: a new one is added there, with the count it should say.
+  @Test("no other sentence counts scenarios, stages, designs, columns or exercises")
+  func noUncheckedCount() throws {
+    let sentences = try countedSentences()
+    let docs =
+      ["README.md", "Exercises/README.md", "Examples/GradeYourOwn/Package.swift"]
+      + (try markdownFiles(in: "Tutorial"))
+      + Design.stages.map(\.observable.module).map { "Sources/\($0)/\($0).docc/\($0).md" }
+    let count =
+      /\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty) (scenarios|experiments|stages|designs|columns|exercises|references)\b/
+    for path in docs {
+      var text = try prose(of: path)
+      for sentence in sentences[path] ?? [] { text = text.replacing(sentence, with: "") }
+      for match in text.matches(of: count) {
+        Issue.record("\(path) counts '\(match.output.0)' in a sentence this test does not check")
+      }
+    }
+  }
+
+  @Test("chapter 4's exercise 6 keeps exactly the scenarios stage 4 passes")
+  func exerciseSixKeepsStageFourPasses() throws {
+    let removeAtOnce = try #require(Exercise.all.first { $0.slug == "06-remove-at-once" })
+    let passes = Set(Scenario.Name.allCases).subtracting(flaws(of: .optionSets))
+    #expect(Set(removeAtOnce.kept) == passes)
+  }
+}
+
+private func markdownFiles(in folder: String) throws -> [String] {
+  try FileManager.default.contentsOfDirectory(
+    atPath: packageRoot.appendingPathComponent(folder).path
+  )
+  .filter { $0.hasSuffix(".md") }.sorted().map { "\(folder)/\($0)" }
+}
