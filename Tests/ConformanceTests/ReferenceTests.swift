@@ -60,9 +60,20 @@ private let pinned: [String: [String: Verdict]] = [
   ],
 ]
 
+/// The references whose pins are checked here. They were measured on Linux; on an Apple
+/// platform, whose Foundation is another implementation, NotificationCenter may differ, and only
+/// Observation's, built from the same Swift sources everywhere, are checked.
+private var pinnedHere: [Design] {
+  #if os(Linux)
+    Design.references
+  #else
+    Design.references.filter { $0.id != Design.notificationCenter.id }
+  #endif
+}
+
 @Suite("Conformance: the platform's references, measured")
 struct ReferenceTests {
-  @Test("each reference gives the pinned verdict for every scenario", arguments: Design.references)
+  @Test("each reference gives the pinned verdict for every scenario", arguments: pinnedHere)
   func pinnedVerdicts(reference: Design) throws {
     let expected = try #require(pinned[reference.id])
     #expect(Set(expected.keys) == Set(Scenario.all.map(\.name)), "pin every scenario")
