@@ -36,20 +36,15 @@ private let testTitles: Set<String> = {
   return titles
 }()
 
-/// Every Swift source of the package, as one text with white space collapsed: where a quoted
-/// message, a demo's line or a runtime message is written.
+/// The package's Swift sources (not its tests, whose expectations would vouch for any quote),
+/// as one text with white space collapsed: where a demo's line or a message is written.
 private let swiftSources: String = {
-  var text = ""
-  for folder in ["Sources", "Tests"] {
-    let root = packageRoot.appendingPathComponent(folder)
-    let files =
-      FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
-      .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
-    for file in files {
-      text += (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-    }
-  }
-  return collapsed(text)
+  let root = packageRoot.appendingPathComponent("Sources")
+  let files =
+    FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
+    .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+  return collapsed(
+    files.map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" }.joined(separator: " "))
 }()
 
 /// What the docs show printed or written as code: every fenced block and raw output region.
