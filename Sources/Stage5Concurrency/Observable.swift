@@ -156,8 +156,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       }
       guard mustDeliver else { return }
       Self.deliver(change, before: before, to: snapshot, endingIn: self)
-      snapshot = []
-      deliverQueued()
+      // The snapshot is dropped only after the turn ends (see withSlotsChanged(_:)).
+      withExtendedLifetime(snapshot) { deliverQueued() }
     }
   }
 
@@ -167,7 +167,11 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   public var observerCount: Int {
     // Counted outside the lock: checking an owner holds it for a moment, and if another thread
     // released it meanwhile, its deinit must not run under the lock.
-    withState { $0.slots }.count { $0?.isLive == true }
+    let snapshot = withState { $0.slots }
+    let count = snapshot.count { $0?.isLive == true }
+    // The snapshot is dropped only after a release (see withSlotsChanged(_:)).
+    withExtendedLifetime(snapshot) { _ = handoff.wrappingAdd(1, ordering: .releasing) }
+    return count
   }
 
   /// Observes the value until the returned token is cancelled or deinitialized.
@@ -273,7 +277,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @inlinable
   public func removeObserver(_ owner: AnyObject) {
     let id = ObjectIdentifier(owner)
-    let removed = withState { state -> Subscription<Value>? in
+    let removed = withSlotsChanged { state -> Subscription<Value>? in
       // `owner` is alive (the caller holds it), so loading the subscription's owner here
       // never releases the last reference to it.
       guard let subscription = state.subscriptionByOwner[id], subscription.owner === owner,
@@ -339,6 +343,24 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     }
   }
 
+  /// Runs `body` with the state locked, to change the list of subscriptions in place.
+  ///
+  /// A delivering thread reads its snapshot of the list without the lock, and this thread may
+  /// change the list's storage in place only once every snapshot of it is dropped: the
+  /// runtime's reference count tells it so, and ThreadSanitizer cannot see that count. So the
+  /// storage is first made this thread's own (copied only if a snapshot still holds it), and
+  /// acquiring loads after that show the sanitizer the releases that every reader of a
+  /// snapshot makes before dropping it. They change nothing else.
+  @inlinable
+  func withSlotsChanged<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
+    withState { state in
+      state.slots.reserveCapacity(state.slots.capacity)
+      _ = handoff.load(ordering: .acquiring)
+      _ = deliveries.load(ordering: .acquiring)
+      return body(&state)
+    }
+  }
+
   /// Delivers through a mailbox to the actor `handler` is isolated to.
   ///
   /// A handler written outside any actor is delivered to straight from the delivering thread,
@@ -374,7 +396,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     finish: (@Sendable () -> Void)? = nil,
     deliver: @escaping @Sendable (Subscription<Value>, Change<Value>) -> Bool
   ) -> Subscription<Value> {
-    let (subscription, replaced, initial) = withState {
+    let (subscription, replaced, initial) = withSlotsChanged {
       state -> (Subscription<Value>, Subscription<Value>?, Change<Value>?) in
       let subscription = Subscription(
         id: state.nextID, owner: owner, finish: finish, deliver: deliver)
@@ -406,7 +428,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
 
   @inlinable
   func end(_ subscription: Subscription<Value>) {
-    if withState({ $0.remove(subscription) }) {
+    if withSlotsChanged({ $0.remove(subscription) }) {
       subscription.finish?()
     }
   }
@@ -420,11 +442,16 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   /// behind it meanwhile, one at a time and in order.
   @inlinable
   func deliverQueued() {
+    // Each snapshot is dropped only after this thread's next release: the lock's, when the
+    // next one is taken, or the end of the turn (see withSlotsChanged(_:)).
+    var snapshot: [Subscription<Value>?] = []
+    defer { withExtendedLifetime(snapshot) {} }
     // Nothing queued: the turn ends without the lock.
     while !deliveries.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing)
       .exchanged
     {
-      let (item, snapshot) = withState { state -> (Pending, [Subscription<Value>?]) in
+      let item: Pending
+      (item, snapshot) = withState { state -> (Pending, [Subscription<Value>?]) in
         // Someone raised the count under the lock and queued in the same breath, so there is
         // an item; the one this thread finished is counted off, and this one is now under way.
         let item = state.pending[state.pendingStart].take()!
