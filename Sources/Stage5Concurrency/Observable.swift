@@ -68,14 +68,16 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     /// Where this observable's main-actor handlers get their changes, made with the first.
     @usableFromInline var mainActorMailbox: ActorMailbox<Value>?
 
+    /// Adds `subscription` at the end of the list; call it inside ``withSlotsChanged(_:)``.
     @inlinable mutating func append(_ subscription: Subscription<Value>) {
       subscription.slot.store(slots.count, ordering: .relaxed)
       slots.append(subscription)
       storedCount += 1
     }
 
-    /// Takes `subscription` out of the list, if it is still there. The caller holds its own
-    /// reference, so the subscription is never released here.
+    /// Takes `subscription` out of the list, if it is still there; call it inside
+    /// ``withSlotsChanged(_:)``. The caller holds its own reference, so the subscription is
+    /// never released here.
     @inlinable mutating func remove(_ subscription: Subscription<Value>) -> Bool {
       subscription.isActive.store(false, ordering: .releasing)
       let slot = subscription.slot.load(ordering: .relaxed)

@@ -5,6 +5,18 @@ import Testing
 let packageRoot = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+/// `text` with each run of white space (a line break in a paragraph, an indentation) as one space.
+func collapsed(_ text: some StringProtocol) -> String {
+  String(text).replacing(/\s+/, with: " ")
+}
+
+/// The Swift files below `folder` of the package.
+func swiftFiles(under folder: String) -> [URL] {
+  let root = packageRoot.appendingPathComponent(folder)
+  return FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
+    .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+}
+
 /// A Markdown file of the package, read into the parts the sync checks need.
 struct MarkdownDocument: CustomTestStringConvertible {
   /// A fenced block and the HTML comment just before it, if any.

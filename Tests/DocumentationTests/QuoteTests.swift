@@ -14,20 +14,11 @@ private let proseQuotes: Set<String> = [
   "User's name is Ray", "User's name is Rockin' Ray",
 ]
 
-/// Text with each run of white space as one space.
-private func collapsed(_ text: some StringProtocol) -> String {
-  String(text).replacing(/\s+/, with: " ")
-}
-
 /// The titles of every test and suite in the package, as `@Test("…")` and `@Suite("…")` give
 /// them.
 private let testTitles: Set<String> = {
-  let tests = packageRoot.appendingPathComponent("Tests")
-  let files =
-    FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)?
-    .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
   var titles: Set<String> = []
-  for file in files {
+  for file in swiftFiles(under: "Tests") {
     guard let source = try? String(contentsOf: file, encoding: .utf8) else { continue }
     for match in source.matches(of: /@(?:Test|Suite)\(\s*"((?:[^"\\]|\\.)*)"/) {
       titles.insert(String(match.output.1).replacing("\\\"", with: "\""))
@@ -38,23 +29,19 @@ private let testTitles: Set<String> = {
 
 /// The package's Swift sources (not its tests, whose expectations would vouch for any quote),
 /// as one text with white space collapsed: where a demo's line or a message is written.
-private let swiftSources: String = {
-  let root = packageRoot.appendingPathComponent("Sources")
-  let files =
-    FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
-    .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
-  return collapsed(
-    files.map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" }.joined(separator: " "))
-}()
+private let swiftSources: String = collapsed(
+  swiftFiles(under: "Sources").map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" }
+    .joined(separator: " "))
 
 /// What the docs show printed or written as code: every fenced block and raw output region.
 /// Each is compared with the code by the other documentation tests, so a quote found here is
 /// current.
 private func shownInTheDocs() throws -> String {
-  try MarkdownDocument.all().map { document in
-    (document.fencedBlocks.map(\.content) + document.rawOutputs.map(\.content))
-      .joined(separator: " ")
-  }.joined(separator: " ").replacing(/\s+/, with: " ")
+  collapsed(
+    try MarkdownDocument.all().map { document in
+      (document.fencedBlocks.map(\.content) + document.rawOutputs.map(\.content))
+        .joined(separator: " ")
+    }.joined(separator: " "))
 }
 
 extension MarkdownDocument {
