@@ -1,5 +1,6 @@
 import ObserverScenarios
 import Stage5Concurrency
+import Stage5Tuned
 import StageBench
 import Support
 
@@ -8,10 +9,17 @@ extension Design {
   package static let concurrency = Design(
     observable: .concurrency,
     contenders: [
-      Contender(.concurrency) { ConcurrencyBench() },
+      Contender(.concurrency) { ConcurrencyBench<Stage5Concurrency.Observable<Int>>() },
       // A handler isolated to the main actor, set from the main actor: a label's path.
       // Measured only on the main actor, as compare-stages runs.
-      Contender(.concurrency, name: "stage 5, main actor") { MainActorConcurrencyBench() },
+      Contender(.concurrency, name: "stage 5, main actor") {
+        MainActorConcurrencyBench<Stage5Concurrency.Observable<Int>>()
+      },
+      // The same, tuned for speed: appendix 05a.
+      Contender(.tuned) { ConcurrencyBench<Stage5Tuned.Observable<Int>>() },
+      Contender(.tuned, name: "stage 5 tuned, main actor") {
+        MainActorConcurrencyBench<Stage5Tuned.Observable<Int>>()
+      },
     ],
     graph: ReferenceGraph(
       nodes: [
@@ -20,18 +28,27 @@ extension Design {
       ],
       edges: [
         .init(from: "O", to: "L", path: "state", isStrong: true),
-        .init(from: "L", to: "U", path: "slots[]", isStrong: true),
-        .init(from: "U", to: "S", path: "slots[].owner", isStrong: false),
-        .init(from: "U", to: "H", path: "slots[].deliver", isStrong: true),
+        .init(from: "L", to: "U", path: "subscriptions[]", isStrong: true),
+        .init(from: "U", to: "S", path: "subscriptions[].owner", isStrong: false),
+        .init(from: "U", to: "H", path: "subscriptions[].handler", isStrong: true),
       ],
       caption:
         "No strong edge reaches the screen: the handler is handed the screen as a parameter, "
         + "so it need not capture it, and the subscription ends when the screen goes."),
     sampleWithOneOwner: { owner in
       let observable = Stage5Concurrency.Observable(0)
-      observable.observe(owner) { _, _ in }
-      return observable
+      observable.observeOnAnyThread(owner) { _, _ in }
+      // `Mirror` cannot see inside the `Mutex` that holds the state, so the sample shows the
+      // state copied out of it, under the same name, with the same subscription objects.
+      return MirroredState(state: observable._state, observable: observable)
     })
+}
+
+/// Stage 5's state as `Mirror` can walk it: copied out of its lock.
+private struct MirroredState {
+  let state: Stage5Concurrency.Observable<Int>.State
+  /// Kept alive while the graph is walked.
+  let observable: Stage5Concurrency.Observable<Int>
 }
 
 extension ObservableDesign {
@@ -46,13 +63,90 @@ extension ObservableDesign {
     ],
     isSendable: isSendable(Stage5Concurrency.Observable<Int>.self),
     documentedFlaws: [],
-    makeObservable: { ConcurrencyAdapter($0) })
+    makeObservable: { ConcurrencyAdapter<Stage5Concurrency.Observable<Int>>($0) })
+
+  /// Stage 5 tuned for speed (appendix 05a), as the scenarios see it: the same promises, so
+  /// the same verdicts. Not a column of the comparison; its tests run every scenario on it.
+  package static let tuned = ObservableDesign(
+    id: "5-tuned", name: "stage 5 tuned", shortName: "tuned",
+    title: "stage 5 tuned for speed",
+    module: "Stage5Tuned", typeName: "Stage5Tuned.Observable<Int>",
+    chapter: TutorialChapter.concurrency.path, role: .stage(5), identity: .object,
+    capabilities: ObservableDesign.concurrency.capabilities,
+    isSendable: isSendable(Stage5Tuned.Observable<Int>.self),
+    documentedFlaws: [],
+    makeObservable: { ConcurrencyAdapter<Stage5Tuned.Observable<Int>>($0) })
+}
+
+/// What the scenarios and the bench use of a stage 5 observable: the lesson's or the tuned
+/// one, which have the same API in two modules.
+protocol Stage5Observable: AnyObject, Sendable {
+  init(_ value: Int)
+  var value: Int { get set }
+  var storedEntryCount: Int { get }
+  /// Observes for `owner`'s lifetime on any thread: `update` is handed the change's kind
+  /// (`true` for an initial value), old value and new value.
+  func observe(
+    _ owner: SendableStandIn, initial: Bool,
+    _ update: @escaping @Sendable (_ isInitial: Bool, _ old: Int?, _ new: Int) -> Void)
+  /// Observes until the token is cancelled, on any thread.
+  func observeWithToken(_ handler: @escaping @Sendable (Int) -> Void) -> AnyObject & Sendable
+  /// Observes until the token is cancelled, on the main actor.
+  @MainActor func observeOnMainActor(_ handler: @escaping (Int) -> Void) -> AnyObject & Sendable
+  func removeObserver(_ owner: AnyObject)
+  func cancel(_ token: AnyObject)
+}
+
+extension Stage5Concurrency.Observable<Int>: Stage5Observable {
+  var storedEntryCount: Int { _storedSubscriptionCount }
+
+  func observe(
+    _ owner: SendableStandIn, initial: Bool,
+    _ update: @escaping @Sendable (Bool, Int?, Int) -> Void
+  ) {
+    observeOnAnyThread(owner, options: initial ? .initial : []) { _, change in
+      update(change.kind == .initial, change.oldValue, change.newValue)
+    }
+  }
+
+  func observeWithToken(_ handler: @escaping @Sendable (Int) -> Void) -> AnyObject & Sendable {
+    observeOnAnyThread { handler($0.newValue) }
+  }
+
+  @MainActor func observeOnMainActor(_ handler: @escaping (Int) -> Void) -> AnyObject & Sendable {
+    observe { handler($0.newValue) }
+  }
+
+  func cancel(_ token: AnyObject) { (token as? Stage5Concurrency.ObservationToken)?.cancel() }
+}
+
+extension Stage5Tuned.Observable<Int>: Stage5Observable {
+  var storedEntryCount: Int { _storedSubscriptionCount }
+
+  func observe(
+    _ owner: SendableStandIn, initial: Bool,
+    _ update: @escaping @Sendable (Bool, Int?, Int) -> Void
+  ) {
+    observeOnAnyThread(owner, options: initial ? .initial : []) { _, change in
+      update(change.kind == .initial, change.oldValue, change.newValue)
+    }
+  }
+
+  func observeWithToken(_ handler: @escaping @Sendable (Int) -> Void) -> AnyObject & Sendable {
+    observeOnAnyThread { handler($0.newValue) }
+  }
+
+  @MainActor func observeOnMainActor(_ handler: @escaping (Int) -> Void) -> AnyObject & Sendable {
+    observe { handler($0.newValue) }
+  }
+
+  func cancel(_ token: AnyObject) { (token as? Stage5Tuned.ObservationToken)?.cancel() }
 }
 
 /// Stage 5 behind the scenarios' interface. The handler is handed its owner, so it captures
 /// nothing; the owner it subscribes is the scenario's `Sendable` stand-in.
-final class ConcurrencyAdapter: ScenarioObservable {
-  let observable: Stage5Concurrency.Observable<Int>
+final class ConcurrencyAdapter<Observable: Stage5Observable>: ScenarioObservable {
+  let observable: Observable
 
   init(_ value: Int) { observable = .init(value) }
 
@@ -61,22 +155,20 @@ final class ConcurrencyAdapter: ScenarioObservable {
     set { observable.value = newValue }
   }
 
-  var storedEntryCount: Int { observable._storedSubscriptionCount }
+  var storedEntryCount: Int { observable.storedEntryCount }
 
   func subscribe(_ subscription: ScenarioSubscription) {
     // Unchecked, and sound: a scenario sets on one thread, and stage 5 calls this handler
     // on the thread that sets.
     let carried = SingleThreaded(subscription.handler)
     let wantsOld = subscription.wantsOld
-    observable.observe(
-      subscription.sendableOwner, options: subscription.wantsInitial ? .initial : []
-    ) { _, change in
-      switch change.kind {
-      case .initial:
-        carried.value(.initial(change.newValue))
-      case .update:
-        if wantsOld, let oldValue = change.oldValue { carried.value(.old(oldValue)) }
-        carried.value(.new(change.newValue))
+    observable.observe(subscription.sendableOwner, initial: subscription.wantsInitial) {
+      isInitial, oldValue, newValue in
+      if isInitial {
+        carried.value(.initial(newValue))
+      } else {
+        if wantsOld, let oldValue { carried.value(.old(oldValue)) }
+        carried.value(.new(newValue))
       }
     }
   }
@@ -88,33 +180,32 @@ final class ConcurrencyAdapter: ScenarioObservable {
 
 /// Stage 5 through its token API, the one that compares with the floor's plain closures. A
 /// subscription with an owner costs more per call: a weak load, to hand the owner over.
-private final class ConcurrencyBench: BenchSubject {
-  let observable = Stage5Concurrency.Observable(0)
+final class ConcurrencyBench<Observable: Stage5Observable>: BenchSubject {
+  let observable = Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
-    owner.token = observable.observe { change in sum.value &+= change.newValue }
+    owner.token = observable.observeWithToken { sum.value &+= $0 }
   }
   func unsubscribe(_ owner: BenchOwner, index: Int) {
-    (owner.token as? ObservationToken)?.cancel()
+    if let token = owner.token { observable.cancel(token) }
     owner.token = nil
   }
   func set(_ value: Int) { observable.value = value }
 }
 
 /// Stage 5 with handlers isolated to the main actor, subscribed and set on the main actor: the
-/// path a `@MainActor` screen's label takes. Its handler is called at once, through the
-/// observable's main-actor mailbox.
-private final class MainActorConcurrencyBench: BenchSubject {
-  let observable = Stage5Concurrency.Observable(0)
+/// path a `@MainActor` screen's label takes. Its handler is called at once.
+final class MainActorConcurrencyBench<Observable: Stage5Observable>: BenchSubject {
+  let observable = Observable(0)
 
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     let observable = observable
     owner.token = MainActor.assumeIsolated {
-      observable.observe { change in sum.value &+= change.newValue }
+      observable.observeOnMainActor { sum.value &+= $0 }
     }
   }
 
   func unsubscribe(_ owner: BenchOwner, index: Int) {
-    (owner.token as? ObservationToken)?.cancel()
+    if let token = owner.token { observable.cancel(token) }
     owner.token = nil
   }
 

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Synchronization
 
 /// A value that any thread may read, set and observe: the concurrency age.
@@ -6,23 +8,21 @@ import Synchronization
 /// got right:
 ///
 /// - **Thread-safe.** Its state sits behind a `Mutex`, and the compiler checks that it is
-///   `Sendable`. Handlers are never called while the lock is held, and nothing of yours (a value,
-///   a handler and what it captured, an owner) is released while it is held either, so a
-///   handler, or a `deinit` that a release runs, may read, set, subscribe or cancel; and never
-///   two handlers at a time for one observable.
-/// - **Ordered delivery.** A value set while a delivery is under way, from inside a handler or
-///   from another thread, is queued and delivered after the current one, so every observer sees
-///   the values in the order they were set and ends on the latest. The cost: a setter may return
-///   before its observers have run, when another delivery is in progress; and the thread that
-///   is delivering delivers the changes other threads queue meanwhile, for as long as they come.
-/// - **Immediate removal.** Once ``ObservationToken/cancel()`` or ``removeObserver(_:)`` returns
-///   on the delivering thread, that handler is not called again, even later in the same delivery.
+///   `Sendable`. No lock is held while a handler runs, or while anything of yours (a value, a
+///   handler and what it captured, an owner) is released, so a handler, or a `deinit`, may
+///   read, set, subscribe or cancel.
+/// - **One handler at a time, in order.** Handlers of one observable never run two at a time:
+///   one delivery runs at a time, and a value set meanwhile, from a handler or from another
+///   thread, is queued and delivered after it. Every observer sees every value, in the order
+///   set, once, and ends on the latest. The cost: a setter may return before its observers
+///   have run.
+/// - **Immediate removal.** Once ``ObservationToken/cancel()`` or ``removeObserver(_:)``
+///   returns where the handler runs, the handler is not called again, and it is released.
 /// - **No reason to capture the owner.** ``observe(_:options:isolation:_:)`` holds its owner
-///   weakly and hands it to the handler, so the handler never needs to capture it; the
-///   subscription ends with the owner.
-/// - **Handlers run where they were written.** A handler written in a `@MainActor` type runs on
-///   the main actor: at once when the value is set on the main actor, later (in order, each
-///   change once) when it is set on another thread.
+///   weakly and hands it to the handler; the subscription ends with the owner.
+/// - **Handlers run where they were written.** A handler written in a `@MainActor` type runs
+///   on the main actor. One that may run on any thread is passed to
+///   ``observeOnAnyThread(_:options:_:)``, which requires it to be `@Sendable`.
 ///
 /// ```swift
 /// @MainActor final class Screen {
@@ -39,267 +39,207 @@ import Synchronization
 ///
 /// Reading and then setting ``value`` (as `value += 1` does) is two steps, not one: another
 /// thread may set it in between.
-public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
-  @usableFromInline
-  enum Pending: Sendable {
-    /// A set, to deliver to the subscriptions made before it.
-    case change(Change<Value>, before: UInt64)
-    /// The current value, for one new subscription that asked for it.
-    case initial(Change<Value>, Subscription<Value>)
+public final class Observable<Value: Sendable>: Sendable {
+  /// One change on its way to the subscriptions made before it was set.
+  struct Delivery: Sendable {
+    let change: Change<Value>
+    let subscriptions: [Subscription<Value>]
+    /// The next subscription to call.
+    var next = 0
   }
 
-  @usableFromInline
-  struct State: Sendable {
-    @usableFromInline
-    init(value: Value) { self.value = value }
-
-    @usableFromInline var value: Value
-    /// In subscription order; `nil` where a subscription ended, until the next compaction.
-    @usableFromInline var slots: [Subscription<Value>?] = []
-    @usableFromInline var storedCount = 0
-    @usableFromInline var nextID: UInt64 = 0
-    @usableFromInline var subscriptionByOwner: [ObjectIdentifier: Subscription<Value>] = [:]
-    /// Deliveries waiting for the one under way; `nil` where one was taken out, until the
-    /// queue empties. Taking each one out, rather than clearing the queue at the end, means the
-    /// values and subscriptions it holds are released by the delivering thread, not under
-    /// the lock.
-    @usableFromInline var pending: [Pending?] = []
-    @usableFromInline var pendingStart = 0
-    /// Where this observable's main-actor handlers get their changes, made with the first.
-    @usableFromInline var mainActorMailbox: ActorMailbox<Value>?
-
-    /// Adds `subscription` at the end of the list; call it inside ``withSlotsChanged(_:)``.
-    @inlinable mutating func append(_ subscription: Subscription<Value>) {
-      subscription.slot.store(slots.count, ordering: .relaxed)
-      slots.append(subscription)
-      storedCount += 1
-    }
-
-    /// Takes `subscription` out of the list, if it is still there; call it inside
-    /// ``withSlotsChanged(_:)``. The caller holds its own reference, so the subscription is
-    /// never released here.
-    @inlinable mutating func remove(_ subscription: Subscription<Value>) -> Bool {
-      subscription.isActive.store(false, ordering: .releasing)
-      let slot = subscription.slot.load(ordering: .relaxed)
-      guard slot < slots.count, slots[slot] === subscription else { return false }
-      slots[slot] = nil
-      storedCount -= 1
-      if let ownerID = subscription.ownerID, subscriptionByOwner[ownerID] === subscription {
-        subscriptionByOwner[ownerID] = nil
-      }
-      // Compacting once half the slots are empty keeps removal O(1) amortized. Only empty
-      // slots are dropped, so nothing is released.
-      if slots.count >= 16 && storedCount < slots.count / 2 {
-        slots.removeAll { $0 == nil }
-        for (slot, subscription) in slots.enumerated() {
-          subscription?.slot.store(slot, ordering: .relaxed)
-        }
-      }
-      return true
-    }
+  package struct State {
+    var value: Value
+    /// In subscription order.
+    var subscriptions: [Subscription<Value>] = []
+    /// Deliveries waiting for the one under way, oldest first.
+    var queue: [Delivery] = []
+    /// Whether a delivery is under way: somebody has the turn.
+    var isDelivering = false
   }
 
-  @usableFromInline let state: StateLock<State>
-  /// How many deliveries are under way or queued: the one a thread is running plus those in
-  /// ``State/pending``. Raised only under the lock; lowered by the delivering thread, which
-  /// ends its turn without the lock when it finds nothing queued behind it.
-  @usableFromInline let deliveries = Atomic(0)
-  /// See ``withState(_:)``.
-  @usableFromInline let handoff = Atomic(0)
+  private let state: Mutex<State>
 
   /// Creates an observable holding `value`, with no observers.
   ///
   /// - Parameter value: The initial value.
   public init(_ value: Value) {
-    state = StateLock(State(value: value))
+    state = Mutex(State(value: value))
   }
 
   deinit {
-    let subscriptions = withState { $0.slots }
-    for subscription in subscriptions {
-      subscription?.isActive.store(false, ordering: .releasing)
-      subscription?.finish?()
+    for subscription in state.withLock({ $0.subscriptions }) {
+      subscription.end()
     }
   }
 
   /// The current value; get and set it from any thread.
   ///
-  /// Setting it delivers a ``Change`` to every live observer, in subscription order, on the
-  /// setting thread, unless a delivery is already under way: then the change is queued, the
-  /// setter returns at once, and the delivering thread delivers it after the current one. A
-  /// handler isolated to an actor is called on that actor (see
-  /// ``observe(_:options:isolation:_:)``).
-  ///
-  /// - Complexity: O(*n*) for the thread that delivers, where *n* is the number of
-  ///   subscriptions; no heap allocation when no other delivery is under way.
-  @inlinable
+  /// Setting it delivers a ``Change`` to every live observer, in subscription order. If no
+  /// delivery is under way, the setting thread delivers it before the setter returns, except
+  /// to a handler isolated to an actor this thread is not on: the rest of the delivery
+  /// continues there, later. If a delivery is under way, the change is queued, the setter
+  /// returns at once, and whoever is delivering delivers it next.
   public var value: Value {
-    get { withState { $0.value } }
+    get { state.withLock { $0.value } }
     set {
-      // The common case in one trip through the lock: nobody is delivering, so this thread
-      // delivers its own change, from a snapshot of the list, without queueing it.
-      var change = Change(kind: .update, oldValue: nil, newValue: newValue)
-      var before: UInt64 = 0
-      var snapshot: [Subscription<Value>?] = []
-      let mustDeliver = state.withLock { state in
-        _ = handoff.load(ordering: .acquiring)
-        change = Change(kind: .update, oldValue: state.value, newValue: newValue)
+      let takesTurn = state.withLock { state in
+        // The old value moves into the change: it is released with the change, not here.
+        let change = Change(kind: .update, oldValue: state.value, newValue: newValue)
         state.value = newValue
-        before = state.nextID
-        snapshot = state.slots
-        // This read-modify-write comes after every access above, so that it also shows
-        // ThreadSanitizer where they end, as the handoff increment does in withState(_:).
-        guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
-          state.pending.append(.change(change, before: before))
-          handoff.wrappingAdd(1, ordering: .releasing)
-          return false
-        }
-        return true
+        state.queue.append(Delivery(change: change, subscriptions: state.subscriptions))
+        return Self.takeTurn(&state)
       }
-      guard mustDeliver else { return }
-      Self.deliver(change, before: before, to: snapshot, endingIn: self)
-      // The snapshot is dropped only after the turn ends (see withSlotsChanged(_:)).
-      withExtendedLifetime(snapshot) { deliverQueued() }
+      if takesTurn { deliver(nil, here: nil) }
     }
   }
 
-  /// The number of live subscriptions: not cancelled, and whose owner, if any, is alive.
-  ///
-  /// - Complexity: O(*n*), where *n* is the number of subscriptions stored.
+  /// The number of live subscriptions: not ended, and whose owner, if any, is alive.
   public var observerCount: Int {
-    // Counted outside the lock: checking an owner holds it for a moment, and if another thread
-    // released it meanwhile, its deinit must not run under the lock.
-    let snapshot = withState { $0.slots }
-    let count = snapshot.count { $0?.isLive == true }
-    // The snapshot is dropped only after a release (see withSlotsChanged(_:)).
-    withExtendedLifetime(snapshot) { _ = handoff.wrappingAdd(1, ordering: .releasing) }
-    return count
+    // Counted with the lock let go: checking an owner holds it for a moment.
+    state.withLock { $0.subscriptions }.count { $0.isLive }
   }
 
-  /// Observes the value until the returned token is cancelled or deinitialized.
+  /// The number of subscriptions stored, those whose owner is gone but that no delivery has
+  /// reached yet included.
   ///
-  /// The handler runs where it was written. One written in code isolated to an actor (a
-  /// `@MainActor` type, say) is isolated to that actor and is called only there; see
-  /// ``observe(_:options:isolation:_:)`` for when. One written in code that is not isolated to
-  /// an actor is called on the thread that delivers, as soon as the change is set: it must be
-  /// safe to call from any thread, so capture only what is `Sendable` in it.
+  /// For tests and the comparison's scenarios only.
+  package var _storedSubscriptionCount: Int { state.withLock { $0.subscriptions.count } }
+
+  /// A copy of the state, taken under the lock: `Mirror` cannot see inside a `Mutex`. For the
+  /// reference graph's test only.
+  package var _state: State { state.withLock { $0 } }
+
+  /// Whether some thread holds the lock right now. For tests only.
+  package var _isLocked: Bool { state.withLockIfAvailable { _ in } == nil }
+
+  // MARK: - Observing
+
+  /// Observes the value until the returned token is cancelled or deinitialized, with a handler
+  /// isolated to the caller's actor.
   ///
-  /// ```swift
-  /// let token = score.observe { print("score is \($0.newValue)") }
-  /// ```
+  /// Call it from code isolated to an actor: a `@MainActor` type, say. The handler may touch
+  /// that actor's state, and it is called only there. From code outside any actor, call
+  /// ``observeOnAnyThread(options:_:)`` instead.
   ///
   /// - Parameters:
   ///   - options: `.initial` to receive the current value once, when subscribing.
-  ///   - isolation: The actor the handler is isolated to; leave it to its default, the
-  ///     caller's own.
+  ///   - isolation: The caller's actor; leave it to its default.
   ///   - handler: Called with each change.
   /// - Returns: The token that keeps the subscription alive.
-  /// - Complexity: O(1) amortized.
-  @inlinable
   public func observe(
-    options: ObservableOptions = [], isolation: isolated (any Actor)? = #isolation,
+    options: ObservableOptions = [], isolation: isolated any Actor = #isolation,
     _ handler: @escaping (Change<Value>) -> Void
   ) -> ObservationToken {
-    // Kept as the caller wrote it, and called only as `delivery(isolatedTo:_:)` promises.
+    // Isolated to `isolation`, and called only there: see deliver(_:here:).
     nonisolated(unsafe) let handler = handler
-    let deliver: @Sendable (Subscription<Value>, Change<Value>) -> Bool
-    if let isolation {
-      deliver = delivery(isolatedTo: isolation) { _, change in
-        handler(change)
-        return true
-      }
-    } else {
-      deliver = { _, change in
-        handler(change)
-        return true
-      }
+    let subscription = subscribe(owner: nil, isolation: isolation, options: options) {
+      handler($0)
+      return true
     }
-    let subscription = subscribe(owner: nil, options: options, deliver: deliver)
-    return ObservationToken(observable: self, subscription: subscription)
+    return token(for: subscription)
   }
 
-  /// Observes the value for as long as `owner` lives, handing the owner to the handler.
+  /// Observes the value for as long as `owner` lives, with a handler isolated to the caller's
+  /// actor, which is handed the owner.
   ///
   /// The owner is held weakly, and the handler receives it as a parameter, so the handler has
   /// no reason to capture it. Observing again with the same owner replaces its subscription.
+  /// Call it from code isolated to an actor (a `@MainActor` type, say); the handler runs only
+  /// there:
   ///
-  /// The handler runs where it was written:
-  ///
-  /// - **Isolated to the main actor** (written in a `@MainActor` type): on the main actor,
-  ///   always. A change set on the main actor while no other delivery is under way reaches it
-  ///   before the setter returns. A change set on another thread reaches it later, from a task
-  ///   on the main actor: every change, in the order set, each once. Once a cancel or
-  ///   ``removeObserver(_:)`` returns on the main actor, or the owner is gone, it is not
-  ///   called again.
-  /// - **Isolated to another actor**: the same, except that every change reaches it later,
-  ///   from a task on that actor, since no thread can tell that it already is on that actor.
-  /// - **Not isolated**: on the thread that delivers, at once. It must be safe to call from
-  ///   any thread, so capture only what is `Sendable` in it.
+  /// - A change set on that actor, when no delivery is under way, reaches the handler before
+  ///   the setter returns. (Only the main actor can be recognised this way; a handler isolated
+  ///   to another actor always gets its changes a moment later.)
+  /// - A change set elsewhere reaches it later, on its actor: every change, in order, once.
   ///
   /// With ``ObservableOptions/initial``, the current value reaches the handler before this
-  /// method returns, when no delivery is under way and the handler can run here. Otherwise it
-  /// comes later, but always before any change set after this call.
+  /// method returns when no delivery is under way, and otherwise later, but always before any
+  /// change set after this call.
   ///
   /// - Parameters:
   ///   - owner: The object whose lifetime bounds the subscription.
   ///   - options: `.initial` to receive the current value once, when subscribing.
-  ///   - isolation: The actor the handler is isolated to; leave it to its default, the
-  ///     caller's own.
+  ///   - isolation: The caller's actor; leave it to its default.
   ///   - handler: Called with the owner and each change.
-  /// - Complexity: O(1) amortized.
-  @inlinable
   public func observe<Owner: AnyObject & Sendable>(
-    _ owner: Owner, options: ObservableOptions = [],
-    isolation: isolated (any Actor)? = #isolation,
+    _ owner: Owner, options: ObservableOptions = [], isolation: isolated any Actor = #isolation,
     _ handler: @escaping (Owner, Change<Value>) -> Void
   ) {
-    // Kept as the caller wrote it, and called only as `delivery(isolatedTo:_:)` promises.
+    // Isolated to `isolation`, and called only there: see deliver(_:here:).
     nonisolated(unsafe) let handler = handler
-    let deliver: @Sendable (Subscription<Value>, Change<Value>) -> Bool
-    if let isolation {
-      deliver = delivery(isolatedTo: isolation) { [weak owner] _, change in
-        guard let owner else { return false }
-        handler(owner, change)
-        return true
-      }
-    } else {
-      deliver = { [weak owner] _, change in
-        guard let owner else { return false }
-        handler(owner, change)
-        return true
-      }
+    _ = subscribe(owner: owner, isolation: isolation, options: options) { [weak owner] change in
+      guard let owner else { return false }
+      handler(owner, change)
+      return true
     }
-    _ = subscribe(owner: owner, options: options, deliver: deliver)
   }
 
-  /// Ends the subscription of `owner`; an owner with none is ignored.
+  /// Observes the value until the returned token is cancelled or deinitialized, with a handler
+  /// that may run on any thread.
+  ///
+  /// The handler is called on the thread that delivers, as soon as the change is set, so it
+  /// must be `@Sendable`: the compiler checks that it captures only what any thread may use.
+  ///
+  /// ```swift
+  /// let token = score.observeOnAnyThread { print("score is \($0.newValue)") }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - options: `.initial` to receive the current value once, before this method returns.
+  ///   - handler: Called with each change.
+  /// - Returns: The token that keeps the subscription alive.
+  public func observeOnAnyThread(
+    options: ObservableOptions = [], _ handler: @escaping @Sendable (Change<Value>) -> Void
+  ) -> ObservationToken {
+    token(
+      for: subscribe(owner: nil, isolation: nil, options: options) {
+        handler($0)
+        return true
+      })
+  }
+
+  /// Observes the value for as long as `owner` lives, with a handler that may run on any
+  /// thread, which is handed the owner.
+  ///
+  /// - Parameters:
+  ///   - owner: The object whose lifetime bounds the subscription.
+  ///   - options: `.initial` to receive the current value once, when subscribing.
+  ///   - handler: Called on the delivering thread with the owner and each change.
+  public func observeOnAnyThread<Owner: AnyObject & Sendable>(
+    _ owner: Owner, options: ObservableOptions = [],
+    _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
+  ) {
+    _ = subscribe(owner: owner, isolation: nil, options: options) { [weak owner] change in
+      guard let owner else { return false }
+      handler(owner, change)
+      return true
+    }
+  }
+
+  /// Ends the subscription of `owner` and lets go of its handler; an owner with none is
+  /// ignored.
   ///
   /// - Parameter owner: The object passed to ``observe(_:options:isolation:_:)``.
-  /// - Complexity: O(1) amortized.
-  @inlinable
   public func removeObserver(_ owner: AnyObject) {
     let id = ObjectIdentifier(owner)
-    let removed = withSlotsChanged { state -> Subscription<Value>? in
-      // `owner` is alive (the caller holds it), so loading the subscription's owner here
-      // never releases the last reference to it.
-      guard let subscription = state.subscriptionByOwner[id], subscription.owner === owner,
-        state.remove(subscription)
-      else { return nil }
-      return subscription
+    let removed = state.withLock { state in
+      // The caller holds `owner`, so loading a subscription's owner never releases it here.
+      state.subscriptions.firstIndex { $0.ownerID == id && $0.owner === owner }
+        .map { state.subscriptions.remove(at: $0) }
     }
-    removed?.finish?()
+    removed?.end()
   }
 
   /// The current value, then every change, as an asynchronous sequence.
   ///
   /// The sequence ends when the observable is deinitialized; cancelling the task that consumes
-  /// it, or dropping it, ends its subscription. Values are buffered, never dropped, until the
-  /// consumer reads them.
+  /// it, or dropping it, ends its subscription. Values are buffered until they are read.
   public var values: AsyncStream<Value> {
     let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
     let subscription = subscribe(
-      owner: nil, options: .initial, finish: { continuation.finish() },
-      deliver: { _, change in
+      owner: nil, isolation: nil, options: .initial, onEnd: { continuation.finish() },
+      handler: { change in
         continuation.yield(change.newValue)
         return true
       })
@@ -309,223 +249,123 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     return stream
   }
 
-  /// The number of subscriptions stored, ended ones not yet cleaned away included.
-  ///
-  /// For tests and the comparison's scenarios only.
-  package var _storedSubscriptionCount: Int { withState { $0.storedCount } }
-
-  /// The number of slots in the subscription list, ended ones not yet compacted away included.
-  ///
-  /// For tests only.
-  package var _slotCount: Int { withState { $0.slots.count } }
-
-  /// Whether some thread holds the lock right now: from a `deinit` or a handler on one thread,
-  /// whether that thread itself does.
-  ///
-  /// For tests only.
-  package var _isLocked: Bool { state.withLockIfAvailable { _ in } == nil }
-
   // MARK: - Subscribing and delivering
 
-  /// Runs `body` with the state locked.
-  ///
-  /// On Linux the Synchronization module's `Mutex`, like the runtime's reference counting, is
-  /// built without ThreadSanitizer's instrumentation, so the sanitizer cannot see the order they
-  /// impose, and reports races that are not there. Acquiring loads after locking and a
-  /// releasing increment before unlocking, compiled here, show it the order the lock already
-  /// guarantees; the setter's fast path and the end of a delivery use ``deliveries`` the same
-  /// way. They change nothing else, and cost two loads and a locked add.
-  @inlinable
-  func withState<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
-    state.withLock { state in
-      _ = handoff.load(ordering: .acquiring)
-      _ = deliveries.load(ordering: .acquiring)
-      defer { handoff.wrappingAdd(1, ordering: .releasing) }
-      return body(&state)
-    }
-  }
-
-  /// Runs `body` with the state locked, to change the list of subscriptions in place.
-  ///
-  /// A delivering thread reads its snapshot of the list without the lock, and this thread may
-  /// change the list's storage in place only once every snapshot of it is dropped: the
-  /// runtime's reference count tells it so, and ThreadSanitizer cannot see that count. So the
-  /// storage is first made this thread's own (copied only if a snapshot still holds it), and
-  /// acquiring loads after that show the sanitizer the releases that every reader of a
-  /// snapshot makes before dropping it. They change nothing else.
-  @inlinable
-  func withSlotsChanged<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
-    withState { state in
-      state.slots.reserveCapacity(state.slots.capacity)
-      _ = handoff.load(ordering: .acquiring)
-      _ = deliveries.load(ordering: .acquiring)
-      return body(&state)
-    }
-  }
-
-  /// Delivers through a mailbox to the actor `handler` is isolated to.
-  ///
-  /// A handler written outside any actor is delivered to straight from the delivering thread,
-  /// by the observe methods themselves: one call at a time, each ordered after the one before
-  /// by the lock, as a `@Sendable` handler would be. One isolated to an actor is called only on
-  /// that actor, by its ``ActorMailbox``.
-  @inlinable
-  func delivery(
-    isolatedTo isolation: any Actor,
-    _ handler: @escaping (Subscription<Value>, Change<Value>) -> Bool
-  ) -> @Sendable (Subscription<Value>, Change<Value>) -> Bool {
-    let handler = IsolatedHandler(handler)
-    // The main actor's handlers share one mailbox, so they are called in subscription order as
-    // well as in set order; another actor's handler has one of its own.
-    let mailbox =
-      isolation === MainActor.shared
-      ? withState { state in
-        if let mailbox = state.mainActorMailbox { return mailbox }
-        let mailbox = ActorMailbox<Value>(isolation: isolation, observable: self)
-        state.mainActorMailbox = mailbox
-        return mailbox
-      }
-      : ActorMailbox<Value>(isolation: isolation, observable: self)
-    return { subscription, change in
-      mailbox.post(.init(subscription: subscription, change: change, handler: handler))
-      return true
-    }
-  }
-
-  @inlinable
-  func subscribe(
-    owner: (AnyObject & Sendable)?, options: ObservableOptions,
-    finish: (@Sendable () -> Void)? = nil,
-    deliver: @escaping @Sendable (Subscription<Value>, Change<Value>) -> Bool
+  private func subscribe(
+    owner: (AnyObject & Sendable)?, isolation: (any Actor)?, options: ObservableOptions,
+    onEnd: (@Sendable () -> Void)? = nil, handler: @escaping Subscription<Value>.Handler
   ) -> Subscription<Value> {
-    let (subscription, replaced, initial) = withSlotsChanged {
-      state -> (Subscription<Value>, Subscription<Value>?, Change<Value>?) in
-      let subscription = Subscription(
-        id: state.nextID, owner: owner, finish: finish, deliver: deliver)
-      state.nextID += 1
-      var replaced: Subscription<Value>?
-      if let owner {
-        // The earlier entry leaves the map and the list with the caller, to be released
-        // outside the lock; even when it had already ended and only the map still held it.
-        replaced = state.subscriptionByOwner.updateValue(
-          subscription, forKey: ObjectIdentifier(owner))
-        if let replaced { _ = state.remove(replaced) }
+    let subscription = Subscription(
+      isolation: isolation, owner: owner, onEnd: onEnd, handler: handler)
+    let (replaced, takesTurn) = state.withLock { state in
+      // The owner's earlier subscription leaves the lock with this thread, to be ended here.
+      let replaced = subscription.ownerID.flatMap { id in
+        state.subscriptions.firstIndex { $0.ownerID == id }.map {
+          state.subscriptions.remove(at: $0)
+        }
       }
-      state.append(subscription)
-      guard options.contains(.initial) else { return (subscription, replaced, nil) }
+      state.subscriptions.append(subscription)
+      guard options.contains(.initial) else { return (replaced, false) }
       let initial = Change(kind: .initial, oldValue: nil, newValue: state.value)
-      guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
-        state.pending.append(.initial(initial, subscription))
-        return (subscription, replaced, nil)
-      }
-      return (subscription, replaced, initial)
+      state.queue.append(Delivery(change: initial, subscriptions: [subscription]))
+      return (replaced, Self.takeTurn(&state))
     }
-    replaced?.finish?()
-    if let initial {
-      Self.deliverInitial(initial, to: subscription, endingIn: self)
-      deliverQueued()
-    }
+    replaced?.end()
+    if takesTurn { deliver(nil, here: isolation) }
     return subscription
   }
 
-  @inlinable
-  func end(_ subscription: Subscription<Value>) {
-    if withSlotsChanged({ $0.remove(subscription) }) {
-      subscription.finish?()
+  private func token(for subscription: Subscription<Value>) -> ObservationToken {
+    ObservationToken { [weak self] in
+      if let self {
+        self.end(subscription)
+      } else {
+        subscription.end()
+      }
     }
   }
 
-  @usableFromInline
-  func endSubscription(_ subscription: AnyObject) {
-    if let subscription = subscription as? Subscription<Value> { end(subscription) }
+  /// Takes `subscription` out of the list, then ends it with the lock let go.
+  private func end(_ subscription: Subscription<Value>) {
+    state.withLock { state in
+      state.subscriptions.removeAll { $0 === subscription }
+    }
+    subscription.end()
   }
 
-  /// Ends this thread's turn as the delivering thread, after delivering whatever was queued
-  /// behind it meanwhile, one at a time and in order.
-  @inlinable
-  func deliverQueued() {
-    // Each snapshot is dropped only after this thread's next release: the lock's, when the
-    // next one is taken, or the end of the turn (see withSlotsChanged(_:)).
-    var snapshot: [Subscription<Value>?] = []
-    defer { withExtendedLifetime(snapshot) {} }
-    // Nothing queued: the turn ends without the lock.
-    while !deliveries.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing)
-      .exchanged
-    {
-      let item: Pending
-      (item, snapshot) = withState { state -> (Pending, [Subscription<Value>?]) in
-        // Someone raised the count under the lock and queued in the same breath, so there is
-        // an item; the one this thread finished is counted off, and this one is now under way.
-        let item = state.pending[state.pendingStart].take()!
-        state.pendingStart += 1
-        if state.pendingStart == state.pending.count {
-          state.pending.removeAll(keepingCapacity: true)
-          state.pendingStart = 0
+  /// Whether the caller now has the turn to deliver: nobody else is delivering.
+  private static func takeTurn(_ state: inout State) -> Bool {
+    guard !state.isDelivering else { return false }
+    state.isDelivering = true
+    return true
+  }
+
+  /// Delivers `delivery`, then whatever is queued, until the queue is empty; called only by
+  /// whoever has the turn, so handlers never run two at a time.
+  ///
+  /// When a handler isolated to an actor comes up and this code is not running on that actor,
+  /// the turn moves there: a task continues the delivery on that actor, and this thread
+  /// returns. The handlers after it, and the changes queued meanwhile, are delivered there.
+  ///
+  /// - Parameters:
+  ///   - delivery: A delivery to continue, or `nil` to take the next from the queue.
+  ///   - here: The actor this code runs on, if known.
+  private func deliver(_ delivery: Delivery?, here: (any Actor)?) {
+    var current = delivery ?? nextDelivery()
+    while var delivery = current {
+      while delivery.next < delivery.subscriptions.count {
+        let subscription = delivery.subscriptions[delivery.next]
+        if let isolation = subscription.isolation, !Self.isRunning(on: isolation, here: here) {
+          Task { [delivery] in await self.continueDelivery(delivery, on: isolation) }
+          return
         }
-        deliveries.wrappingSubtract(1, ordering: .relaxed)
-        return (item, state.slots)
+        delivery.next += 1
+        if !subscription.call(delivery.change) { end(subscription) }
       }
-      switch item {
-      case .initial(let change, let subscription):
-        Self.deliverInitial(change, to: subscription, endingIn: self)
-      case .change(let change, let before):
-        Self.deliver(change, before: before, to: snapshot, endingIn: self)
+      current = nextDelivery()
+    }
+  }
+
+  /// Continues a delivery on `actor`, where its next handler must run.
+  private func continueDelivery(_ delivery: Delivery, on actor: isolated any Actor) {
+    deliver(delivery, here: actor)
+  }
+
+  /// Takes the next delivery out of the queue, or, when it is empty, ends the turn.
+  private func nextDelivery() -> Delivery? {
+    state.withLock { state in
+      guard !state.queue.isEmpty else {
+        state.isDelivering = false
+        return nil
       }
+      return state.queue.removeFirst()
     }
   }
 
-  @inlinable
-  static func deliverInitial(
-    _ change: Change<Value>, to subscription: Subscription<Value>,
-    endingIn observable: Observable
-  ) {
-    if subscription.isActive.load(ordering: .acquiring),
-      !subscription.deliver(subscription, change)
-    {
-      observable.end(subscription)
-    }
+  /// Whether code running here runs on `actor`: `actor` is `here`, or it is the main actor and
+  /// this is the main actor's thread.
+  private static func isRunning(on actor: any Actor, here: (any Actor)?) -> Bool {
+    if let here, here === actor { return true }
+    return actor === MainActor.shared && MainQueue.isCurrent
+  }
+}
+
+/// Tells, without hopping, whether code runs on the main actor: what `MainActor.assumeIsolated`
+/// checks, answered instead of enforced.
+enum MainQueue {
+  /// A mark on the main dispatch queue, which runs the main actor's jobs.
+  private static let mark = Mark()
+
+  /// Whether this is the main thread, or work of the main queue. Both are the main actor's:
+  /// on Linux a test runner drains the main queue from another thread.
+  static var isCurrent: Bool {
+    Thread.isMainThread || DispatchQueue.getSpecific(key: mark.key) != nil
   }
 
-  /// Delivers one change to the subscriptions in `snapshot` made before it was set.
-  @inlinable
-  static func deliver(
-    _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?],
-    endingIn observable: Observable
-  ) {
-    // The snapshot keeps every subscription alive for the whole loop, so each one is borrowed
-    // from it, not retained and released around its call: that halves the cost of a delivery.
-    snapshot.withUnsafeBufferPointer { snapshot in
-      for slot in snapshot.indices {
-        guard let entry = snapshot[slot].map(Unmanaged.passUnretained) else { continue }
-        switch entry._withUnsafeGuaranteedRef({ deliver(change, to: $0, before: before) }) {
-        case .delivered: continue
-        case .subscribedLater: return
-        case .ownerGone: observable.end(entry.takeUnretainedValue())
-        }
-      }
-    }
-  }
+  /// Holds the key. Unchecked `Sendable`: it is made once and never changed.
+  private final class Mark: @unchecked Sendable {
+    let key = DispatchSpecificKey<Void>()
 
-  @usableFromInline
-  enum DeliveryOutcome {
-    /// Delivered, or skipped because the subscription has ended.
-    case delivered
-    /// The subscription, and every one after it, was made after the change was set.
-    case subscribedLater
-    /// The owner is gone: the subscription must end.
-    case ownerGone
-  }
-
-  @inlinable
-  static func deliver(
-    _ change: Change<Value>, to subscription: Subscription<Value>, before: UInt64
-  ) -> DeliveryOutcome {
-    guard subscription.id < before else { return .subscribedLater }
-    guard subscription.isActive.load(ordering: .acquiring),
-      !subscription.deliver(subscription, change)
-    else {
-      return .delivered
-    }
-    return .ownerGone
+    init() { DispatchQueue.main.setSpecific(key: key, value: ()) }
   }
 }

@@ -4,38 +4,30 @@
 /// deinitialized, so store it for as long as you want to observe.
 ///
 /// ```swift
-/// let token = score.observe { print("score is \($0.newValue)") }
+/// let token = score.observeOnAnyThread { print("score is \($0.newValue)") }
 /// score.value = 1  // prints "score is 1"
 /// token.cancel()
 /// score.value = 2  // prints nothing
 /// ```
 public final class ObservationToken: Sendable {
-  /// The observable, held weakly: a token never keeps it alive.
-  private weak let observable: (any SubscriptionEnding)?
-  private let subscription: AnyObject & Sendable
+  private let cancelling: @Sendable () -> Void
 
-  @usableFromInline
-  init(observable: any SubscriptionEnding, subscription: AnyObject & Sendable) {
-    self.observable = observable
-    self.subscription = subscription
+  init(cancelling: @escaping @Sendable () -> Void) {
+    self.cancelling = cancelling
   }
 
   deinit {
-    cancel()
+    cancelling()
   }
 
-  /// Ends the subscription. Calling it again does nothing.
+  /// Ends the subscription and lets go of its handler. Calling it again does nothing.
   ///
-  /// Once it returns, the handler is not called again by the thread that called it, even later
-  /// in a delivery that is under way on that thread.
+  /// Once it returns where the handler runs (inside a handler, or on the handler's actor), the
+  /// handler is not called again, even later in a delivery that is under way; from another
+  /// thread, only a call that had already begun may still finish. The handler, with
+  /// everything it captured, is released before this returns, or, if a delivery is calling it
+  /// at that moment, as soon as that call returns.
   public func cancel() {
-    observable?.endSubscription(subscription)
+    cancelling()
   }
-}
-
-/// What a token needs of its observable, whatever the observable's value type.
-@usableFromInline
-protocol SubscriptionEnding: AnyObject, Sendable {
-  /// Ends `subscription`, if it belongs here and has not ended yet.
-  func endSubscription(_ subscription: AnyObject)
 }

@@ -1,53 +1,64 @@
 import Synchronization
 
-/// One observer's entry in an ``Observable``: how to deliver to it, and whether it still wants
-/// deliveries.
-@usableFromInline
+/// One observer's entry in an ``Observable``: its handler, where the handler must run, and its
+/// owner, if it has one.
 final class Subscription<Value: Sendable>: Sendable {
-  /// Increases with every subscription to one observable: a change is delivered only to the
-  /// subscriptions made before it was set.
-  @usableFromInline let id: UInt64
-  /// Calls the observer's handler, or hands the change to the actor the handler is isolated
-  /// to; returns `false` when the owner is gone, so the subscription should end. One closure
-  /// rather than an enum of kinds: calling it costs an indirect call, where copying an enum with
-  /// a generic payload goes through the runtime.
-  @usableFromInline let deliver: @Sendable (Subscription<Value>, Change<Value>) -> Bool
-  /// Tells a stream's consumer that no more values will come; `nil` for other subscriptions.
-  @usableFromInline let finish: (@Sendable () -> Void)?
-  /// The owner, held weakly, for a subscription that has one.
-  @usableFromInline weak let owner: (AnyObject & Sendable)?
-  /// The owner's identity, kept after the owner is gone, so that the subscription can be taken
-  /// out of its observable's owner map then too.
-  @usableFromInline let ownerID: ObjectIdentifier?
-  /// Cleared, for good, when the subscription ends; read before every call.
-  @usableFromInline let isActive = Atomic(true)
-  /// Where the subscription sits in its observable's list; changed only under its lock.
-  @usableFromInline let slot = Atomic(0)
+  /// Calls the observer's handler with one change; returns `false` when the owner is gone.
+  typealias Handler = @Sendable (Change<Value>) -> Bool
 
-  @inlinable
+  /// The actor the handler is isolated to; `nil` for a handler that may run on any thread.
+  let isolation: (any Actor)?
+  /// The owner, held weakly, for a subscription made with one.
+  weak let owner: (AnyObject & Sendable)?
+  /// The owner's identity, kept after the owner is gone, to find its subscription by.
+  let ownerID: ObjectIdentifier?
+  /// The handler, behind a lock of its own; `nil` once the subscription has ended. Ending it
+  /// lets go of the handler, and of everything the handler captured.
+  private let handler: Mutex<Handler?>
+  /// Runs once, when the subscription ends: an `AsyncStream`'s `finish`.
+  private let onEnd: (@Sendable () -> Void)?
+
   init(
-    id: UInt64, owner: (AnyObject & Sendable)?, finish: (@Sendable () -> Void)? = nil,
-    deliver: @escaping @Sendable (Subscription<Value>, Change<Value>) -> Bool
+    isolation: (any Actor)?, owner: (AnyObject & Sendable)?,
+    onEnd: (@Sendable () -> Void)? = nil, handler: @escaping Handler
   ) {
-    self.id = id
+    self.isolation = isolation
     self.owner = owner
-    // Written out rather than `owner.map(ObjectIdentifier.init)`, which crashes Swift 6.3.1's
-    // optimizer ("Found ownership error") once this initializer is specialized in a client.
     if let owner {
-      self.ownerID = ObjectIdentifier(owner)
+      ownerID = ObjectIdentifier(owner)
     } else {
-      self.ownerID = nil
+      ownerID = nil
     }
-    self.finish = finish
-    self.deliver = deliver
+    self.onEnd = onEnd
+    self.handler = Mutex(handler)
   }
 
-  /// Whether the subscription still wants deliveries: not ended, and its owner, if any, alive.
+  /// Whether the subscription still wants changes: not ended, and its owner, if any, alive.
   ///
-  /// It loads the owner strongly for a moment, so it must never be read under the observable's
-  /// lock: if another thread released the owner meanwhile, the owner's `deinit` would run here.
-  @inlinable
+  /// It loads the owner for a moment, so never read it under the observable's lock: if another
+  /// thread let go of the owner meanwhile, the owner's `deinit` would run here.
   var isLive: Bool {
-    isActive.load(ordering: .acquiring) && (ownerID == nil || owner != nil)
+    handler.withLock { $0 != nil } && (ownerID == nil || owner != nil)
+  }
+
+  /// Calls the handler with `change`, unless the subscription has ended.
+  ///
+  /// - Returns: `false` when the owner is gone, so the subscription should end.
+  func call(_ change: Change<Value>) -> Bool {
+    // A copy of the handler, taken under the lock and called with the lock let go: the
+    // handler may cancel this very subscription.
+    guard let handler = handler.withLock({ $0 }) else { return true }
+    return handler(change)
+  }
+
+  /// Ends the subscription. Call it with no lock held: the handler, and what it captured, are
+  /// released here, unless a delivery is calling the handler right now (then when that call
+  /// returns).
+  func end() {
+    let ended = handler.withLock { handler in
+      defer { handler = nil }
+      return handler
+    }
+    if ended != nil { onEnd?() }
   }
 }

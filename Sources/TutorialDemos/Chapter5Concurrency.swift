@@ -41,11 +41,11 @@ extension Demo {
     concurrencySteps()
     print("-- stage 5: a set inside a handler is queued, not delivered depth first --")
     let score = Observable(0)
-    let clamp = score.observe { change in
+    let clamp = score.observeOnAnyThread { change in
       print("clamp sees \(change.newValue)")
       if change.newValue > 10 { score.value = 10 }
     }
-    let display = score.observe { change in
+    let display = score.observeOnAnyThread { change in
       print("display shows \(change.newValue) (was \(change.oldValue ?? 0))")
     }
     score.value = 42
@@ -54,11 +54,11 @@ extension Demo {
     print("-- stage 5: a handler removed during a delivery is not called for it --")
     let level = Observable(0)
     let badge = TokenSlot()
-    let closer = level.observe { change in
+    let closer = level.observeOnAnyThread { change in
       print("closer sees \(change.newValue) and cancels the badge")
       badge.cancel()
     }
-    badge.hold(level.observe { change in print("badge shows \(change.newValue)") })
+    badge.hold(level.observeOnAnyThread { change in print("badge shows \(change.newValue)") })
     level.value = 1
     level.value = 2
     closer.cancel()
@@ -66,7 +66,7 @@ extension Demo {
 
     print("-- stage 5: an owner is handed to its handler, and the subscription ends with it --")
     var label: ScoreLabel? = ScoreLabel("score label")
-    score.observe(label!, options: .initial) { label, change in
+    score.observeOnAnyThread(label!, options: .initial) { label, change in
       print("\(label.name) shows \(change.newValue)")
     }
     print("live subscriptions: \(score.observerCount)")
@@ -91,7 +91,7 @@ extension Demo {
     print("-- stage 5: many threads set at once --")
     let counter = Observable(0)
     let seen = SharedList<Change<Int>>()
-    let token = counter.observe { seen.append($0) }
+    let token = counter.observeOnAnyThread { seen.append($0) }
     DispatchQueue.concurrentPerform(iterations: 4) { thread in
       for step in 1...100 {
         counter.value = thread * 1_000 + step

@@ -27,6 +27,16 @@ struct ConformanceTests {
   }
 
   @Test(
+    "stage 5 tuned gets every verdict the lesson's stage 5 gets: every scenario holds",
+    arguments: Scenario.all)
+  func tunedMatchesTheLesson(scenario: Scenario) {
+    let tuned = scenario.run(on: .tuned)
+    let lesson = scenario.run(on: Design.concurrency.observable)
+    #expect(tuned.verdict == .holds, "\(scenario.name) on stage 5 tuned: \(tuned.detail)")
+    #expect(tuned.verdict == lesson.verdict, "\(scenario.name): \(tuned.detail)")
+  }
+
+  @Test(
     "a scenario gives the same outcome, evidence included, every time it runs",
     arguments: Scenario.all)
   func outcomesAreRepeatable(scenario: Scenario) {

@@ -1,5 +1,10 @@
-import Stage5Concurrency
 import Testing
+
+#if TUNED
+  import Stage5Tuned
+#else
+  import Stage5Concurrency
+#endif
 
 /// A small, seeded pseudo-random generator (SplitMix64), so that every run checks the same
 /// sequences and a failure names the seed that reproduces it.
@@ -51,6 +56,7 @@ private struct Model {
     /// Whether whoever cancels can reach it: a token exists only once `observe` returns, so a
     /// handler called with the initial value, inside `observe`, cannot cancel that token yet.
     var cancellable = true
+    var ownerReleased = false
   }
 
   enum Queued {
@@ -63,6 +69,9 @@ private struct Model {
   var queue: [Queued] = []
   var delivering = false
   var log: [Delivery] = []
+  /// The subscriptions ended by a cancel or `removeObserver`, whose handlers must be released
+  /// by the time the operation returns.
+  var explicitlyEnded: Set<Int> = []
 
   mutating func apply(_ operation: Operation) {
     switch operation {
@@ -78,12 +87,20 @@ private struct Model {
       entries[index].cancellable = true
     case .set(let newValue):
       set(newValue)
-    case .cancel(let index), .releaseOwner(let index):
+    case .cancel(let index):
+      end(index)
+    case .releaseOwner(let index):
       entries[index].live = false
+      entries[index].ownerReleased = true
     }
   }
 
   var liveCount: Int { entries.count { $0.live } }
+
+  private mutating func end(_ index: Int) {
+    if !entries[index].ownerReleased { explicitlyEnded.insert(index) }
+    entries[index].live = false
+  }
 
   private mutating func set(_ newValue: Int) {
     let change = Change(kind: .update, oldValue: value, newValue: newValue)
@@ -116,11 +133,26 @@ private struct Model {
     switch reaction {
     case .none: break
     case .cancel(let target) where target < entries.count && entries[target].cancellable:
-      entries[target].live = false
+      end(target)
     case .cancel: break
     case .set(let newValue): set(newValue)
     }
   }
+}
+
+/// What a handler captures, to tell when the handler is released.
+private final class Captured: Sendable {
+  let name: String
+  let deinits: SharedLog<String>
+
+  init(_ name: String, deinits: SharedLog<String>) {
+    self.name = name
+    self.deinits = deinits
+  }
+
+  func touch() {}
+
+  deinit { deinits.append(name) }
 }
 
 /// The same operations on the real observable.
@@ -135,22 +167,49 @@ private final class Harness: @unchecked Sendable {
   var reactions: [Reaction] = []
   var log: [Delivery] = []
   let deinits = SharedLog<String>()
+  /// The subscriptions whose handler has been released: each handler captures a `Captured`.
+  let released = SharedLog<String>()
 
-  /// Applies `operation`; the handlers it registers are isolated to `isolation`, the caller's.
-  func apply(_ operation: Operation, isolation: isolated (any Actor)? = #isolation) {
+  /// Applies `operation`; the handler it registers is isolated to the main actor when
+  /// `onMainActor` is true (the caller must then be on it), and may run on any thread if not.
+  func apply(_ operation: Operation, onMainActor: Bool) {
     switch operation {
     case .observe(let initial, let reaction):
       let index = register(reaction, owned: false)
-      tokens[index] = observable.observe(options: initial ? .initial : []) {
-        [unowned self] change in
-        self.handle(index, change)
+      let options: ObservableOptions = initial ? .initial : []
+      let captured = Captured("\(index)", deinits: released)
+      if onMainActor {
+        tokens[index] = MainActor.assumeIsolated {
+          observable.observe(options: options) { [unowned self] change in
+            captured.touch()
+            self.handle(index, change)
+          }
+        }
+      } else {
+        tokens[index] = observable.observeOnAnyThread(options: options) {
+          [unowned self] change in
+          captured.touch()
+          self.handle(index, change)
+        }
       }
     case .observeOwner(let initial, let reaction):
       let index = register(reaction, owned: true)
       let owner = Owner("owner \(index)", deinits: deinits)
       owners[index] = owner
-      observable.observe(owner, options: initial ? .initial : []) { [unowned self] _, change in
-        self.handle(index, change)
+      let options: ObservableOptions = initial ? .initial : []
+      let captured = Captured("\(index)", deinits: released)
+      if onMainActor {
+        MainActor.assumeIsolated {
+          observable.observe(owner, options: options) { [unowned self] _, change in
+            captured.touch()
+            self.handle(index, change)
+          }
+        }
+      } else {
+        observable.observeOnAnyThread(owner, options: options) { [unowned self] _, change in
+          captured.touch()
+          self.handle(index, change)
+        }
       }
     case .set(let value):
       observable.value = value
@@ -192,22 +251,35 @@ private final class Harness: @unchecked Sendable {
 
 @Suite("Stage 5: against a reference model")
 struct ModelTests {
-  @Test("3,000 seeded random sequences of operations give the model's deliveries, exactly")
+  @Test(
+    "3,000 seeded random sequences give the model's deliveries, and cancelled handlers released")
   func matchesModel() {
-    let divergences = divergingSeeds()
+    let divergences = divergingSeeds(mainActorShare: 0)
     #expect(divergences.isEmpty, "seeds that diverge from the model: \(divergences.prefix(10))")
   }
 
   @Test("the same sequences with every handler isolated to the main actor, all on the main actor")
   @MainActor
   func matchesModelOnTheMainActor() {
-    let divergences = divergingSeeds()
+    let divergences = divergingSeeds(mainActorShare: 1)
     #expect(divergences.isEmpty, "seeds that diverge from the model: \(divergences.prefix(10))")
   }
 
-  /// Runs 3,000 seeded sequences on the model and on the real observable, from the caller's
-  /// isolation, and returns the seeds whose deliveries differ.
-  private func divergingSeeds(isolation: isolated (any Actor)? = #isolation) -> [UInt64] {
+  @Test(
+    "the same sequences with main-actor handlers and any-thread handlers mixed, on the main actor")
+  @MainActor
+  func matchesModelMixed() {
+    let divergences = divergingSeeds(mainActorShare: 0.5)
+    #expect(divergences.isEmpty, "seeds that diverge from the model: \(divergences.prefix(10))")
+  }
+
+  /// Runs 3,000 seeded sequences on the model and on the real observable, and returns the seeds
+  /// whose deliveries, or whose released handlers, differ.
+  ///
+  /// - Parameter mainActorShare: The share of handlers isolated to the main actor; the caller
+  ///   must be on the main actor when it is above 0.
+  /// - Returns: The seeds that diverge, in order.
+  private func divergingSeeds(mainActorShare: Double) -> [UInt64] {
     var divergences: [UInt64] = []
     for seed in 1...3_000 as ClosedRange<UInt64> {
       var random = SplitMix64(state: seed)
@@ -216,6 +288,7 @@ struct ModelTests {
       var subscriptions = 0
       var ownedSubscriptions: [Int] = []
       var nextValue = 1
+      var handlersDiverge = false
 
       func reaction() -> Reaction {
         // A target may be a subscription made later than the one that reacts, or one that is
@@ -248,10 +321,19 @@ struct ModelTests {
           operation = .set(nextValue)
         }
         model.apply(operation)
-        harness.apply(operation)
+        harness.apply(
+          operation, onMainActor: Double.random(in: 0..<1, using: &random) < mainActorShare)
+        // Every handler ended by a cancel is released by now, and no live one is.
+        let released = Set(harness.released.entries.compactMap(Int.init))
+        let liveReleased = model.entries.indices.contains {
+          model.entries[$0].live && released.contains($0)
+        }
+        if !model.explicitlyEnded.isSubset(of: released) || liveReleased {
+          handlersDiverge = true
+        }
       }
 
-      if model.log != harness.log || model.value != harness.observable.value
+      if handlersDiverge || model.log != harness.log || model.value != harness.observable.value
         || model.liveCount != harness.observable.observerCount
       {
         divergences.append(seed)

@@ -1,6 +1,11 @@
-import Stage5Concurrency
 import Synchronization
 import Testing
+
+#if TUNED
+  import Stage5Tuned
+#else
+  import Stage5Concurrency
+#endif
 
 /// A log that any thread may append to.
 final class SharedLog<Entry: Sendable>: Sendable {
@@ -43,7 +48,7 @@ struct ObservableTests {
   func deliversChanges() {
     let log = SharedLog<Change<Int>>()
     let observable = Observable(0)
-    let token = observable.observe { log.append($0) }
+    let token = observable.observeOnAnyThread { log.append($0) }
     observable.value = 1
     observable.value = 2
     #expect(
@@ -58,7 +63,7 @@ struct ObservableTests {
   func initialValue() {
     let log = SharedLog<Change<Int>>()
     let observable = Observable(42)
-    let token = observable.observe(options: .initial) { log.append($0) }
+    let token = observable.observeOnAnyThread(options: .initial) { log.append($0) }
     #expect(log.entries == [Change(kind: .initial, oldValue: nil, newValue: 42)])
     withExtendedLifetime(token) {}
   }
@@ -67,7 +72,7 @@ struct ObservableTests {
   func subscriptionOrder() {
     let log = SharedLog<Int>()
     let observable = Observable(0)
-    let tokens = (0..<20).map { index in observable.observe { _ in log.append(index) } }
+    let tokens = (0..<20).map { index in observable.observeOnAnyThread { _ in log.append(index) } }
     observable.value = 1
     #expect(log.entries == Array(0..<20))
     withExtendedLifetime(tokens) {}
@@ -77,8 +82,8 @@ struct ObservableTests {
   func tokenCancellation() {
     let log = SharedLog<Int>()
     let observable = Observable(0)
-    let first = observable.observe { log.append($0.newValue) }
-    var second: ObservationToken? = observable.observe { log.append($0.newValue * 10) }
+    let first = observable.observeOnAnyThread { log.append($0.newValue) }
+    var second: ObservationToken? = observable.observeOnAnyThread { log.append($0.newValue * 10) }
     observable.value = 1
     first.cancel()
     first.cancel()
@@ -95,7 +100,8 @@ struct ObservableTests {
     let log = SharedLog<String>()
     let observable = Observable(0)
     var owner: Owner? = Owner("screen", deinits: deinits)
-    observable.observe(owner!) { owner, change in log.append("\(owner.name) got \(change.newValue)")
+    observable.observeOnAnyThread(owner!) { owner, change in
+      log.append("\(owner.name) got \(change.newValue)")
     }
     observable.value = 1
     #expect(observable.observerCount == 1)
@@ -113,7 +119,7 @@ struct ObservableTests {
     let observable = Observable(0)
     var owner: Owner? = Owner("screen", deinits: deinits)
     var captured: Owner? = Owner("captured", deinits: deinits)
-    observable.observe(owner!) { [captured] _, _ in _ = captured }
+    observable.observeOnAnyThread(owner!) { [captured] _, _ in _ = captured }
     captured = nil
     owner = nil
     observable.value = 1
@@ -128,8 +134,8 @@ struct ObservableTests {
     let observable = Observable(0)
     let owner = Owner("screen", deinits: deinits)
     let stranger = Owner("stranger", deinits: deinits)
-    observable.observe(owner) { _, change in log.append("first \(change.newValue)") }
-    observable.observe(owner) { _, change in log.append("second \(change.newValue)") }
+    observable.observeOnAnyThread(owner) { _, change in log.append("first \(change.newValue)") }
+    observable.observeOnAnyThread(owner) { _, change in log.append("second \(change.newValue)") }
     #expect(observable.observerCount == 1)
     observable.value = 1
     observable.removeObserver(stranger)
@@ -143,11 +149,11 @@ struct ObservableTests {
   func reentrantSetIsQueued() {
     let log = SharedLog<String>()
     let observable = Observable(0)
-    let corrector = observable.observe { change in
+    let corrector = observable.observeOnAnyThread { change in
       log.append("corrector \(change.newValue)")
       if change.newValue == 1 { observable.value = 2 }
     }
-    let display = observable.observe { log.append("display \($0.newValue)") }
+    let display = observable.observeOnAnyThread { log.append("display \($0.newValue)") }
     observable.value = 1
     #expect(log.entries == ["corrector 1", "display 1", "corrector 2", "display 2"])
     withExtendedLifetime((corrector, display)) {}
@@ -158,11 +164,11 @@ struct ObservableTests {
     let log = SharedLog<String>()
     let observable = Observable(0)
     let victim = Locked<ObservationToken?>(nil)
-    let remover = observable.observe { _ in
+    let remover = observable.observeOnAnyThread { _ in
       log.append("remover")
       victim.withLock { $0 }?.cancel()
     }
-    victim.withLock { $0 = observable.observe { _ in log.append("victim") } }
+    victim.withLock { $0 = observable.observeOnAnyThread { _ in log.append("victim") } }
     observable.value = 1
     #expect(log.entries == ["remover"])
     withExtendedLifetime(remover) {}
@@ -174,10 +180,12 @@ struct ObservableTests {
     let own = Locked(0)
     let observable = Observable(0)
     let late = Locked<[ObservationToken]>([])
-    let token = observable.observe { change in
+    let token = observable.observeOnAnyThread { change in
       own.withLock { $0 += 1 }
       guard change.newValue == 1 else { return }
-      let newcomer = observable.observe(options: .initial) { log.append("newcomer \($0.newValue)") }
+      let newcomer = observable.observeOnAnyThread(options: .initial) {
+        log.append("newcomer \($0.newValue)")
+      }
       late.withLock { $0.append(newcomer) }
       observable.value = 2
       _ = observable.value
@@ -196,10 +204,10 @@ struct ObservableTests {
     let log = SharedLog<Change<Int>>()
     let observable = Observable(0)
     let late = Locked<ObservationToken?>(nil)
-    let token = observable.observe { change in
+    let token = observable.observeOnAnyThread { change in
       guard change.newValue == 1 else { return }
       observable.value = 2
-      let newcomer = observable.observe(options: .initial) { log.append($0) }
+      let newcomer = observable.observeOnAnyThread(options: .initial) { log.append($0) }
       late.withLock { $0 = newcomer }
     }
     observable.value = 1
@@ -219,13 +227,15 @@ struct ObservableTests {
     let observable = Observable(0)
     let owners = (0..<100).map { Owner("owner \($0)", deinits: deinits) }
     for owner in owners {
-      observable.observe(owner) { owner, _ in log.append(owner.name) }
+      observable.observeOnAnyThread(owner) { owner, _ in log.append(owner.name) }
     }
     for owner in owners.prefix(90) {
       observable.removeObserver(owner)
     }
     #expect(observable._storedSubscriptionCount == 10)
-    #expect(observable._slotCount < 50, "ended subscriptions were compacted away")
+    #if TUNED  // The lesson removes at once; the tuned module leaves slots to compact.
+      #expect(observable._slotCount < 50, "ended subscriptions were compacted away")
+    #endif
     observable.value = 1
     #expect(log.entries == (90..<100).map { "owner \($0)" })
   }
@@ -239,8 +249,8 @@ struct ObservableTests {
     do {
       let observable = Observable(0)
       weakObservable = observable
-      token = observable.observe { _ in }
-      observable.observe(owner!) { _, _ in }
+      token = observable.observeOnAnyThread { _ in }
+      observable.observeOnAnyThread(owner!) { _, _ in }
     }
     #expect(weakObservable == nil)
     token?.cancel()
@@ -254,7 +264,7 @@ struct ObservableTests {
     let deinits = SharedLog<String>()
     let observable = Observable(0)
     var captured: Owner? = Owner("captured", deinits: deinits)
-    var token: ObservationToken? = observable.observe { [captured] _ in _ = captured }
+    var token: ObservationToken? = observable.observeOnAnyThread { [captured] _ in _ = captured }
     captured = nil
     #expect(deinits.entries.isEmpty)
     token = nil

@@ -1,7 +1,12 @@
 import Foundation
-import Stage5Concurrency
 import Synchronization
 import Testing
+
+#if TUNED
+  import Stage5Tuned
+#else
+  import Stage5Concurrency
+#endif
 
 /// Runs each body on its own thread, all released together once every thread is ready, and
 /// waits for them all.
@@ -35,13 +40,16 @@ private final class StartBarrier: Sendable {
 }
 
 /// Checks, from inside handlers, that no two of them ever run at once.
-private final class OverlapDetector: Sendable {
+final class OverlapDetector: Sendable {
   private let running = Atomic(0)
   private let overlaps = Atomic(0)
+  private let calls = Atomic(0)
 
   var overlapCount: Int { overlaps.load(ordering: .relaxed) }
+  var callCount: Int { calls.load(ordering: .relaxed) }
 
   func enter() {
+    calls.add(1, ordering: .relaxed)
     if running.add(1, ordering: .acquiringAndReleasing).newValue > 1 {
       overlaps.add(1, ordering: .relaxed)
     }
@@ -60,7 +68,7 @@ struct StressTests {
       let observable = Observable(0)
       let detector = OverlapDetector()
       let steady = SharedLog<Change<Int>>()
-      let steadyToken = observable.observe { change in
+      let steadyToken = observable.observeOnAnyThread { change in
         detector.enter()
         steady.append(change)
         detector.leave()
@@ -74,7 +82,7 @@ struct StressTests {
         {
           for _ in 0..<30 {
             let log = SharedLog<Change<Int>>()
-            let token = observable.observe(options: .initial) { change in
+            let token = observable.observeOnAnyThread(options: .initial) { change in
               detector.enter()
               log.append(change)
               detector.leave()
@@ -87,7 +95,7 @@ struct StressTests {
         {
           for index in 0..<30 {
             var owner: Owner? = Owner("owner \(index)", deinits: deinits)
-            observable.observe(owner!) { _, _ in
+            observable.observeOnAnyThread(owner!) { _, _ in
               detector.enter()
               detector.leave()
             }
@@ -121,7 +129,7 @@ struct StressTests {
     let firstCallStarted = DispatchSemaphore(value: 0)
     let otherSetterReturned = DispatchSemaphore(value: 0)
     let otherSetterSawItsChange = Mutex<Bool?>(nil)
-    let token = observable.observe { change in
+    let token = observable.observeOnAnyThread { change in
       deliveredOn.withLock { $0[change.newValue] = ObjectIdentifier(Thread.current) }
       if change.newValue == 1 {
         firstCallStarted.signal()

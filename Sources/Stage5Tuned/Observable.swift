@@ -1,0 +1,559 @@
+import Synchronization
+
+/// A value that any thread may read, set and observe: stage 5, tuned for speed.
+///
+/// It makes every promise of `Stage5Concurrency.Observable`, the stage 5 of the tutorial, with
+/// the same API; appendix 05a says how it is made fast and what each step buys.
+///
+/// - **Thread-safe.** Its state sits behind a lock, and the compiler checks that it is
+///   `Sendable`. Handlers are never called while the lock is held, and nothing of yours (a value,
+///   a handler and what it captured, an owner) is released while it is held either, so a
+///   handler, or a `deinit` that a release runs, may read, set, subscribe or cancel.
+/// - **One handler at a time, in order.** Handlers of one observable never run two at a time:
+///   one delivery runs at a time, and a value set meanwhile, from inside a handler or from
+///   another thread, is queued and delivered after the current one, so every observer sees the
+///   values in the order they were set, each once, and ends on the latest. The cost: a setter
+///   may return before its observers have run, when another delivery is in progress; and the
+///   thread that is delivering delivers the changes other threads queue meanwhile, for as long
+///   as they come.
+/// - **Immediate removal.** Once ``ObservationToken/cancel()`` or ``removeObserver(_:)`` returns
+///   where the handler runs, that handler is not called again, even later in the same
+///   delivery, and it is released.
+/// - **No reason to capture the owner.** ``observe(_:options:isolation:_:)`` holds its owner
+///   weakly and hands it to the handler, so the handler never needs to capture it; the
+///   subscription ends with the owner.
+/// - **Handlers run where they were written.** A handler written in a `@MainActor` type runs on
+///   the main actor: at once when the value is set on the main actor, later (in order, each
+///   change once) when it is set on another thread. One that may run on any thread is passed
+///   to ``observeOnAnyThread(_:options:_:)``, which requires it to be `@Sendable`.
+///
+/// ```swift
+/// @MainActor final class Screen {
+///   let label = ScoreLabel()
+///   let score = Observable(0)
+///
+///   func start() {
+///     score.observe(label, options: .initial) { label, change in
+///       label.text = "\(change.newValue)"
+///     }
+///   }
+/// }
+/// ```
+///
+/// Reading and then setting ``value`` (as `value += 1` does) is two steps, not one: another
+/// thread may set it in between.
+public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
+  @usableFromInline
+  enum Pending: Sendable {
+    /// A set, to deliver to the subscriptions made before it.
+    case change(Change<Value>, before: UInt64)
+    /// The current value, for one new subscription that asked for it.
+    case initial(Change<Value>, Subscription<Value>)
+  }
+
+  @usableFromInline
+  struct State: Sendable {
+    @usableFromInline
+    init(value: Value) { self.value = value }
+
+    @usableFromInline var value: Value
+    /// In subscription order; `nil` where a subscription ended, until the next compaction.
+    @usableFromInline var slots: [Subscription<Value>?] = []
+    @usableFromInline var storedCount = 0
+    @usableFromInline var nextID: UInt64 = 0
+    @usableFromInline var subscriptionByOwner: [ObjectIdentifier: Subscription<Value>] = [:]
+    /// Deliveries waiting for the one under way; `nil` where one was taken out, until the
+    /// queue empties. Taking each one out, rather than clearing the queue at the end, means the
+    /// values and subscriptions it holds are released by the delivering thread, not under
+    /// the lock.
+    @usableFromInline var pending: [Pending?] = []
+    @usableFromInline var pendingStart = 0
+
+    /// Adds `subscription` at the end of the list; call it inside ``withSlotsChanged(_:)``.
+    @inlinable mutating func append(_ subscription: Subscription<Value>) {
+      subscription.slot.store(slots.count, ordering: .relaxed)
+      slots.append(subscription)
+      storedCount += 1
+    }
+
+    /// Takes `subscription` out of the list, if it is still there; call it inside
+    /// ``withSlotsChanged(_:)``. The caller holds its own reference, so the subscription is
+    /// never released here.
+    @inlinable mutating func remove(_ subscription: Subscription<Value>) -> Bool {
+      subscription.isActive.store(false, ordering: .releasing)
+      let slot = subscription.slot.load(ordering: .relaxed)
+      guard slot < slots.count, slots[slot] === subscription else { return false }
+      slots[slot] = nil
+      storedCount -= 1
+      if let ownerID = subscription.ownerID, subscriptionByOwner[ownerID] === subscription {
+        subscriptionByOwner[ownerID] = nil
+      }
+      // Compacting once half the slots are empty keeps removal O(1) amortized. Only empty
+      // slots are dropped, so nothing is released.
+      if slots.count >= 16 && storedCount < slots.count / 2 {
+        slots.removeAll { $0 == nil }
+        for (slot, subscription) in slots.enumerated() {
+          subscription?.slot.store(slot, ordering: .relaxed)
+        }
+      }
+      return true
+    }
+  }
+
+  @usableFromInline let state: StateLock<State>
+  /// How many deliveries are under way or queued: the one a thread is running plus those in
+  /// ``State/pending``. Raised only under the lock; lowered by the delivering thread, which
+  /// ends its turn without the lock when it finds nothing queued behind it.
+  @usableFromInline let deliveries = Atomic(0)
+  /// See ``withState(_:)``.
+  @usableFromInline let handoff = Atomic(0)
+
+  /// Creates an observable holding `value`, with no observers.
+  ///
+  /// - Parameter value: The initial value.
+  public init(_ value: Value) {
+    state = StateLock(State(value: value))
+  }
+
+  deinit {
+    let subscriptions = withState { $0.slots }
+    for subscription in subscriptions {
+      subscription?.isActive.store(false, ordering: .releasing)
+      subscription?.finish?()
+    }
+  }
+
+  /// The current value; get and set it from any thread.
+  ///
+  /// Setting it delivers a ``Change`` to every live observer, in subscription order, on the
+  /// setting thread, unless a delivery is already under way: then the change is queued, the
+  /// setter returns at once, and the delivering thread delivers it after the current one. A
+  /// handler isolated to an actor is called on that actor (see
+  /// ``observe(_:options:isolation:_:)``).
+  ///
+  /// - Complexity: O(*n*) for the thread that delivers, where *n* is the number of
+  ///   subscriptions; no heap allocation when no other delivery is under way.
+  @inlinable
+  public var value: Value {
+    get { withState { $0.value } }
+    set {
+      // The common case in one trip through the lock: nobody is delivering, so this thread
+      // delivers its own change, from a snapshot of the list, without queueing it.
+      var change = Change(kind: .update, oldValue: nil, newValue: newValue)
+      var before: UInt64 = 0
+      var snapshot: [Subscription<Value>?] = []
+      let mustDeliver = state.withLock { state in
+        _ = handoff.load(ordering: .acquiring)
+        change = Change(kind: .update, oldValue: state.value, newValue: newValue)
+        state.value = newValue
+        before = state.nextID
+        snapshot = state.slots
+        // This read-modify-write comes after every access above, so that it also shows
+        // ThreadSanitizer where they end, as the handoff increment does in withState(_:).
+        guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
+          state.pending.append(.change(change, before: before))
+          handoff.wrappingAdd(1, ordering: .releasing)
+          return false
+        }
+        return true
+      }
+      guard mustDeliver else { return }
+      deliver(change, before: before, to: snapshot, from: 0, here: nil)
+    }
+  }
+
+  /// The number of live subscriptions: not cancelled, and whose owner, if any, is alive.
+  ///
+  /// - Complexity: O(*n*), where *n* is the number of subscriptions stored.
+  public var observerCount: Int {
+    // Counted outside the lock: checking an owner holds it for a moment, and if another thread
+    // released it meanwhile, its deinit must not run under the lock.
+    let snapshot = withState { $0.slots }
+    let count = snapshot.count { $0?.isLive == true }
+    // The snapshot is dropped only after a release (see withSlotsChanged(_:)).
+    withExtendedLifetime(snapshot) { _ = handoff.wrappingAdd(1, ordering: .releasing) }
+    return count
+  }
+
+  /// Observes the value until the returned token is cancelled or deinitialized, with a handler
+  /// isolated to the caller's actor.
+  ///
+  /// Call it from code isolated to an actor: a `@MainActor` type, say. The handler may touch
+  /// that actor's state, and it is called only there; see ``observe(_:options:isolation:_:)``
+  /// for when. From code outside any actor, call ``observeOnAnyThread(options:_:)`` instead.
+  ///
+  /// - Parameters:
+  ///   - options: `.initial` to receive the current value once, when subscribing.
+  ///   - isolation: The caller's actor; leave it to its default.
+  ///   - handler: Called with each change.
+  /// - Returns: The token that keeps the subscription alive.
+  /// - Complexity: O(1) amortized.
+  @inlinable
+  public func observe(
+    options: ObservableOptions = [], isolation: isolated any Actor = #isolation,
+    _ handler: @escaping (Change<Value>) -> Void
+  ) -> ObservationToken {
+    // Isolated to `isolation`, and called only there: the delivery loop checks it first.
+    nonisolated(unsafe) let handler = handler
+    let subscription = subscribe(owner: nil, isolation: isolation, options: options) {
+      _, change in
+      handler(change)
+      return true
+    }
+    return ObservationToken(observable: self, subscription: subscription)
+  }
+
+  /// Observes the value for as long as `owner` lives, with a handler isolated to the caller's
+  /// actor, which is handed the owner.
+  ///
+  /// The owner is held weakly, and the handler receives it as a parameter, so the handler has
+  /// no reason to capture it. Observing again with the same owner replaces its subscription.
+  /// Call it from code isolated to an actor (a `@MainActor` type, say); the handler runs only
+  /// there:
+  ///
+  /// - **Isolated to the main actor**: a change set on the main actor while no other delivery
+  ///   is under way reaches it before the setter returns. A change set on another thread
+  ///   reaches it later, on the main actor: the rest of that delivery moves there, so every
+  ///   change arrives in the order set, each once, and never while another handler of this
+  ///   observable runs. Once a cancel or ``removeObserver(_:)`` returns on the main actor, or
+  ///   the owner is gone, it is not called again.
+  /// - **Isolated to another actor**: the same, except that every change reaches it later, on
+  ///   that actor, since no thread can tell that it already is on that actor.
+  ///
+  /// With ``ObservableOptions/initial``, the current value reaches the handler before this
+  /// method returns, when no delivery is under way. Otherwise it comes later, but always
+  /// before any change set after this call.
+  ///
+  /// - Parameters:
+  ///   - owner: The object whose lifetime bounds the subscription.
+  ///   - options: `.initial` to receive the current value once, when subscribing.
+  ///   - isolation: The caller's actor; leave it to its default.
+  ///   - handler: Called with the owner and each change.
+  /// - Complexity: O(1) amortized.
+  @inlinable
+  public func observe<Owner: AnyObject & Sendable>(
+    _ owner: Owner, options: ObservableOptions = [], isolation: isolated any Actor = #isolation,
+    _ handler: @escaping (Owner, Change<Value>) -> Void
+  ) {
+    // Isolated to `isolation`, and called only there: the delivery loop checks it first.
+    nonisolated(unsafe) let handler = handler
+    _ = subscribe(owner: owner, isolation: isolation, options: options) {
+      [weak owner] _, change in
+      guard let owner else { return false }
+      handler(owner, change)
+      return true
+    }
+  }
+
+  /// Observes the value until the returned token is cancelled or deinitialized, with a handler
+  /// that may run on any thread.
+  ///
+  /// The handler is called on the thread that delivers, as soon as the change is set, so it
+  /// must be `@Sendable`: the compiler checks that it captures only what any thread may use.
+  ///
+  /// ```swift
+  /// let token = score.observeOnAnyThread { print("score is \($0.newValue)") }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - options: `.initial` to receive the current value once, when subscribing.
+  ///   - handler: Called with each change.
+  /// - Returns: The token that keeps the subscription alive.
+  /// - Complexity: O(1) amortized.
+  @inlinable
+  public func observeOnAnyThread(
+    options: ObservableOptions = [], _ handler: @escaping @Sendable (Change<Value>) -> Void
+  ) -> ObservationToken {
+    let subscription = subscribe(owner: nil, isolation: nil, options: options) { _, change in
+      handler(change)
+      return true
+    }
+    return ObservationToken(observable: self, subscription: subscription)
+  }
+
+  /// Observes the value for as long as `owner` lives, with a handler that may run on any
+  /// thread, which is handed the owner.
+  ///
+  /// - Parameters:
+  ///   - owner: The object whose lifetime bounds the subscription.
+  ///   - options: `.initial` to receive the current value once, when subscribing.
+  ///   - handler: Called on the delivering thread with the owner and each change.
+  /// - Complexity: O(1) amortized.
+  @inlinable
+  public func observeOnAnyThread<Owner: AnyObject & Sendable>(
+    _ owner: Owner, options: ObservableOptions = [],
+    _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
+  ) {
+    _ = subscribe(owner: owner, isolation: nil, options: options) { [weak owner] _, change in
+      guard let owner else { return false }
+      handler(owner, change)
+      return true
+    }
+  }
+
+  /// Ends the subscription of `owner`; an owner with none is ignored.
+  ///
+  /// - Parameter owner: The object passed to ``observe(_:options:isolation:_:)``.
+  /// - Complexity: O(1) amortized.
+  @inlinable
+  public func removeObserver(_ owner: AnyObject) {
+    let id = ObjectIdentifier(owner)
+    let removed = withSlotsChanged { state -> Subscription<Value>? in
+      // `owner` is alive (the caller holds it), so loading the subscription's owner here
+      // never releases the last reference to it.
+      guard let subscription = state.subscriptionByOwner[id], subscription.owner === owner,
+        state.remove(subscription)
+      else { return nil }
+      return subscription
+    }
+    removed?.finish?()
+  }
+
+  /// The current value, then every change, as an asynchronous sequence.
+  ///
+  /// The sequence ends when the observable is deinitialized; cancelling the task that consumes
+  /// it, or dropping it, ends its subscription. Values are buffered, never dropped, until the
+  /// consumer reads them.
+  public var values: AsyncStream<Value> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
+    let subscription = subscribe(
+      owner: nil, isolation: nil, options: .initial, finish: { continuation.finish() },
+      deliver: { _, change in
+        continuation.yield(change.newValue)
+        return true
+      })
+    continuation.onTermination = { [weak self, weak subscription] _ in
+      if let self, let subscription { self.end(subscription) }
+    }
+    return stream
+  }
+
+  /// The number of subscriptions stored, ended ones not yet cleaned away included.
+  ///
+  /// For tests and the comparison's scenarios only.
+  package var _storedSubscriptionCount: Int { withState { $0.storedCount } }
+
+  /// The number of slots in the subscription list, ended ones not yet compacted away included.
+  ///
+  /// For tests only.
+  package var _slotCount: Int { withState { $0.slots.count } }
+
+  /// Whether some thread holds the lock right now: from a `deinit` or a handler on one thread,
+  /// whether that thread itself does.
+  ///
+  /// For tests only.
+  package var _isLocked: Bool { state.withLockIfAvailable { _ in } == nil }
+
+  // MARK: - Subscribing and delivering
+
+  /// Runs `body` with the state locked.
+  ///
+  /// On Linux the Synchronization module's `Mutex`, like the runtime's reference counting, is
+  /// built without ThreadSanitizer's instrumentation, so the sanitizer cannot see the order they
+  /// impose, and reports races that are not there. Acquiring loads after locking and a
+  /// releasing increment before unlocking, compiled here, show it the order the lock already
+  /// guarantees; the setter's fast path and the end of a delivery use ``deliveries`` the same
+  /// way. They change nothing else, and cost two loads and a locked add.
+  @inlinable
+  func withState<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
+    state.withLock { state in
+      _ = handoff.load(ordering: .acquiring)
+      _ = deliveries.load(ordering: .acquiring)
+      defer { handoff.wrappingAdd(1, ordering: .releasing) }
+      return body(&state)
+    }
+  }
+
+  /// Runs `body` with the state locked, to change the list of subscriptions in place.
+  ///
+  /// A delivering thread reads its snapshot of the list without the lock, and this thread may
+  /// change the list's storage in place only once every snapshot of it is dropped: the
+  /// runtime's reference count tells it so, and ThreadSanitizer cannot see that count. So the
+  /// storage is first made this thread's own (copied only if a snapshot still holds it), and
+  /// acquiring loads after that show the sanitizer the releases that every reader of a
+  /// snapshot makes before dropping it. They change nothing else.
+  @inlinable
+  func withSlotsChanged<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
+    withState { state in
+      state.slots.reserveCapacity(state.slots.capacity)
+      _ = handoff.load(ordering: .acquiring)
+      _ = deliveries.load(ordering: .acquiring)
+      return body(&state)
+    }
+  }
+
+  @inlinable
+  func subscribe(
+    owner: (AnyObject & Sendable)?, isolation: (any Actor)?, options: ObservableOptions,
+    finish: (@Sendable () -> Void)? = nil,
+    deliver: @escaping @Sendable (Subscription<Value>, Change<Value>) -> Bool
+  ) -> Subscription<Value> {
+    let (subscription, replaced, initial) = withSlotsChanged {
+      state -> (Subscription<Value>, Subscription<Value>?, Change<Value>?) in
+      let subscription = Subscription(
+        id: state.nextID, owner: owner, isolation: isolation, finish: finish, deliver: deliver)
+      state.nextID += 1
+      var replaced: Subscription<Value>?
+      if let owner {
+        // The earlier entry leaves the map and the list with the caller, to be released
+        // outside the lock; even when it had already ended and only the map still held it.
+        replaced = state.subscriptionByOwner.updateValue(
+          subscription, forKey: ObjectIdentifier(owner))
+        if let replaced { _ = state.remove(replaced) }
+      }
+      state.append(subscription)
+      guard options.contains(.initial) else { return (subscription, replaced, nil) }
+      let initial = Change(kind: .initial, oldValue: nil, newValue: state.value)
+      guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
+        state.pending.append(.initial(initial, subscription))
+        return (subscription, replaced, nil)
+      }
+      return (subscription, replaced, initial)
+    }
+    replaced?.finish?()
+    if let initial {
+      self.deliver(
+        initial, before: subscription.id + 1, to: [subscription], from: 0, here: isolation)
+    }
+    return subscription
+  }
+
+  @inlinable
+  func end(_ subscription: Subscription<Value>) {
+    if withSlotsChanged({ $0.remove(subscription) }) {
+      subscription.finish?()
+    }
+  }
+
+  @usableFromInline
+  func endSubscription(_ subscription: AnyObject) {
+    if let subscription = subscription as? Subscription<Value> { end(subscription) }
+  }
+
+  /// Delivers one change, then whatever is queued behind it, one at a time and in order, as
+  /// the thread whose turn it is.
+  ///
+  /// Ends the turn when nothing is left, unless a handler isolated to an actor that this code
+  /// is not running on comes up: then the turn moves to that actor, which goes on from that
+  /// handler, and this thread returns.
+  ///
+  /// - Parameters:
+  ///   - change: The change to deliver.
+  ///   - before: Only subscriptions made before the change, with smaller ids, receive it.
+  ///   - snapshot: The list of subscriptions when the change was set.
+  ///   - start: The slot to start from.
+  ///   - here: The actor this code runs on, if known.
+  @inlinable
+  func deliver(
+    _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from start: Int,
+    here: (any Actor)?
+  ) {
+    var (change, before, snapshot, start) = (change, before, snapshot, start)
+    // Each snapshot is dropped only after this thread's next release: the lock's, when the
+    // next one is taken, or the end of the turn (see withSlotsChanged(_:)).
+    defer { withExtendedLifetime(snapshot) {} }
+    while true {
+      if let slot = Self.deliver(
+        change, before: before, to: snapshot, from: start, here: here, endingIn: self)
+      {
+        // The turn moves to the actor of the handler in `slot`.
+        let (isolation, handOver) = (snapshot[slot]!.isolation!, (change, before, snapshot))
+        Task {
+          await self.continueDelivery(
+            handOver.0, before: handOver.1, to: handOver.2, from: slot, on: isolation)
+        }
+        return
+      }
+      // Nothing queued: the turn ends without the lock.
+      if deliveries.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing)
+        .exchanged
+      {
+        return
+      }
+      let item: Pending
+      (item, snapshot) = withState { state -> (Pending, [Subscription<Value>?]) in
+        // Someone raised the count under the lock and queued in the same breath, so there is
+        // an item; the one this thread finished is counted off, and this one is now under way.
+        let item = state.pending[state.pendingStart].take()!
+        state.pendingStart += 1
+        if state.pendingStart == state.pending.count {
+          state.pending.removeAll(keepingCapacity: true)
+          state.pendingStart = 0
+        }
+        deliveries.wrappingSubtract(1, ordering: .relaxed)
+        return (item, state.slots)
+      }
+      start = 0
+      switch item {
+      case .initial(let initial, let subscription):
+        (change, before, snapshot) = (initial, subscription.id + 1, [subscription])
+      case .change(let queued, let queuedBefore):
+        (change, before) = (queued, queuedBefore)
+      }
+    }
+  }
+
+  /// Goes on with a delivery on the actor its next handler is isolated to.
+  @usableFromInline
+  func continueDelivery(
+    _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from start: Int,
+    on actor: isolated any Actor
+  ) {
+    deliver(change, before: before, to: snapshot, from: start, here: actor)
+  }
+
+  /// Delivers one change to the subscriptions in `snapshot`, from `start` on, made before it
+  /// was set.
+  ///
+  /// - Returns: The slot of a handler that must run on an actor this code is not running on,
+  ///   where the delivery stopped; `nil` once every subscription has been reached.
+  @inlinable
+  static func deliver(
+    _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from start: Int,
+    here: (any Actor)?, endingIn observable: Observable
+  ) -> Int? {
+    // The snapshot keeps every subscription alive for the whole loop, so each one is borrowed
+    // from it, not retained and released around its call: that halves the cost of a delivery.
+    snapshot.withUnsafeBufferPointer { snapshot in
+      for slot in start..<snapshot.count {
+        guard let entry = snapshot[slot].map(Unmanaged.passUnretained) else { continue }
+        switch entry._withUnsafeGuaranteedRef({
+          deliver(change, to: $0, before: before, here: here)
+        }) {
+        case .delivered: continue
+        case .subscribedLater: return nil
+        case .ownerGone: observable.end(entry.takeUnretainedValue())
+        case .elsewhere: return slot
+        }
+      }
+      return nil
+    }
+  }
+
+  @usableFromInline
+  enum DeliveryOutcome {
+    /// Delivered, or skipped because the subscription has ended.
+    case delivered
+    /// The subscription, and every one after it, was made after the change was set.
+    case subscribedLater
+    /// The owner is gone: the subscription must end.
+    case ownerGone
+    /// The handler is isolated to an actor this code is not running on.
+    case elsewhere
+  }
+
+  @inlinable
+  static func deliver(
+    _ change: Change<Value>, to subscription: Subscription<Value>, before: UInt64,
+    here: (any Actor)?
+  ) -> DeliveryOutcome {
+    guard subscription.id < before else { return .subscribedLater }
+    guard subscription.isActive.load(ordering: .acquiring) else { return .delivered }
+    if let isolation = subscription.isolation, isolation !== here,
+      !(subscription.isMainActor && MainActorCheck.isCurrent)
+    {
+      return .elsewhere
+    }
+    return subscription.deliver(subscription, change) ? .delivered : .ownerGone
+  }
+}

@@ -1,0 +1,46 @@
+/// Keeps a subscription alive: cancel it, or let it go, and the handler is called no more.
+///
+/// Like KVO's `NSKeyValueObservation`, a token cancels its subscription when it is
+/// deinitialized, so store it for as long as you want to observe.
+///
+/// ```swift
+/// let token = score.observeOnAnyThread { print("score is \($0.newValue)") }
+/// score.value = 1  // prints "score is 1"
+/// token.cancel()
+/// score.value = 2  // prints nothing
+/// ```
+public final class ObservationToken: Sendable {
+  /// The observable, held weakly: a token never keeps it alive.
+  private weak let observable: (any SubscriptionEnding)?
+  /// The subscription, held weakly: once it ends, the observable's list lets go of it, and with
+  /// it of the handler and what the handler captured, even while the token lives on.
+  private weak let subscription: (AnyObject & Sendable)?
+
+  @usableFromInline
+  init(observable: any SubscriptionEnding, subscription: AnyObject & Sendable) {
+    self.observable = observable
+    self.subscription = subscription
+  }
+
+  deinit {
+    cancel()
+  }
+
+  /// Ends the subscription and lets go of its handler. Calling it again does nothing.
+  ///
+  /// Once it returns where the handler runs (inside a handler, or on the handler's actor), the
+  /// handler is not called again, even later in a delivery that is under way; from another
+  /// thread, only a call that had already begun may still finish. The handler, with
+  /// everything it captured, is released before this returns, or, if a delivery is under way
+  /// on another thread, as soon as that delivery lets go of its copy of the list.
+  public func cancel() {
+    if let observable, let subscription { observable.endSubscription(subscription) }
+  }
+}
+
+/// What a token needs of its observable, whatever the observable's value type.
+@usableFromInline
+protocol SubscriptionEnding: AnyObject, Sendable {
+  /// Ends `subscription`, if it belongs here and has not ended yet.
+  func endSubscription(_ subscription: AnyObject)
+}
