@@ -50,10 +50,10 @@ extension Design {
   /// - Returns: The design, or `nil`.
   package static func named(_ id: String) -> Design? { all.first { $0.id == id } }
 
-  /// What the bench measures: the floor and the closure array it compares with, then every
-  /// design's contenders.
+  /// What the bench measures: the harness alone, then the floor and the closure array it
+  /// compares with, then every design's contenders.
   package static var contenders: [Contender] {
-    [.floor, .closureArray] + all.flatMap(\.contenders)
+    [.harness, .floor, .closureArray] + all.flatMap(\.contenders)
   }
 }
 

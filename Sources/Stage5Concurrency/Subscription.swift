@@ -14,7 +14,7 @@ final class Subscription<Value: Sendable>: Sendable {
   let ownerID: ObjectIdentifier?
   /// The handler, behind a lock of its own; `nil` once the subscription has ended. Ending it
   /// lets go of the handler, and of everything the handler captured.
-  private let handler: Mutex<Handler?>
+  private let handler: Mutex<Held?>
   /// Runs once, when the subscription ends: an `AsyncStream`'s `finish`.
   private let onEnd: (@Sendable () -> Void)?
 
@@ -30,7 +30,14 @@ final class Subscription<Value: Sendable>: Sendable {
       ownerID = nil
     }
     self.onEnd = onEnd
-    self.handler = Mutex(handler)
+    self.handler = Mutex(Held(call: handler))
+  }
+
+  /// The handler, in a struct. A closure stored straight in a `Mutex`, which is generic, is
+  /// wrapped in one more conversion thunk each time `withLock` hands it out and takes it back:
+  /// measured, a set took 60 µs after 2,000 sets, and grew with every one.
+  private struct Held {
+    let call: Handler
   }
 
   /// Whether the subscription still wants changes: not ended, and its owner, if any, alive.
@@ -48,7 +55,7 @@ final class Subscription<Value: Sendable>: Sendable {
     // A copy of the handler, taken under the lock and called with the lock let go: the
     // handler may cancel this very subscription.
     guard let handler = handler.withLock({ $0 }) else { return true }
-    return handler(change)
+    return handler.call(change)
   }
 
   /// Ends the subscription. Call it with no lock held: the handler, and what it captured, are

@@ -1,9 +1,24 @@
 import Support
 
 /// The running sum every bench callback adds to: real work the optimizer cannot drop, checked
-/// after every measurement. Single-threaded: the bench runs on one thread, and stage 5 and
-/// Observation, whose handlers must be `@Sendable`, call them on the thread that sets the value.
-package typealias Sum = SingleThreadedBox<Int>
+/// after every measurement.
+///
+/// Unchecked `Sendable`: the bench runs on one thread, and stage 5 and Observation, whose
+/// handlers must be `@Sendable`, call them on the thread that sets the value. Not generic, and
+/// final: a callback in another module adds to it with a load and a store, where a generic box
+/// from another module costs a call through its metadata (measured: about 9 ns a callback, more
+/// than stage 5's own delivery). Its value skips Swift's run-time exclusivity check, which a
+/// class's stored property otherwise makes on every `&+=` (about 8 ns, measured on Linux): the
+/// bench runs on one thread, so no two accesses ever overlap.
+package final class Sum: @unchecked Sendable {
+  /// The sum so far.
+  @exclusivity(unchecked) package var value: Int
+
+  /// Starts a sum at `value`.
+  ///
+  /// - Parameter value: The first value.
+  package init(_ value: Int) { self.value = value }
+}
 
 /// An observer object for the designs that want one.
 package final class BenchOwner {
@@ -54,6 +69,9 @@ package struct Contender: Sendable {
   /// Makes a fresh observable behind the bench's interface.
   package var make: @Sendable () -> any BenchSubject
 
+  /// The harness alone: the bench's loop and the running sum, with no observable and no call
+  /// to a closure, to show what the bench itself adds to every figure.
+  package static let harness = Contender(name: "harness", make: { HarnessSubject() })
   /// The floor: the cheapest fan-out Swift can do for the same work.
   package static let floor = Contender(name: "floor", make: { FloorSubject() })
   /// A plain array of closures, as a first version is written.
@@ -84,6 +102,27 @@ package struct Contender: Sendable {
 }
 
 // MARK: - The baselines
+
+/// The harness alone: each set adds the value to the sum once per observer, as the observers'
+/// callbacks would, with no observable, no closure and no call in between.
+private final class HarnessSubject: BenchSubject {
+  var observers = 0
+
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    observers += 1
+    self.sum = sum
+  }
+
+  func unsubscribe(_ owner: BenchOwner, index: Int) { observers -= 1 }
+
+  var sum = Sum(0)
+
+  func set(_ value: Int) {
+    for _ in 0..<observers {
+      sum.value &+= value
+    }
+  }
+}
 
 /// The floor: the cheapest fan-out Swift can do for the same work. Each closure sits in a box,
 /// and the loop borrows each box from the array rather than retaining and releasing it around
