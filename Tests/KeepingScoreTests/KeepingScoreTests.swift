@@ -332,6 +332,41 @@ struct KeepingScoreCommandTests {
     #expect(!FileManager.default.fileExists(atPath: folder.url.path), "nothing half-done")
   }
 
+  @Test("--reset refuses a folder that has the save file's name: one line on stderr, exit 1")
+  func resetRefusesAFolder() throws {
+    let folder = TemporaryFolder()
+    let store = ScoreStore.inConfigFolder(environment: ["XDG_CONFIG_HOME": folder.url.path])
+    try FileManager.default.createDirectory(at: store.url, withIntermediateDirectories: true)
+    let result = run(["--reset"], home: folder.url)
+    #expect(result.status == .failure)
+    #expect(result.output.isEmpty)
+    #expect(
+      result.errors == [
+        "keeping-score: not deleting \(store.url.path): it is not a regular file (a folder?), so "
+          + "this app did not write it"
+      ])
+    var isFolder: ObjCBool = false
+    #expect(FileManager.default.fileExists(atPath: store.url.path, isDirectory: &isFolder))
+    #expect(isFolder.boolValue)
+  }
+
+  @Test(
+    "a seed that is not a whole number is bad input: one line on stderr, exit 64",
+    arguments: ["", "-1", "seven", "18446744073709551616"])
+  func badSeed(seed: String) {
+    let folder = TemporaryFolder()
+    let captured = CapturedIO(
+      environment: [
+        "XDG_CONFIG_HOME": folder.url.path, KeepingScoreCommand.seedVariable: seed,
+      ])
+    #expect(KeepingScoreCommand.run(["1"], io: captured.io) == .usage)
+    #expect(captured.output.isEmpty)
+    #expect(
+      captured.error
+        == "keeping-score: \(KeepingScoreCommand.seedVariable) is '\(seed)', not a whole number "
+        + "(valid: 0 to \(UInt64.max), or unset); see 'keeping-score --help'\n")
+  }
+
   @Test("--help describes the chapters, the save file and --reset")
   func help() {
     let result = run(["--help"], home: FileManager.default.temporaryDirectory)
@@ -340,5 +375,6 @@ struct KeepingScoreCommandTests {
     #expect(text.contains("<chapter>"))
     #expect(text.contains("--reset"))
     #expect(text.contains("$XDG_CONFIG_HOME/observer-evolution/keeping-score.json"))
+    #expect(text.contains(KeepingScoreCommand.seedVariable))
   }
 }
