@@ -169,7 +169,8 @@ package struct Game {
         correct += 1
         print("Right! \(question.explanation)")
       } else {
-        print("Not quite: it is \(letters[right])) \(question.rightAnswer). \(question.explanation)")
+        print(
+          "Not quite: it is \(letters[right])) \(question.rightAnswer). \(question.explanation)")
       }
     }
 

@@ -74,7 +74,6 @@ package struct QuestionGroup: Sendable {
     return "\(numbers.min() ?? 0) to \(numbers.max() ?? 0)"
   }
 
-
   /// How a question about code asks: the choices list the printed lines joined by " / ".
   package static let printsPrompt = "What does this print (its lines joined by \" / \")?"
 
@@ -102,7 +101,9 @@ package struct QuestionGroup: Sendable {
             "The observable holds the closure and the closure holds the screen: nothing lets go."),
         Question(
           "In what order does stage 1 call its closures?", right: "the order they were bound",
-          wrong: ["no particular order: an array does not promise one", "newest first, like a stack"],
+          wrong: [
+            "no particular order: an array does not promise one", "newest first, like a stack",
+          ],
           explanation: "An array keeps the order of insertion: delivery-order holds for stage 1."),
         Question(
           "One screen binds the same closure twice. How often is it called per change?",
@@ -119,7 +120,8 @@ package struct QuestionGroup: Sendable {
             count.value = 1
             count.value = 2
             """#,
-          right: "A 1 / B 1 / A 2 / B 2", wrong: ["A 2 / B 2", "A 0 / B 0 / A 1 / B 1 / A 2 / B 2"],
+          right: "A 1 / B 1 / A 2 / B 2",
+          wrong: ["A 2 / B 2", "A 0 / B 0 / A 1 / B 1 / A 2 / B 2"],
           explanation: "Binding calls nothing; each set calls every closure, in the order bound."),
       ]),
     QuestionGroup(
@@ -141,7 +143,8 @@ package struct QuestionGroup: Sendable {
         Question(
           "Why does stage 2 fail delivery-order?", right: "a dictionary keeps no insertion order",
           wrong: [
-            "it sorts its keys alphabetically before every set", "it calls the newest closure first",
+            "it sorts its keys alphabetically before every set",
+            "it calls the newest closure first",
           ],
           explanation: "Iterating a dictionary visits its keys in an order of its own choosing."),
         Question(
@@ -285,7 +288,9 @@ package struct QuestionGroup: Sendable {
             "Mutex stops the program on a recursive lock; two locks taken in turn can deadlock."),
         Question(
           "Where does a handler written in a @MainActor type run?", right: "on the main actor",
-          wrong: ["on whichever thread sets the value", "on a background thread the observable owns"],
+          wrong: [
+            "on whichever thread sets the value", "on a background thread the observable owns",
+          ],
           explanation:
             "A closure that is not @Sendable takes the isolation of the code that writes it."),
         Question(
@@ -363,7 +368,8 @@ package struct QuestionGroup: Sendable {
             print("\(one.observerCount) \(two.observerCount)")
             """#,
           right: "2 1", wrong: ["1 1", "2 2"],
-          explanation: "Stage 1 keeps both closures; stage 2 keeps one per key (same-observer-twice)."
+          explanation:
+            "Stage 1 keeps both closures; stage 2 keeps one per key (same-observer-twice)."
         ),
       ]),
     QuestionGroup(
@@ -380,12 +386,16 @@ package struct QuestionGroup: Sendable {
         Question(
           "The screen and the saver observe the same scores. What does each know of the other?",
           right: "nothing",
-          wrong: ["the saver calls the screen after each save", "the screen owns the saver and starts it"],
+          wrong: [
+            "the saver calls the screen after each save", "the screen owns the saver and starts it",
+          ],
           explanation: "That is the point of the pattern: the game only sets the value."),
         Question(
           "The input ends in the middle of a game. What is saved?",
           right: "nothing: the last complete scores stay",
-          wrong: ["a partial score, counting the questions answered", "a score of zero for that group"],
+          wrong: [
+            "a partial score, counting the questions answered", "a score of zero for that group",
+          ],
           explanation: "The game sets the scores only when it ends, so the saver never runs."),
         Question(
           "One group's entry in the save file is damaged. What does the app do?",
@@ -406,7 +416,9 @@ package struct QuestionGroup: Sendable {
             print(screen.scoreLabels[7]!)
             """#,
           right: "latest score 3 of 4 / latest score 4 of 4",
-          wrong: ["no score yet / latest score 4 of 4", "latest score 3 of 4 / latest score 3 of 4"],
+          wrong: [
+            "no score yet / latest score 4 of 4", "latest score 3 of 4 / latest score 3 of 4",
+          ],
           explanation: "With .initial, the screen shows the saved score at once, then each new one."
         ),
       ]),

@@ -290,7 +290,7 @@ package struct ScoreStore: Sendable {
     let parts = calendar.dateComponents(
       [.year, .month, .day, .hour, .minute, .second], from: now())
     let time = String(
-      format: "%04d%02d%02dT%02d%02d%02dZ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
+      format: "%04ld%02ld%02ldT%02ld%02ld%02ldZ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
       parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
     let base = "\(target.lastPathComponent).unreadable-\(time)"
     var attempt = 1

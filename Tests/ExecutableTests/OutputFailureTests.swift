@@ -44,7 +44,9 @@ struct CommandIOWriteFailureTests {
   /// What `writing(output:error:onFailure:)` reported.
   private final class Failures: Sendable {
     private let list = Mutex<[WriteFailure]>([])
-    var report: @Sendable (WriteFailure) -> Void { { failure in self.list.withLock { $0.append(failure) } } }
+    var report: @Sendable (WriteFailure) -> Void {
+      { failure in self.list.withLock { $0.append(failure) } }
+    }
     var all: [WriteFailure] { list.withLock { $0 } }
   }
 
@@ -57,7 +59,8 @@ struct CommandIOWriteFailureTests {
     let io = CommandIO.writing(output: descriptor, error: descriptor, onFailure: failures.report)
     io.print("lost")
     io.printError("lost too")
-    #expect(failures.all == [WriteFailure(.output, code: EBADF), WriteFailure(.error, code: EBADF)])
+    #expect(
+      failures.all == [WriteFailure(.output, code: EBADF), WriteFailure(.error, code: EBADF)])
     #expect(
       failures.all.first?.message
         == "cannot write to standard output: \(String(cString: strerror(EBADF)))")

@@ -322,6 +322,16 @@ struct KeepingScoreCommandTests {
         "keeping-score: no question group 'x' (valid: 1 to 8, --reset, --help); "
           + "see 'keeping-score --help'"
       ),
+      (
+        [""],
+        "keeping-score: no question group '' (valid: 1 to 8, --reset, --help); "
+          + "see 'keeping-score --help'"
+      ),
+      (
+        ["-"],
+        "keeping-score: unknown argument '-' (valid: a chapter 1 to 8, --reset, --help); "
+          + "see 'keeping-score --help'"
+      ),
     ])
   func badInput(arguments: [String], message: String) {
     let folder = TemporaryFolder()

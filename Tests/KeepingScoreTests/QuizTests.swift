@@ -17,11 +17,11 @@ private final class Printed: Sendable {
 /// Each chapter's compiled snippet: its file in QuizCode/, and the function to run.
 private let snippets:
   [Int: (file: String, run: @Sendable (@escaping @Sendable (Any) -> Void) -> Void)] = [
-  1: ("Chapter1.swift", QuizCode.chapter1), 2: ("Chapter2.swift", QuizCode.chapter2),
-  3: ("Chapter3.swift", QuizCode.chapter3), 4: ("Chapter4.swift", QuizCode.chapter4),
-  5: ("Chapter5.swift", QuizCode.chapter5), 6: ("Chapter6.swift", QuizCode.chapter6),
-  7: ("Chapter7.swift", QuizCode.chapter7), 8: ("Chapter8.swift", QuizCode.chapter8),
-]
+    1: ("Chapter1.swift", QuizCode.chapter1), 2: ("Chapter2.swift", QuizCode.chapter2),
+    3: ("Chapter3.swift", QuizCode.chapter3), 4: ("Chapter4.swift", QuizCode.chapter4),
+    5: ("Chapter5.swift", QuizCode.chapter5), 6: ("Chapter6.swift", QuizCode.chapter6),
+    7: ("Chapter7.swift", QuizCode.chapter7), 8: ("Chapter8.swift", QuizCode.chapter8),
+  ]
 
 /// The body of the one function in `file`, as written, its indentation removed.
 private func body(of file: String) throws -> String {
@@ -66,7 +66,8 @@ struct QuizTests {
       #expect(positions.contains(position), "never at position \(position): \(positions)")
     }
     for question in questions {
-      let seen = Set((0..<64 as Range<UInt64>).map { ChoiceShuffler(seed: $0).shuffle(question).answer })
+      let seen = Set(
+        (0..<64 as Range<UInt64>).map { ChoiceShuffler(seed: $0).shuffle(question).answer })
       #expect(seen.count == question.choices.count, "\(question.prompt): only at \(seen.sorted())")
     }
   }
@@ -76,11 +77,13 @@ struct QuizTests {
     let questions = QuestionGroup.all.flatMap(\.questions)
     let first = ChoiceShuffler(seed: 42)
     let second = ChoiceShuffler(seed: 42)
-    #expect(questions.map { first.shuffle($0).choices } == questions.map { second.shuffle($0).choices })
+    #expect(
+      questions.map { first.shuffle($0).choices } == questions.map { second.shuffle($0).choices })
     // Two random games order every question alike with odds of 1 in 6 per question, multiplied.
     let random = (ChoiceShuffler(), ChoiceShuffler())
     #expect(
-      questions.map { random.0.shuffle($0).choices } != questions.map { random.1.shuffle($0).choices })
+      questions.map { random.0.shuffle($0).choices }
+        != questions.map { random.1.shuffle($0).choices })
   }
 
   @Test("every chapter's group asks what a piece of code prints", arguments: QuestionGroup.all)

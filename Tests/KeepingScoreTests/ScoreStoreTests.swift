@@ -24,7 +24,8 @@ struct ScoreStoreTests {
     second.value[group: 5] = score(4)
     withExtendedLifetime(savers) {}
     #expect(warnings.isEmpty)
-    #expect(folder.store.load() == .scores(Scores([1: score(1), 3: score(3), 5: score(4)]), damaged: nil))
+    #expect(
+      folder.store.load() == .scores(Scores([1: score(1), 3: score(3), 5: score(4)]), damaged: nil))
   }
 
   @Test("a game's save changes only the groups it played")
@@ -102,7 +103,8 @@ struct ScoreStoreTests {
     try folder.store.save(Scores([1: score(1)]))
     try FileManager.default.removeItem(at: folder.store.url)
     try FileManager.default.createSymbolicLink(
-      atPath: folder.store.url.path, withDestinationPath: relative ? "dotfiles/scores.json" : target.path)
+      atPath: folder.store.url.path,
+      withDestinationPath: relative ? "dotfiles/scores.json" : target.path)
     try folder.store.save(Scores([2: score(2)]))
     #expect(
       try FileManager.default.destinationOfSymbolicLink(atPath: folder.store.url.path)
@@ -111,7 +113,8 @@ struct ScoreStoreTests {
       ScoreStore(url: target).load() == .scores(Scores([2: score(2)]), damaged: nil),
       "a link to no file: the save creates its target")
     try folder.store.save(Scores([3: score(3)]))
-    #expect(ScoreStore(url: target).load() == .scores(Scores([2: score(2), 3: score(3)]), damaged: nil))
+    #expect(
+      ScoreStore(url: target).load() == .scores(Scores([2: score(2), 3: score(3)]), damaged: nil))
   }
 
   @Test("--reset's deletion: a score file is deleted, through a link its target, not the link")
