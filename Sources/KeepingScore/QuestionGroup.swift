@@ -94,8 +94,8 @@ package struct QuestionGroup: Sendable {
           "A screen binds a closure that uses self, then is dismissed. What happens next?",
           right: "the screen stays alive and its closure keeps running",
           wrong: [
-            "the closure is skipped from then on: the screen is gone",
-            "the app stops with a crash when the closure next runs",
+            "the closure is skipped: the screen is gone",
+            "the app crashes when the closure next runs",
           ],
           explanation:
             "The observable holds the closure and the closure holds the screen: nothing lets go."),
@@ -130,7 +130,7 @@ package struct QuestionGroup: Sendable {
         Question(
           "What does keying closures by string add to stage 1?", right: "removal by key",
           wrong: [
-            "thread safety for observers on other threads",
+            "thread safety",
             "a call with the current value when binding",
           ],
           explanation: "removeObserver(forKey:) takes the closure filed under that key out."),
@@ -143,7 +143,7 @@ package struct QuestionGroup: Sendable {
         Question(
           "Why does stage 2 fail delivery-order?", right: "a dictionary keeps no insertion order",
           wrong: [
-            "it sorts its keys alphabetically before every set",
+            "it sorts its keys before every set",
             "it calls the newest closure first",
           ],
           explanation: "Iterating a dictionary visits its keys in an order of its own choosing."),
@@ -151,7 +151,7 @@ package struct QuestionGroup: Sendable {
           "A screen forgets to remove its key and is released. Is its closure still called?",
           right: "yes: a key cannot tell whether its owner lives",
           wrong: [
-            "no: releasing the screen removes its key for it",
+            "no: releasing the screen removes its key",
             "only if the closure captured self strongly",
           ],
           explanation:
@@ -188,7 +188,7 @@ package struct QuestionGroup: Sendable {
         Question(
           "The entry is weak, but its closure captures the observer strongly. Is it freed?",
           right: "no: the stored closure keeps it alive",
-          wrong: ["yes: the weak entry wins over the closure", "yes, but only after the next set"],
+          wrong: ["yes: the weak entry wins", "yes, but only after the next set"],
           explanation:
             "The observable keeps the closure, and the closure keeps the observer: a rooted leak."
         ),
@@ -196,7 +196,7 @@ package struct QuestionGroup: Sendable {
           "What does [weak self] in a closure's capture list do?",
           right: "lets the closure use self without keeping it alive",
           wrong: [
-            "copies self into the closure, so changes are not seen",
+            "copies self into the closure",
             "makes the app crash if self is gone when it runs",
           ],
           explanation:
@@ -223,7 +223,7 @@ package struct QuestionGroup: Sendable {
           "What does the .initial option do?",
           right: "delivers the current value at once, when subscribing",
           wrong: [
-            "skips the first change and delivers the ones after it",
+            "skips the first change, delivers the rest",
             "delivers only the first change, then stops",
           ],
           explanation: "The observer sees the value as it is now, without waiting for a set."),
@@ -231,14 +231,14 @@ package struct QuestionGroup: Sendable {
           "With .old and .new, how does one set call an observer?",
           right: "twice: every .old call comes before any .new call",
           wrong: [
-            "once, with the old and the new value in one change, like KVO",
+            "once, with old and new in one change, like KVO",
             "twice: the new value first, then the old one",
           ],
           explanation:
             "Unlike KVO, which puts both in one change, this design makes one call per option."),
         Question(
           "An observer removes another during a set. Is the removed one called for that set?",
-          right: "yes: the set walks a snapshot of the list",
+          right: "yes: the set walks a snapshot taken before the first call",
           wrong: [
             "no: removal takes effect at once, even during a set",
             "only if it was added after the one that removes it",
@@ -289,7 +289,7 @@ package struct QuestionGroup: Sendable {
         Question(
           "Where does a handler written in a @MainActor type run?", right: "on the main actor",
           wrong: [
-            "on whichever thread sets the value", "on a background thread the observable owns",
+            "on any thread", "on a background thread the observable owns",
           ],
           explanation:
             "A closure that is not @Sendable takes the isolation of the code that writes it."),
@@ -297,7 +297,7 @@ package struct QuestionGroup: Sendable {
           "A value whose deinit reads the observable is replaced. When is it released?",
           right: "after the lock is let go",
           wrong: [
-            "under the lock, as the old value is replaced",
+            "under the lock",
             "never: the observable keeps every old value",
           ],
           explanation:
@@ -334,7 +334,7 @@ package struct QuestionGroup: Sendable {
           "What does a ✗ in the comparison mean?",
           right: "the stage has the flaw the scenario looks for",
           wrong: [
-            "the scenario crashed before it could give a verdict",
+            "the scenario crashed before its verdict",
             "the scenario does not apply to that stage",
           ],
           explanation: "Each ✗ comes with a line of evidence from the live experiment."),
@@ -345,7 +345,7 @@ package struct QuestionGroup: Sendable {
           explanation: "Its evidence says what the API does instead."),
         Question(
           "Why does the bench compare every design with the floor?",
-          right: "it is the cheapest loop: a ratio shows what a design adds",
+          right: "the floor is the cheapest loop possible, so each ratio shows what a design adds",
           wrong: [
             "the floor is the slowest design, so every ratio is below ×1.0",
             "the floor is stage 1, which every later stage improves upon",
@@ -401,7 +401,7 @@ package struct QuestionGroup: Sendable {
           "One group's entry in the save file is damaged. What does the app do?",
           right: "leaves that entry out, says so, keeps the rest",
           wrong: [
-            "discards the whole file and starts every group afresh",
+            "discards the whole file, starts afresh",
             "stops, so that the file can be mended by hand",
           ],
           explanation: "Each entry is checked on its own: a damaged one loses nothing else."),
@@ -434,15 +434,15 @@ package struct QuestionGroup: Sendable {
           "When does Observation's onChange run?",
           right: "before the write, while the old value is still there",
           wrong: [
-            "after the write, as soon as the new value has been stored",
-            "on another thread, some time after the write is done",
+            "after the write, once the value is stored",
+            "on another thread, after the write",
           ],
           explanation: "So the value read there is the one being replaced, not the new one."),
         Question(
           "What does Observations do with changes made before its consumer runs?",
           right: "coalesces them: the consumer gets the latest",
           wrong: [
-            "queues every one, and delivers each of them in order",
+            "queues every one, delivers each in order",
             "drops them all, and waits for the next one",
           ],
           explanation: "A label wants the latest; a log of every value loses some, silently."),
