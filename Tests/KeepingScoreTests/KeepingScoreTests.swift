@@ -156,6 +156,28 @@ struct KeepingScoreTests {
       "the next save repairs the file")
   }
 
+  @Test("the damaged file is set aside, and said so, before the game writes anything")
+  func setAsideBeforeWriting() throws {
+    let folder = TemporaryFolder()
+    let store = folder.store
+    try folder.create()
+    try Data("{ not json".utf8).write(to: store.url)
+    let aside = URL(fileURLWithPath: store.url.path + setAsideSuffix)
+    var remaining = rightAnswers(chapter3)[...]
+    var whenWarned: (original: Bool, aside: Data?)?
+    let game = Game(
+      store: store, shuffler: ChoiceShuffler(seed: testSeed), readLine: { remaining.popFirst() },
+      print: { _ in },
+      warn: { _ in
+        whenWarned = (
+          FileManager.default.fileExists(atPath: store.url.path), try? Data(contentsOf: aside)
+        )
+      })
+    #expect(game.play(chapter3) != nil)
+    #expect(whenWarned?.original == false, "nothing at the file's place yet")
+    #expect(whenWarned?.aside == Data("{ not json".utf8), "the damaged file already kept")
+  }
+
   @Test("a damaged entry loses nothing else: the other groups' scores are kept")
   func damagedEntry() throws {
     let folder = TemporaryFolder()
