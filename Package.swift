@@ -129,7 +129,11 @@ let package = Package(
     .testTarget(
       name: "ConformanceTests", dependencies: ["DesignCatalog", "ObserverScenarios", "Support"]),
     .testTarget(
-      name: "KeepingScoreTests", dependencies: ["KeepingScore", "Stage4Options", "CommandSupport"]),
+      name: "KeepingScoreTests",
+      dependencies: [
+        "KeepingScore", "CommandSupport", "Stage1Closures", "Stage2KeyedDict", "Stage3WeakRefs",
+        "Stage4Options", "Stage5Concurrency",
+      ]),
     .testTarget(
       name: "DocumentationTests",
       dependencies: [

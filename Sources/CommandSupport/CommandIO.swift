@@ -1,6 +1,14 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Where a command reads and writes, and what it knows of its process: the real terminal in
 /// `main`, strings a test can read in tests.
 ///
@@ -40,14 +48,98 @@ package struct CommandIO: Sendable {
     self.isTerminal = isTerminal
   }
 
-  /// The process's own streams and environment.
-  package static var standard: CommandIO {
-    CommandIO(
-      write: { FileHandle.standardOutput.write(Data($0.utf8)) },
-      writeError: { FileHandle.standardError.write(Data($0.utf8)) },
-      readLine: { Swift.readLine() },
+  /// The process's own streams and environment, for a command's `main`.
+  ///
+  /// A write that fails ends the process: the command's name and the system's reason go to
+  /// standard error, if it can be written, as in
+  /// "compare-stages: cannot write to standard output: No space left on device", and the status
+  /// is ``ExitCode/ioError`` (74, `EX_IOERR`). That holds for a full disk, a closed standard
+  /// output and a reader that went away alike (`EPIPE`, as in `compare-stages | head -1`): one
+  /// rule, and a short line that says why the output stops, rather than the silent death by
+  /// `SIGPIPE` most Unix tools choose.
+  ///
+  /// First use readies the process for that, once:
+  /// - `SIGPIPE` is ignored, so that a write to a pipe nobody reads fails with `EPIPE`, which
+  ///   the command reports, instead of killing the process before it can say a word.
+  /// - A standard stream that is closed (`command >&-`) is opened on `/dev/null`, read-only,
+  ///   so that writes to it still fail (`EBADF`), and no file the command opens later can take
+  ///   its number and receive what was meant for the terminal.
+  package static let standard: CommandIO = {
+    readyStandardStreams()
+    let name = URL(fileURLWithPath: CommandLine.arguments.first ?? "command").lastPathComponent
+    return writing(
+      output: STDOUT_FILENO, error: STDERR_FILENO, readLine: { Swift.readLine() },
       environment: ProcessInfo.processInfo.environment,
-      isTerminal: isatty(FileHandle.standardOutput.fileDescriptor) == 1)
+      isTerminal: isatty(STDOUT_FILENO) == 1
+    ) { failure in
+      if failure.stream == .output {
+        _ = write("\(name): \(failure.message)\n", to: STDERR_FILENO)
+      }
+      exit(ExitCode.ioError.rawValue)
+    }
+  }()
+
+  /// Streams that write to file descriptors, and report a write that fails.
+  ///
+  /// What ``standard`` is made of; a test passes descriptors whose writes fail and sees the
+  /// failure reported.
+  ///
+  /// - Parameters:
+  ///   - output: The descriptor of standard output.
+  ///   - error: The descriptor of standard error.
+  ///   - readLine: Reads a line of standard input.
+  ///   - environment: The process environment.
+  ///   - isTerminal: Whether standard output is a terminal.
+  ///   - onFailure: Called after each write that failed, with the stream and the reason; the
+  ///     text is lost.
+  /// - Returns: The streams.
+  package static func writing(
+    output: Int32, error: Int32, readLine: @escaping @Sendable () -> String? = { nil },
+    environment: [String: String] = [:], isTerminal: Bool = false,
+    onFailure: @escaping @Sendable (WriteFailure) -> Void
+  ) -> CommandIO {
+    CommandIO(
+      write: { text in
+        if let code = write(text, to: output) { onFailure(WriteFailure(.output, code: code)) }
+      },
+      writeError: { text in
+        if let code = write(text, to: error) { onFailure(WriteFailure(.error, code: code)) }
+      },
+      readLine: readLine, environment: environment, isTerminal: isTerminal)
+  }
+
+  /// Writes all of `text` to `descriptor`, as many `write` calls as that takes.
+  ///
+  /// - Parameters:
+  ///   - text: What to write, as UTF-8.
+  ///   - descriptor: An open file descriptor.
+  /// - Returns: `nil` when everything was written, else the `errno` of the write that failed.
+  private static func write(_ text: String, to descriptor: Int32) -> Int32? {
+    var text = text
+    return text.withUTF8 { bytes -> Int32? in
+      guard var next = bytes.baseAddress else { return nil }
+      var remaining = bytes.count
+      while remaining > 0 {
+        let written = systemWrite(descriptor, next, remaining)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return errno
+        }
+        next += written
+        remaining -= written
+      }
+      return nil
+    }
+  }
+
+  /// Ignores `SIGPIPE` and opens each closed standard stream on `/dev/null`, read-only.
+  private static func readyStandardStreams() {
+    signal(SIGPIPE, SIG_IGN)
+    // `open` gives the lowest free number, so going up from 0 fills each gap in turn.
+    for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
+    where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+      _ = open("/dev/null", O_RDONLY)
+    }
   }
 
   /// Whether text output may use colour: standard output is a terminal and `NO_COLOR` is unset.
@@ -62,6 +154,37 @@ package struct CommandIO: Sendable {
   ///
   /// - Parameter line: The line, without its newline.
   package func printError(_ line: String) { writeError(line + "\n") }
+}
+
+/// A write to a standard stream that failed.
+package struct WriteFailure: Error, Equatable, Sendable {
+  /// A standard stream a command writes to.
+  package enum Stream: String, Sendable {
+    /// Standard output.
+    case output = "standard output"
+    /// Standard error.
+    case error = "standard error"
+  }
+
+  /// The stream whose write failed.
+  package var stream: Stream
+  /// The `errno` of the failed write, such as `ENOSPC` or `EPIPE`.
+  package var code: Int32
+
+  /// Describes a failed write.
+  ///
+  /// - Parameters:
+  ///   - stream: The stream whose write failed.
+  ///   - code: The `errno` of the failed write.
+  package init(_ stream: Stream, code: Int32) {
+    self.stream = stream
+    self.code = code
+  }
+
+  /// "cannot write to standard output: No space left on device": the system's own words.
+  package var message: String {
+    "cannot write to \(stream.rawValue): \(String(cString: strerror(code)))"
+  }
 }
 
 /// What a command wrote, for tests: pass ``io`` to its `run`, then read the streams.
@@ -123,6 +246,17 @@ extension CommandIO {
     printError(Self.usageLine(command, problem))
     return .usage
   }
+}
+
+/// The system's `write(2)`, which ``CommandIO``'s own `write` members hide by name.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    Glibc.write(descriptor, bytes, count)
+  #elseif canImport(Musl)
+    Musl.write(descriptor, bytes, count)
+  #elseif canImport(Darwin)
+    Darwin.write(descriptor, bytes, count)
+  #endif
 }
 
 /// Lines handed out one at a time, as standard input gives them: what a test or a demo types

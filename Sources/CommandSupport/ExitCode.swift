@@ -16,6 +16,10 @@ package struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   /// Bad usage, `EX_USAGE` in `sysexits.h`: 64. One line on standard error names the problem.
   package static let usage = ExitCode(rawValue: 64)
 
+  /// Writing its output failed, `EX_IOERR` in `sysexits.h`: 74. One line on standard error
+  /// says why, if it can be written (see ``CommandIO/standard``).
+  package static let ioError = ExitCode(rawValue: 74)
+
   /// "exit status 64".
   package var description: String { "exit status \(rawValue)" }
 }

@@ -35,31 +35,41 @@ package final class QuestionGroupsScreen {
 }
 
 /// Saves the scores whenever they change, as the book's app did with `UserDefaults`.
+///
+/// It saves only the groups whose scores changed since it last saved, and the store merges them
+/// into the file as it is then: a game played at the same time in another process keeps its
+/// score.
 package final class ScoreSaver {
   private let store: ScoreStore
   private let warn: (String) -> Void
   private var hasWarned = false
+  /// The scores as the file had them, as far as this saver knows.
+  private var saved: Scores
 
   /// Creates a saver and starts observing `latestScores`.
   ///
   /// - Parameters:
   ///   - store: Where to save.
   ///   - latestScores: The scores to save whenever they are set.
-  ///   - warn: Called once, with a message, if saving fails; the game goes on.
+  ///   - warn: Called with a message when the file was moved aside before it was replaced, and
+  ///     once if saving fails; the game goes on.
   package init(
     store: ScoreStore, observing latestScores: Observable<Scores>,
     warn: @escaping (String) -> Void
   ) {
     self.store = store
     self.warn = warn
+    self.saved = latestScores.value
     latestScores.addObserver(self) { [weak self] scores, _ in
       self?.save(scores)
     }
   }
 
   private func save(_ scores: Scores) {
+    let changes = scores.byGroup.filter { saved[group: $0.key] != $0.value }
     do {
-      try store.save(scores)
+      if let notice = try store.save(Scores(changes)) { warn(notice) }
+      saved = scores
     } catch {
       if !hasWarned {
         warn("cannot save the scores to \(store.url.path); they will be lost when the app ends")
@@ -75,19 +85,23 @@ package struct Game {
   private let readLine: () -> String?
   private let print: (String) -> Void
   private let warn: (String) -> Void
+  private let shuffler: ChoiceShuffler
 
   /// Creates a run of the app.
   ///
   /// - Parameters:
   ///   - store: Where the scores are loaded from and saved to.
+  ///   - shuffler: Orders each question's choices.
   ///   - readLine: Returns the player's next line of input, or `nil` at the end of input.
   ///   - print: Shows a line to the player.
   ///   - warn: Reports a problem the app recovers from.
   package init(
-    store: ScoreStore, readLine: @escaping () -> String?, print: @escaping (String) -> Void,
+    store: ScoreStore, shuffler: ChoiceShuffler = ChoiceShuffler(),
+    readLine: @escaping () -> String?, print: @escaping (String) -> Void,
     warn: @escaping (String) -> Void
   ) {
     self.store = store
+    self.shuffler = shuffler
     self.readLine = readLine
     self.print = print
     self.warn = warn
@@ -137,21 +151,26 @@ package struct Game {
     for (number, question) in zip(1..., group.questions) {
       print("")
       print("Question \(number) of \(group.questions.count): \(question.prompt)")
-      for (letter, choice) in zip(letters, question.choices) {
+      if let code = question.code {
+        for line in code.split(separator: "\n", omittingEmptySubsequences: false) {
+          print("    \(line)")
+        }
+      }
+      let (choices, right) = shuffler.shuffle(question)
+      for (letter, choice) in zip(letters, choices) {
         print("  \(letter)) \(choice)")
       }
-      guard let answer = readAnswer(choices: question.choices.count) else {
+      guard let answer = readAnswer(choices: choices.count) else {
         print("")
         print("No more answers: the game stops here, and no score is saved.")
         return nil
       }
-      if answer == question.answer {
+      if answer == right {
         correct += 1
         print("Right! \(question.explanation)")
       } else {
         print(
-          "Not quite: it is \(letters[question.answer])) \(question.choices[question.answer]). "
-            + question.explanation)
+          "Not quite: it is \(letters[right])) \(question.rightAnswer). \(question.explanation)")
       }
     }
 
@@ -176,6 +195,9 @@ package struct Game {
     case .scores(let scores, let damaged):
       if let damaged { warn("\(damaged); the other groups' scores are kept") }
       return scores
+    case .setAside(let problem, let aside):
+      warn("\(problem); it is kept as \(aside.path), and the game starts fresh")
+      return Scores()
     case .unusable(let problem):
       warn("\(problem); starting fresh")
       return Scores()

@@ -1,10 +1,14 @@
 import CommandSupport
+import Foundation
 
 /// The `keeping-score` command, as a function from arguments and input to output and an exit
 /// status, so tests can run it.
 package enum KeepingScoreCommand {
   /// The group numbers, "1 to 8", as the help and the errors list them.
   private static let groups = QuestionGroup.numberRange
+
+  /// The environment variable whose number makes the choices' order repeat from run to run.
+  package static let seedVariable = "KEEPING_SCORE_SEED"
 
   /// The text of `--help`.
   package static let help = """
@@ -19,12 +23,15 @@ package enum KeepingScoreCommand {
       <chapter>   play the questions of that chapter, \(groups); without it, the question
                   groups screen asks which
 
-    Answers are read from standard input, one letter a line. The scores are saved to
-    $XDG_CONFIG_HOME/observer-evolution/keeping-score.json, or to
-    ~/.config/observer-evolution/keeping-score.json when XDG_CONFIG_HOME is not set.
+    Answers are read from standard input, one letter a line; the choices come in a new order
+    each run, or in the same order each run when \(seedVariable) is set to a whole number.
+    The scores are saved to $XDG_CONFIG_HOME/observer-evolution/keeping-score.json, or to
+    ~/.config/observer-evolution/keeping-score.json when XDG_CONFIG_HOME is not set. Games
+    played at the same time all keep their scores; a save file that cannot be read is moved
+    aside, never overwritten.
 
     OPTIONS:
-      --reset     delete the saved scores, then exit
+      --reset     delete the saved scores, then exit; only a file of saved scores is deleted
       -h, --help  print this help
 
     """
@@ -33,12 +40,27 @@ package enum KeepingScoreCommand {
   ///
   /// - Parameters:
   ///   - arguments: The command-line arguments, without the program name.
-  ///   - io: Where the player answers and reads; its environment locates the config folder.
+  ///   - io: Where the player answers and reads; its environment locates the config folder,
+  ///     and may hold ``seedVariable``.
+  ///   - now: The time, which names a save file that is moved aside.
   /// - Returns: ``ExitCode/success``; ``ExitCode/failure`` if the saved scores could not be
   ///   deleted; ``ExitCode/usage`` on bad input, named in one line on standard error.
-  package static func run(_ arguments: [String], io: CommandIO) -> ExitCode {
-    let store = ScoreStore.inConfigFolder(environment: io.environment)
-    let game = Game(store: store, readLine: io.readLine, print: io.print) {
+  package static func run(
+    _ arguments: [String], io: CommandIO, now: @escaping @Sendable () -> Date = { Date() }
+  ) -> ExitCode {
+    let store = ScoreStore.inConfigFolder(environment: io.environment, now: now)
+    var seed: UInt64?
+    if let text = io.environment[seedVariable] {
+      guard let number = UInt64(text) else {
+        return io.usageError(
+          "keeping-score",
+          "\(seedVariable) is '\(text)', not a whole number (valid: 0 to \(UInt64.max), or unset)")
+      }
+      seed = number
+    }
+    let game = Game(
+      store: store, shuffler: ChoiceShuffler(seed: seed), readLine: io.readLine, print: io.print
+    ) {
       io.printError("keeping-score: \($0)")
     }
     switch arguments {
@@ -50,13 +72,19 @@ package enum KeepingScoreCommand {
       return .success
     case ["--reset"]:
       do {
-        let deleted = try store.reset()
-        io.print(
-          deleted
-            ? "Deleted the saved scores at \(store.url.path)." : "No saved scores to delete.")
+        if let deleted = try store.reset() {
+          io.print("Deleted the saved scores at \(deleted.path).")
+        } else {
+          io.print("No saved scores to delete.")
+        }
         return .success
+      } catch let refusal as ScoreStore.Refusal {
+        io.printError("keeping-score: \(refusal)")
+        return .failure
       } catch {
-        io.printError("keeping-score: cannot delete the saved scores at \(store.url.path)")
+        io.printError(
+          "keeping-score: cannot delete the saved scores at \(store.url.path): "
+            + "\(error.localizedDescription)")
         return .failure
       }
     case _ where arguments.count == 1 && !arguments[0].hasPrefix("-"):

@@ -11,11 +11,15 @@ extension Demo {
     defer { try? FileManager.default.removeItem(at: folder) }
     // Messages name the save file; show it where a reader's own would be.
     let shownPath = "~/.config/observer-evolution/keeping-score.json"
-    let environment = ["XDG_CONFIG_HOME": folder.path]
+    // The same order of choices on every run, so that the typed letters mean the same answers.
+    let seed = "\(KeepingScoreCommand.seedVariable)=12"
+    let environment = ["XDG_CONFIG_HOME": folder.path, KeepingScoreCommand.seedVariable: "12"]
     let saveFile = ScoreStore.inConfigFolder(environment: environment).url
+    // The time that names a damaged file set aside, fixed so the transcript stays the same.
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     func run(_ arguments: [String], typing answers: [String]) {
-      print((["$ swift run keeping-score"] + arguments).joined(separator: " "))
+      print((["$ \(seed) swift run keeping-score"] + arguments).joined(separator: " "))
       let answers = TypedLines(answers)
       let io = CommandIO(
         write: transcript.write,
@@ -28,12 +32,12 @@ extension Demo {
           return answer
         },
         environment: environment)
-      _ = KeepingScoreCommand.run(arguments, io: io)
+      _ = KeepingScoreCommand.run(arguments, io: io, now: { now })
       print("")
     }
 
-    run([], typing: ["7", "c", "x", "a", "b", "b"])
-    run(["7"], typing: ["c", "a", "b", "a"])
+    run([], typing: ["7", "a", "x", "a", "b", "a", "b"])
+    run(["7"], typing: ["c", "a", "b", "a", "b"])
     try? Data("{ this is not a score".utf8).write(to: saveFile)
     print("$ echo '{ this is not a score' > \(shownPath)")
     run(["7"], typing: ["a"])

@@ -3,15 +3,21 @@ import DesignCatalog
 import Foundation
 import Testing
 
-/// Runs a product that `swift test` built beside the test bundle.
-func runProduct(
-  _ name: String, _ arguments: [String], environment: [String: String] = [:], input: String = ""
-) throws -> (output: String, error: String, status: Int32) {
+/// A product that `swift test` built beside the test bundle, checked to be there.
+func productURL(_ name: String) throws -> URL {
   let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   let executable = directory.appendingPathComponent(name)
   try #require(
     FileManager.default.isExecutableFile(atPath: executable.path),
     "\(name) should be built beside the tests, in \(directory.path)")
+  return executable
+}
+
+/// Runs a product that `swift test` built beside the test bundle.
+func runProduct(
+  _ name: String, _ arguments: [String], environment: [String: String] = [:], input: String = ""
+) throws -> (output: String, error: String, status: Int32) {
+  let executable = try productURL(name)
   let process = Process()
   process.executableURL = executable
   process.arguments = arguments
@@ -134,29 +140,38 @@ struct KeepingScoreExecutableTests {
     let config = FileManager.default.temporaryDirectory
       .appendingPathComponent("keeping-score-e2e-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: config) }
-    let environment = ["XDG_CONFIG_HOME": config.path]
+    let environment = ["XDG_CONFIG_HOME": config.path, "KEEPING_SCORE_SEED": "5"]
     let saveFile = config.appendingPathComponent("observer-evolution/keeping-score.json")
 
-    // Chapter 1's right answers are b, c, a, b: the last answer here is wrong.
+    // With seed 5, chapter 1's right answers are b, a, b, c, a: the last answer here is wrong.
     let first = try runProduct(
-      "keeping-score", ["1"], environment: environment, input: "b\nc\na\na\n")
+      "keeping-score", ["1"], environment: environment, input: "b\na\nb\nc\nb\n")
     #expect(first.status == 0)
-    #expect(first.output.contains("Game over: 3 of 4."))
+    #expect(first.output.contains("Game over: 4 of 5."))
     #expect(FileManager.default.fileExists(atPath: saveFile.path))
 
     let second = try runProduct("keeping-score", [], environment: environment, input: "")
     #expect(
       second.output.hasPrefix(
-        "Question groups\n  1. Stone age: an array of closures: latest score 3 of 4\n"))
+        "Question groups\n  1. Stone age: an array of closures: latest score 4 of 5\n"))
 
     try Data("garbage".utf8).write(to: saveFile)
     let third = try runProduct(
-      "keeping-score", [], environment: environment, input: "1\nb\nc\na\nb\n")
+      "keeping-score", [], environment: environment, input: "1\nb\na\nb\nc\na\n")
     #expect(third.status == 0)
+    let setAside = try FileManager.default.contentsOfDirectory(
+      atPath: saveFile.deletingLastPathComponent().path
+    ).filter { $0.hasPrefix("keeping-score.json.unreadable-") }
+    try #require(setAside.count == 1, "the damaged file is set aside, not overwritten")
+    #expect(
+      try Data(contentsOf: saveFile.deletingLastPathComponent().appendingPathComponent(setAside[0]))
+        == Data("garbage".utf8))
     #expect(
       third.error
-        == "keeping-score: the saved scores at \(saveFile.path) are damaged; starting fresh\n")
-    #expect(third.output.contains("Game over: 4 of 4."))
+        == "keeping-score: the saved scores at \(saveFile.path) are damaged; it is kept as "
+        + "\(saveFile.deletingLastPathComponent().appendingPathComponent(setAside[0]).path), "
+        + "and the game starts fresh\n")
+    #expect(third.output.contains("Game over: 5 of 5."))
 
     let reset = try runProduct("keeping-score", ["--reset"], environment: environment)
     #expect(reset.output == "Deleted the saved scores at \(saveFile.path).\n")

@@ -5,18 +5,35 @@ import Stage4Options
 import Testing
 
 /// A fresh folder for one test's save file, removed when the test ends.
-private final class TemporaryFolder {
+final class TemporaryFolder {
   let url = FileManager.default.temporaryDirectory
     .appendingPathComponent("keeping-score-tests-\(UUID().uuidString)", isDirectory: true)
 
   deinit { try? FileManager.default.removeItem(at: url) }
 
-  var store: ScoreStore { ScoreStore(url: url.appendingPathComponent("score.json")) }
+  /// A store whose clock always says ``setAsideTime``.
+  var store: ScoreStore {
+    ScoreStore(url: url.appendingPathComponent("score.json"), now: { setAsideTime })
+  }
+
+  /// Creates the folder.
+  func create() throws {
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
 }
 
-/// The letters of a group's right answers.
-private func rightAnswers(_ group: QuestionGroup) -> [String] {
-  group.questions.map { ["a", "b", "c"][$0.answer] }
+/// The time the tests' stores name a file set aside with: 2027-01-15 08:00:00 UTC.
+let setAsideTime = Date(timeIntervalSince1970: 1_800_000_000)
+/// What a file set aside at ``setAsideTime`` is called after: its name, then this.
+let setAsideSuffix = ".unreadable-20270115T080000Z"
+
+/// The seed of every game these tests play: the same seed, the same order of choices.
+let testSeed: UInt64 = 7
+
+/// The letters of a group's right answers, in a game whose choices `seed` orders.
+func rightAnswers(_ group: QuestionGroup, seed: UInt64 = testSeed) -> [String] {
+  let shuffler = ChoiceShuffler(seed: seed)
+  return group.questions.map { ["a", "b", "c", "d", "e", "f"][shuffler.shuffle($0).answer] }
 }
 
 /// Plays one game of `group` with `answers`, returning what it printed and warned.
@@ -27,8 +44,8 @@ private func play(_ group: QuestionGroup, _ answers: [String], store: ScoreStore
   var output: [String] = []
   var warnings: [String] = []
   let score = Game(
-    store: store, readLine: { remaining.popFirst() }, print: { output.append($0) },
-    warn: { warnings.append($0) }
+    store: store, shuffler: ChoiceShuffler(seed: testSeed), readLine: { remaining.popFirst() },
+    print: { output.append($0) }, warn: { warnings.append($0) }
   ).play(group)
   return (score, output, warnings)
 }
@@ -52,7 +69,6 @@ struct QuestionGroupTests {
       for question in group.questions {
         #expect(question.choices.count == 3, "\(question.prompt)")
         #expect(Set(question.choices).count == question.choices.count, "\(question.prompt)")
-        #expect(question.choices.indices.contains(question.answer), "\(question.prompt)")
         #expect(!question.explanation.isEmpty, "\(question.prompt)")
       }
     }
@@ -116,16 +132,21 @@ struct KeepingScoreTests {
   }
 
   @Test(
-    "a damaged save file gets a clear message and a fresh start",
+    "a damaged save file is set aside, said so, and the game starts fresh",
     arguments: ["{ not json", #"{"correct": 5, "total": 3}"#, "[]", ""])
   func damagedFile(contents: String) throws {
     let folder = TemporaryFolder()
     let store = folder.store
-    try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+    try folder.create()
     try Data(contents.utf8).write(to: store.url)
+    let aside = URL(fileURLWithPath: store.url.path + setAsideSuffix)
     let result = play(chapter3, rightAnswers(chapter3), store: store)
     #expect(
-      result.warnings == ["the saved scores at \(store.url.path) are damaged; starting fresh"])
+      result.warnings == [
+        "the saved scores at \(store.url.path) are damaged; it is kept as \(aside.path), and the "
+          + "game starts fresh"
+      ])
+    #expect(try Data(contentsOf: aside) == Data(contents.utf8), "kept byte for byte")
     #expect(result.output.contains("  3. \(chapter3.title): no score yet"))
     #expect(
       store.load()
@@ -135,11 +156,33 @@ struct KeepingScoreTests {
       "the next save repairs the file")
   }
 
+  @Test("the damaged file is set aside, and said so, before the game writes anything")
+  func setAsideBeforeWriting() throws {
+    let folder = TemporaryFolder()
+    let store = folder.store
+    try folder.create()
+    try Data("{ not json".utf8).write(to: store.url)
+    let aside = URL(fileURLWithPath: store.url.path + setAsideSuffix)
+    var remaining = rightAnswers(chapter3)[...]
+    var whenWarned: (original: Bool, aside: Data?)?
+    let game = Game(
+      store: store, shuffler: ChoiceShuffler(seed: testSeed), readLine: { remaining.popFirst() },
+      print: { _ in },
+      warn: { _ in
+        whenWarned = (
+          FileManager.default.fileExists(atPath: store.url.path), try? Data(contentsOf: aside)
+        )
+      })
+    #expect(game.play(chapter3) != nil)
+    #expect(whenWarned?.original == false, "nothing at the file's place yet")
+    #expect(whenWarned?.aside == Data("{ not json".utf8), "the damaged file already kept")
+  }
+
   @Test("a damaged entry loses nothing else: the other groups' scores are kept")
   func damagedEntry() throws {
     let folder = TemporaryFolder()
     let store = folder.store
-    try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+    try folder.create()
     let contents = #"""
       {"scores": {"1": {"correct": 2, "total": 4}, "2": {"correct": 9, "total": 4},
                   "x": {"correct": 1, "total": 4}, "4": "nonsense"}}
@@ -157,19 +200,22 @@ struct KeepingScoreTests {
     #expect(result.output.contains("  2. \(QuestionGroup.numbered(2)!.title): no score yet"))
   }
 
-  @Test("an unreadable save file gets a clear message and a fresh start")
-  func unreadableFile() throws {
+  @Test("a folder with the save file's name is left as it is: a fresh start, nothing saved")
+  func folderInThePlace() throws {
     let folder = TemporaryFolder()
     let store = folder.store
-    // A folder where the file should be: it exists, and cannot be read as a file.
     try FileManager.default.createDirectory(at: store.url, withIntermediateDirectories: true)
+    let inside = store.url.appendingPathComponent("mine.txt")
+    try Data("mine".utf8).write(to: inside)
     let result = play(chapter3, rightAnswers(chapter3), store: store)
     #expect(
-      result.warnings.first == "cannot read the saved scores at \(store.url.path); starting fresh")
-    #expect(
-      result.warnings.last
-        == "cannot save the scores to \(store.url.path); they will be lost when the app ends")
+      result.warnings == [
+        "\(store.url.path) is not a file: it is left as it is, and no score is saved there; "
+          + "starting fresh",
+        "cannot save the scores to \(store.url.path); they will be lost when the app ends",
+      ])
     #expect(result.score?.correct == chapter3.questions.count)
+    #expect(try Data(contentsOf: inside) == Data("mine".utf8))
   }
 
   @Test("the save file is in $XDG_CONFIG_HOME, else in ~/.config")
@@ -215,7 +261,11 @@ struct KeepingScoreCommandTests {
   private func run(_ arguments: [String], home: URL, input: [String] = []) -> (
     status: ExitCode, output: [String], errors: [String]
   ) {
-    let captured = CapturedIO(input: input, environment: ["XDG_CONFIG_HOME": home.path])
+    let captured = CapturedIO(
+      input: input,
+      environment: [
+        "XDG_CONFIG_HOME": home.path, KeepingScoreCommand.seedVariable: String(testSeed),
+      ])
     let status = KeepingScoreCommand.run(arguments, io: captured.io)
     return (status, lines(of: captured.output), lines(of: captured.error))
   }
@@ -294,6 +344,16 @@ struct KeepingScoreCommandTests {
         "keeping-score: no question group 'x' (valid: 1 to 8, --reset, --help); "
           + "see 'keeping-score --help'"
       ),
+      (
+        [""],
+        "keeping-score: no question group '' (valid: 1 to 8, --reset, --help); "
+          + "see 'keeping-score --help'"
+      ),
+      (
+        ["-"],
+        "keeping-score: unknown argument '-' (valid: a chapter 1 to 8, --reset, --help); "
+          + "see 'keeping-score --help'"
+      ),
     ])
   func badInput(arguments: [String], message: String) {
     let folder = TemporaryFolder()
@@ -304,6 +364,41 @@ struct KeepingScoreCommandTests {
     #expect(!FileManager.default.fileExists(atPath: folder.url.path), "nothing half-done")
   }
 
+  @Test("--reset refuses a folder that has the save file's name: one line on stderr, exit 1")
+  func resetRefusesAFolder() throws {
+    let folder = TemporaryFolder()
+    let store = ScoreStore.inConfigFolder(environment: ["XDG_CONFIG_HOME": folder.url.path])
+    try FileManager.default.createDirectory(at: store.url, withIntermediateDirectories: true)
+    let result = run(["--reset"], home: folder.url)
+    #expect(result.status == .failure)
+    #expect(result.output.isEmpty)
+    #expect(
+      result.errors == [
+        "keeping-score: not deleting \(store.url.path): it is not a regular file (a folder?), so "
+          + "this app did not write it"
+      ])
+    var isFolder: ObjCBool = false
+    #expect(FileManager.default.fileExists(atPath: store.url.path, isDirectory: &isFolder))
+    #expect(isFolder.boolValue)
+  }
+
+  @Test(
+    "a seed that is not a whole number is bad input: one line on stderr, exit 64",
+    arguments: ["", "-1", "seven", "18446744073709551616"])
+  func badSeed(seed: String) {
+    let folder = TemporaryFolder()
+    let captured = CapturedIO(
+      environment: [
+        "XDG_CONFIG_HOME": folder.url.path, KeepingScoreCommand.seedVariable: seed,
+      ])
+    #expect(KeepingScoreCommand.run(["1"], io: captured.io) == .usage)
+    #expect(captured.output.isEmpty)
+    #expect(
+      captured.error
+        == "keeping-score: \(KeepingScoreCommand.seedVariable) is '\(seed)', not a whole number "
+        + "(valid: 0 to \(UInt64.max), or unset); see 'keeping-score --help'\n")
+  }
+
   @Test("--help describes the chapters, the save file and --reset")
   func help() {
     let result = run(["--help"], home: FileManager.default.temporaryDirectory)
@@ -312,5 +407,6 @@ struct KeepingScoreCommandTests {
     #expect(text.contains("<chapter>"))
     #expect(text.contains("--reset"))
     #expect(text.contains("$XDG_CONFIG_HOME/observer-evolution/keeping-score.json"))
+    #expect(text.contains(KeepingScoreCommand.seedVariable))
   }
 }
