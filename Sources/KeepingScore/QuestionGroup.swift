@@ -315,11 +315,11 @@ package struct QuestionGroup: Sendable {
           printsPrompt,
           code: #"""
             let count = Observable(0)
-            let first = count.observe { change in
+            let first = count.observeOnAnyThread { change in
               print("A \(change.newValue)")
               if change.newValue == 1 { count.value = 2 }
             }
-            let second = count.observe { print("B \($0.newValue)") }
+            let second = count.observeOnAnyThread { print("B \($0.newValue)") }
             count.value = 1
             first.cancel()
             second.cancel()

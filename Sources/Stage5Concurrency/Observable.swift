@@ -58,13 +58,13 @@ public final class Observable<Value: Sendable>: Sendable {
     var isDelivering = false
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   /// Creates an observable holding `value`, with no observers.
   ///
   /// - Parameter value: The initial value.
   public init(_ value: Value) {
-    state = Mutex(State(value: value))
+    state = Locked(State(value: value))
   }
 
   deinit {

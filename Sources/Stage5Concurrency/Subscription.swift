@@ -14,7 +14,7 @@ final class Subscription<Value: Sendable>: Sendable {
   let ownerID: ObjectIdentifier?
   /// The handler, behind a lock of its own; `nil` once the subscription has ended. Ending it
   /// lets go of the handler, and of everything the handler captured.
-  private let handler: Mutex<Held?>
+  private let handler: Locked<Held?>
   /// Runs once, when the subscription ends: an `AsyncStream`'s `finish`.
   private let onEnd: (@Sendable () -> Void)?
 
@@ -30,7 +30,7 @@ final class Subscription<Value: Sendable>: Sendable {
       ownerID = nil
     }
     self.onEnd = onEnd
-    self.handler = Mutex(Held(call: handler))
+    self.handler = Locked(Held(call: handler))
   }
 
   /// The handler, in a struct. A closure stored straight in a `Mutex`, which is generic, is
