@@ -1,5 +1,5 @@
+import CommandSupport
 import Foundation
-import Support
 
 /// The file where the latest score of each question group is saved between runs.
 ///
