@@ -223,6 +223,24 @@ struct DocumentationStructureTests {
     #expect(!containsLines(of: "public var value: Value {\n  get { value }\n", in: source))
   }
 
+  @Test(
+    "the README's first 60 lines: the two commands, the first build's time, chapter 0, the workshop"
+  )
+  func readmeFirstScreen() throws {
+    let readme = try MarkdownDocument("README.md")
+    let firstScreen = readme.lines.prefix(60).joined(separator: "\n")
+    let landmarks = [
+      "```sh\nswift run compare-stages\n```", "```sh\nswift test\n```", "The first build takes",
+      "](Tutorial/00-introduction.md)", "```sh\nswift run workshop\n```",
+    ]
+    let positions = landmarks.map { firstScreen.range(of: $0)?.lowerBound }
+    for (landmark, position) in zip(landmarks, positions) {
+      #expect(position != nil, "README.md's first 60 lines should hold \(landmark)")
+    }
+    let found = positions.compactMap { $0 }
+    #expect(found == found.sorted(), "README.md's first screen should follow that order")
+  }
+
   @Test("the README's JSON example uses only keys the real output has")
   func jsonExampleKeys() throws {
     let readme = try MarkdownDocument("README.md")
