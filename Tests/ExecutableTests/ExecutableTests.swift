@@ -13,11 +13,13 @@ private final class BundleAnchor {}
 /// so the running program is not beside the products there.
 ///
 /// - On Linux, measured (Swift 6.3.1): the tests run in the executable
-///   `.build/<triple>/<configuration>/<Package>PackageTests.xctest`, and `Bundle(for:)` gives
-///   the folder that holds it, the products' folder itself.
-/// - On Apple platforms, from Apple's documentation of `Bundle(for:)` ("the bundle object that
-///   dynamically loaded the class"): the tests are the bundle
-///   `<Package>PackageTests.xctest`, loaded by the helper, and its parent is the products' folder.
+///   `.build/<triple>/<configuration>/<Package>PackageTests.xctest`, and `Bundle(for:)` (like
+///   `Bundle.main`) gives the folder that holds it, the products' folder itself;
+///   `Bundle.allBundles` is empty.
+/// - On Apple platforms, read from Apple's documentation, not measured: `Bundle(for:)` returns
+///   "The NSBundle object that dynamically loaded aClass (a loadable bundle)". There the tests
+///   are the loadable bundle `<Package>PackageTests.xctest`, loaded by the helper, and its parent
+///   is the products' folder.
 ///
 /// `OBSERVER_EVOLUTION_PRODUCTS`, when set, names the folder instead, for a runner that puts
 /// the products elsewhere.
