@@ -148,6 +148,7 @@ let package = Package(
       name: "StageBenchTests",
       dependencies: [
         "StageBench", "CompareStagesKit", "DesignCatalog", "AllocationCounter", "Support",
+        "ObserverScenarios",
         "CommandSupport",
       ]),
     // Grades the solutions, never the learner's starters: swift test stays green whatever a

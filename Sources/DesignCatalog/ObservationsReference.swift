@@ -15,11 +15,17 @@ extension Design {
   }()
 }
 
+extension Design {
+  /// The name of `Observations`' column and bench row, known on every OS, so that a platform
+  /// without it can tell which rows of a table measured elsewhere it cannot print.
+  package static let observationsName = "Observations"
+}
+
 extension ObservableDesign {
   /// `Observations`, as the scenarios see it.
   @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   static let observations = ObservableDesign(
-    id: "observations", name: "Observations", shortName: "obsns",
+    id: "observations", name: Design.observationsName, shortName: "obsns",
     title: "Swift's Observations, an async sequence of values, one task each",
     module: "Observation", typeName: "The @Observable class that Observations reads",
     role: .reference, identity: .none, capabilities: [.initialValue, .unsubscribe],

@@ -1,5 +1,5 @@
+import CommandSupport
 import Foundation
-import Support
 
 #if canImport(Glibc)
   import Glibc

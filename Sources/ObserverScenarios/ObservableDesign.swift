@@ -10,8 +10,8 @@
 /// let mine = ObservableDesign(
 ///   id: "mine", name: "my observable", title: "my observable: closures in an array",
 ///   module: "MyApp", typeName: "MyApp.Observable<Int>",
-///   isSendable: ObservableDesign.isSendable(MyObservable<Int>.self),
 ///   capabilities: [.unsubscribe, .storedEntryCount],
+///   isSendable: ObservableDesign.isSendable(MyApp.Observable<Int>.self),
 ///   makeObservable: { MyAdapter($0) })
 /// print(ScenarioReport(designs: [mine]).text())
 /// ```
@@ -82,8 +82,9 @@ public struct ObservableDesign: Sendable, Identifiable {
   /// The design's own explanation of a flaw, appended to the evidence in place of the
   /// scenario's generic one.
   public var notes: [Scenario.Name: String]
-  /// Whether its observable type is `Sendable`, as the compiler sees it: see
-  /// ``isSendable(_:)-swift.type.method``.
+  /// Whether its observable type is `Sendable`, as the compiler sees it: pass the type to
+  /// ``isSendable(_:)-4lxnn``, whose overload for a `Sendable` type,
+  /// ``isSendable(_:)-2hn1b``, answers `true`.
   public var isSendable: Bool
   /// The scenarios in which the design is documented to have the flaw, or `nil` when its
   /// verdicts are measured, not documented.

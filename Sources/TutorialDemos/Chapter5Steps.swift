@@ -62,8 +62,10 @@ package final class QueuedObservable<Value> {
 /// Step 2 done wrong: thread-safe, but it calls the handlers while holding its lock.
 ///
 /// A handler that reads the value asks for the lock its own thread already holds. The
-/// Synchronization module's `Mutex` stops the program then ("Recursive call to lock Mutex");
-/// a plain lock would wait for ever. Two observables whose handlers set each other deadlock
+/// Synchronization module's `Mutex` stops the program then: on Linux, with
+/// "Recursive call to lock Mutex" on standard error; on Apple platforms, where it is an
+/// `os_unfair_lock`, with a trap whose message, "Trying to recursively lock an os_unfair_lock",
+/// is in the crash report. A plain lock would wait for ever. Two observables whose handlers set each other deadlock
 /// across threads the same way.
 package final class LockedWhileCalling<Value: Sendable>: Sendable {
   private struct State {

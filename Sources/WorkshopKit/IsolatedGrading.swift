@@ -103,48 +103,54 @@ package enum IsolatedGrading {
   private static func runChild(
     _ number: Int, _ scenarios: [Scenario.Name], executable: String, timeout: Double
   ) -> (output: String, ending: String?) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = [childFlag, String(number)] + scenarios.map(\.rawValue)
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      return ("", "could not start \(executable): \(error)")
-    }
-    let deadline = Date().addingTimeInterval(timeout)
-    var timedOut = false
-    let reader = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
-    while process.isRunning {
-      if Date() > deadline {
-        timedOut = true
-        // SIGKILL, which a child can neither catch, block nor ignore: under `swift test`,
-        // SIGTERM left a hanging stand-in child running for its whole sleep.
-        kill(process.processIdentifier, SIGKILL)
-        break
+    // Process is macOS, Linux and Windows only: an iOS, tvOS, watchOS or visionOS build of this
+    // module compiles the line below instead.
+    #if os(macOS) || os(Linux) || os(Windows)
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = [childFlag, String(number)] + scenarios.map(\.rawValue)
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      do {
+        try process.run()
+      } catch {
+        return ("", "could not start \(executable): \(error)")
       }
-      Thread.sleep(forTimeInterval: 0.01)
-    }
-    process.waitUntilExit()
-    let text = String(decoding: readAll(reader), as: UTF8.self)
-    if timedOut {
-      return (
-        text, "it did not finish within \(seconds(timeout)): a deadlock or an endless loop?"
-      )
-    }
-    if process.terminationReason == .uncaughtSignal {
-      return (
-        text,
-        "the program crashed (signal \(process.terminationStatus)): a trap, such as a force "
-          + "unwrap of nil or a Mutex locked twice on one thread"
-      )
-    }
-    if process.terminationStatus != 0 {
-      return (text, "the grading process exited with status \(process.terminationStatus)")
-    }
-    return (text, nil)
+      let deadline = Date().addingTimeInterval(timeout)
+      var timedOut = false
+      let reader = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
+      while process.isRunning {
+        if Date() > deadline {
+          timedOut = true
+          // SIGKILL, which a child can neither catch, block nor ignore: under `swift test`,
+          // SIGTERM left a hanging stand-in child running for its whole sleep.
+          kill(process.processIdentifier, SIGKILL)
+          break
+        }
+        Thread.sleep(forTimeInterval: 0.01)
+      }
+      process.waitUntilExit()
+      let text = String(decoding: readAll(reader), as: UTF8.self)
+      if timedOut {
+        return (
+          text, "it did not finish within \(seconds(timeout)): a deadlock or an endless loop?"
+        )
+      }
+      if process.terminationReason == .uncaughtSignal {
+        return (
+          text,
+          "the program crashed (signal \(process.terminationStatus)): a trap, such as a force "
+            + "unwrap of nil or a Mutex locked twice on one thread"
+        )
+      }
+      if process.terminationStatus != 0 {
+        return (text, "the grading process exited with status \(process.terminationStatus)")
+      }
+      return (text, nil)
+    #else
+      return ("", "child processes are not available on this platform")
+    #endif
   }
 
   /// "1 second", "30 seconds", "0.5 seconds".

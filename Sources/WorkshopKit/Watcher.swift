@@ -97,28 +97,34 @@ package enum Watcher {
 
   /// Rebuilds and grades, through `swift run`, printing what it prints.
   private static func regrade(_ number: Int?, io: CommandIO) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["swift", "run", "--quiet", "workshop"] + (number.map { ["\($0)"] } ?? [])
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    do {
-      try process.run()
-    } catch {
-      io.printError("workshop: could not run swift: \(error)")
-      return
-    }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
-    io.write(text)
-    guard process.terminationStatus != 0 else { return }
-    let broken = exercisesNamed(in: text)
-    if !broken.isEmpty {
-      io.print("")
-      io.print(
-        "Does not compile: \(broken.joined(separator: ", ")). Fix the error above and save.")
-    }
+    // Process is macOS, Linux and Windows only.
+    #if os(macOS) || os(Linux) || os(Windows)
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments =
+        ["swift", "run", "--quiet", "workshop"] + (number.map { ["\($0)"] } ?? [])
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = output
+      do {
+        try process.run()
+      } catch {
+        io.printError("workshop: could not run swift: \(error)")
+        return
+      }
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      let text = String(decoding: data, as: UTF8.self)
+      io.write(text)
+      guard process.terminationStatus != 0 else { return }
+      let broken = exercisesNamed(in: text)
+      if !broken.isEmpty {
+        io.print("")
+        io.print(
+          "Does not compile: \(broken.joined(separator: ", ")). Fix the error above and save.")
+      }
+    #else
+      io.printError("workshop: --watch runs swift in a child process, which this platform cannot")
+    #endif
   }
 }

@@ -3,19 +3,19 @@ import Foundation
 import ObserverScenarios
 import Testing
 
+/// The modules with a catalog in `Sources/NAME/NAME.docc`.
+private func modulesWithCatalogs() throws -> Set<String> {
+  let sources = packageRoot.appendingPathComponent("Sources")
+  let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path)
+  return Set(
+    modules.filter { module in
+      FileManager.default.fileExists(
+        atPath: sources.appendingPathComponent("\(module)/\(module).docc/\(module).md").path)
+    })
+}
+
 @Suite("Documentation: DocC catalogs")
 struct DocCCatalogTests {
-  /// The modules with a catalog in `Sources/NAME/NAME.docc`.
-  private func modulesWithCatalogs() throws -> Set<String> {
-    let sources = packageRoot.appendingPathComponent("Sources")
-    let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path)
-    return Set(
-      modules.filter { module in
-        FileManager.default.fileExists(
-          atPath: sources.appendingPathComponent("\(module)/\(module).docc/\(module).md").path)
-      })
-  }
-
   @Test(".spi.yml names exactly the modules that have a DocC catalog")
   func spiNamesEveryCatalog() throws {
     let spi = try String(
@@ -28,6 +28,90 @@ struct DocCCatalogTests {
     let catalogs = try modulesWithCatalogs()
     #expect(!catalogs.isEmpty)
     #expect(named == catalogs)
+  }
+
+  @Test("ObserverScenarios, the library to depend on, and stage 5 come first in .spi.yml")
+  func spiOrder() throws {
+    let spi = try String(
+      contentsOf: packageRoot.appendingPathComponent(".spi.yml"), encoding: .utf8)
+    let named = spi.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { $0.hasPrefix("- ") && !$0.hasPrefix("- documentation_targets") }
+      .map { String($0.dropFirst(2)) }
+    #expect(named.prefix(2) == ["ObserverScenarios", Design.concurrency.observable.module])
+  }
+
+  @Test(
+    "every landing page opens with a one-line abstract, which the docs index shows",
+    arguments: try modulesWithCatalogs().sorted())
+  func landingPageAbstract(module: String) throws {
+    let page = try String(
+      contentsOf: packageRoot.appendingPathComponent(
+        "Sources/\(module)/\(module).docc/\(module).md"),
+      encoding: .utf8)
+    let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.first == "# ``\(module)``")
+    let abstract = lines.dropFirst().first { !$0.isEmpty }
+    #expect(abstract.map { !$0.hasPrefix("#") && !$0.hasPrefix("-") } == true, "\(module)")
+  }
+
+  @Test("every relative link in a catalog points to a file of the package")
+  func catalogLinks() throws {
+    for module in try modulesWithCatalogs() {
+      let folder = packageRoot.appendingPathComponent("Sources/\(module)/\(module).docc")
+      for file in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      where file.hasSuffix(".md") {
+        let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+        for match in text.matches(of: /\]\(([^)\s]+)\)/) {
+          let link = String(match.output.1)
+          guard !link.contains("://"), !link.hasPrefix("#"), !link.hasPrefix("doc:") else {
+            continue
+          }
+          let target = folder.appendingPathComponent(link).standardizedFileURL
+          #expect(
+            FileManager.default.fileExists(atPath: target.path),
+            "Sources/\(module)/\(module).docc/\(file): broken link \(link)")
+        }
+      }
+    }
+  }
+
+  // Stage 5's catalog is rewritten with the module; it joins this test when its landing page
+  // links its chapter like the others.
+  @Test(
+    "a stage's landing page links its chapter with a link that works on GitHub, not as code text",
+    arguments: Design.stages.filter { $0 != .concurrency })
+  func landingPageLinksItsChapter(stage: Design) throws {
+    let module = stage.observable.module
+    let chapter = try #require(stage.observable.chapter)
+    let page = try String(
+      contentsOf: packageRoot.appendingPathComponent(
+        "Sources/\(module)/\(module).docc/\(module).md"),
+      encoding: .utf8)
+    #expect(page.contains("](../../../\(chapter))"), "\(module) does not link \(chapter)")
+    #expect(!page.contains("`\(chapter)`"), "\(module) names \(chapter) as code text")
+  }
+
+  @Test("the ObserverScenarios articles show the outside example's code, line for line")
+  func articlesShowTheExample() throws {
+    let example = try String(
+      contentsOf: packageRoot.appendingPathComponent(
+        "Examples/GradeYourOwn/Sources/GradeYourOwn/main.swift"),
+      encoding: .utf8)
+    let folder = packageRoot.appendingPathComponent(
+      "Sources/ObserverScenarios/ObserverScenarios.docc")
+    var blocks = 0
+    for file in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    where file.hasSuffix(".md") {
+      let article = try MarkdownDocument(
+        "Sources/ObserverScenarios/ObserverScenarios.docc/\(file)")
+      for block in article.fencedBlocks where block.language == "swift" {
+        blocks += 1
+        #expect(
+          containsLines(of: block.content, in: example),
+          "\(article.path):\(block.line): not, line for line, in Examples/GradeYourOwn")
+      }
+    }
+    #expect(blocks > 0)
   }
 
   @Test("every stage library has a catalog with a landing page and a flaws article")

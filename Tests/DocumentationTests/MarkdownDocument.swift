@@ -45,12 +45,14 @@ struct MarkdownDocument: CustomTestStringConvertible {
     text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
   }
 
-  /// The Markdown files whose code, output and links the tests check.
+  /// The Markdown files whose code, output and links the tests check: the README, the
+  /// chapters, and the files a contributor reads.
   static func all() throws -> [MarkdownDocument] {
     let tutorial = try FileManager.default.contentsOfDirectory(
       atPath: packageRoot.appendingPathComponent("Tutorial").path)
     return try
-      (["README.md"] + tutorial.filter { $0.hasSuffix(".md") }.sorted().map { "Tutorial/\($0)" })
+      (["README.md"] + tutorial.filter { $0.hasSuffix(".md") }.sorted().map { "Tutorial/\($0)" }
+      + ["CONTRIBUTING.md", "CHANGELOG.md"])
       .map(MarkdownDocument.init)
   }
 

@@ -3,17 +3,44 @@ import DesignCatalog
 import Foundation
 import Testing
 
-/// A product that `swift test` built beside the test bundle, checked to be there.
+/// Where this test bundle's class lives: the anchor `Bundle(for:)` needs.
+private final class BundleAnchor {}
+
+/// The folder of the products `swift test` built, the test bundle among them.
+///
+/// Found from the test code's own bundle, never from `CommandLine.arguments[0]`: on macOS
+/// SwiftPM runs Swift Testing through `swiftpm-testing-helper`, which lives in the toolchain,
+/// so the running program is not beside the products there.
+///
+/// - On Linux, measured (Swift 6.3.1): the tests run in the executable
+///   `.build/<triple>/<configuration>/<Package>PackageTests.xctest`, and `Bundle(for:)` (like
+///   `Bundle.main`) gives the folder that holds it, the products' folder itself;
+///   `Bundle.allBundles` is empty.
+/// - On Apple platforms, read from Apple's documentation, not measured: `Bundle(for:)` returns
+///   "The NSBundle object that dynamically loaded aClass (a loadable bundle)". There the tests
+///   are the loadable bundle `<Package>PackageTests.xctest`, loaded by the helper, and its parent
+///   is the products' folder.
+///
+/// `OBSERVER_EVOLUTION_PRODUCTS`, when set, names the folder instead, for a runner that puts
+/// the products elsewhere.
+let productsFolder: URL = {
+  if let folder = ProcessInfo.processInfo.environment["OBSERVER_EVOLUTION_PRODUCTS"] {
+    return URL(fileURLWithPath: folder, isDirectory: true)
+  }
+  let bundle = Bundle(for: BundleAnchor.self).bundleURL
+  return bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
+}()
+
+/// A product that `swift test` built, in ``productsFolder``, checked to be there.
 func productURL(_ name: String) throws -> URL {
-  let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  let executable = directory.appendingPathComponent(name)
+  let executable = productsFolder.appendingPathComponent(name)
   try #require(
     FileManager.default.isExecutableFile(atPath: executable.path),
-    "\(name) should be built beside the tests, in \(directory.path)")
+    "\(name) should be built beside the tests, in \(productsFolder.path)")
   return executable
 }
 
-/// Runs a product that `swift test` built beside the test bundle.
+/// Runs a product that `swift test` built beside the test bundle, in ``productsFolder``.
 func runProduct(
   _ name: String, _ arguments: [String], environment: [String: String] = [:], input: String = ""
 ) throws -> (output: String, error: String, status: Int32) {

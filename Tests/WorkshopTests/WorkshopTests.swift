@@ -133,13 +133,13 @@ struct ExerciseCatalogueTests {
     #expect(rows.map(String.init) == expected)
   }
 
-  @Test("the README's Run it section shows the workshop's command")
+  @Test("the README's workshop section shows the workshop's command")
   func readmeShowsTheWorkshop() throws {
     let readme = try String(
       contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let runIt = try #require(
-      readme.components(separatedBy: "\n## ").first { $0.hasPrefix("Run it") })
-    #expect(runIt.contains("swift run workshop\n"))
+    let section = try #require(
+      readme.components(separatedBy: "\n## ").first { $0.hasPrefix("The workshop\n") })
+    #expect(section.contains("```sh\nswift run workshop\n```"))
   }
 }
 

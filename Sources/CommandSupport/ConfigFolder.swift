@@ -4,6 +4,10 @@ import Foundation
 /// `$XDG_CONFIG_HOME/observer-evolution/` when that is set to an absolute path, else
 /// `~/.config/observer-evolution/`.
 ///
+/// The home folder is `$HOME`, else `NSHomeDirectory()`, which every platform has (Apple's
+/// documentation lists `FileManager.homeDirectoryForCurrentUser` for macOS only). It lives here,
+/// with the commands, not in `Support`: the libraries people depend on need no home folder.
+///
 /// - Parameter environment: The process environment.
 /// - Returns: The folder; it may not exist yet.
 package func configFolder(environment: [String: String]) -> URL {
@@ -13,7 +17,7 @@ package func configFolder(environment: [String: String]) -> URL {
   } else {
     let home =
       environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-      ?? FileManager.default.homeDirectoryForCurrentUser
+      ?? URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
     base = home.appendingPathComponent(".config", isDirectory: true)
   }
   return base.appendingPathComponent("observer-evolution", isDirectory: true)
