@@ -13,32 +13,34 @@ import Synchronization
 /// Tells, without hopping and without trapping, whether this code runs on the main actor.
 @usableFromInline
 enum MainActorCheck {
-  /// Whether this thread is the main actor's now: the main thread, or, on Linux, the main
-  /// queue's work. The same test `MainActor.assumeIsolated` makes, answered instead of enforced.
+  /// Whether this thread is the main actor's now: the main thread, or the main queue's work.
+  /// The same test `MainActor.assumeIsolated` makes, answered instead of enforced.
   @usableFromInline
   static var isCurrent: Bool {
     #if os(Linux) && !FORCE_APPLE_BRANCHES
       isMainThread || DispatchQueue.getSpecific(key: mainQueueMark.key) != nil
     #else
-      Thread.isMainThread
+      Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueMark.key) != nil
     #endif
   }
 
-  #if os(Linux) && !FORCE_APPLE_BRANCHES
-    /// A mark on the main dispatch queue, which runs the main actor's jobs. Measured on Linux:
-    /// once a program hands its main thread to Dispatch, as a test runner does, the main queue's
-    /// work runs on another thread, where `Thread.isMainThread` is `false`; the mark is found
-    /// there all the same. (On Apple platforms the main queue always runs on the main thread.)
-    static let mainQueueMark = MainQueueMark()
+  /// A mark on the main dispatch queue, which runs the main actor's jobs. Measured on Linux:
+  /// once a program hands its main thread to Dispatch, as a test runner does, the main queue's
+  /// work runs on another thread, where `Thread.isMainThread` is `false`; the mark is found
+  /// there all the same. On Apple platforms the main queue runs on the main thread, so the
+  /// first test answers there.
+  static let mainQueueMark = MainQueueMark()
 
-    /// Holds the mark's key. Unchecked `Sendable`: the key is made once and never changed.
-    final class MainQueueMark: @unchecked Sendable {
-      let key = DispatchSpecificKey<Void>()
+  /// Holds the mark's key. Unchecked `Sendable`: the key is made once and never changed.
+  final class MainQueueMark: @unchecked Sendable {
+    let key = DispatchSpecificKey<Void>()
 
-      init() {
-        DispatchQueue.main.setSpecific(key: key, value: ())
-      }
+    init() {
+      DispatchQueue.main.setSpecific(key: key, value: ())
     }
+  }
+
+  #if os(Linux) && !FORCE_APPLE_BRANCHES
 
     /// Each thread's answer to `Thread.isMainThread`, which on Linux asks the kernel for the
     /// process and thread ids every time (measured: about 1 µs a set); a thread never changes
