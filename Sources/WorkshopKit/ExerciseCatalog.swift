@@ -14,6 +14,7 @@ extension Exercise {
         """,
       aimed: [.explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe],
       kept: [.deliversEveryChange, .deliveryOrder, .sameKeyTwoObservers],
+      checks: [.removesOneOfSeveral, .removesTwiceThenBinds],
       hints: [
         "An array of bare closures cannot tell one closure from another. What could each "
           + "entry carry beside its closure?",
@@ -36,6 +37,7 @@ extension Exercise {
         .deliversEveryChange, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
         .sameObserverTwice,
       ],
+      checks: [.reboundKeyKeepsItsPlace, .removedKeyBoundAgainGoesLast],
       hints: [
         "A dictionary has no order of its own. Something beside it, or instead of it, has to "
           + "remember the order of binding.",
@@ -58,6 +60,7 @@ extension Exercise {
         .deliversEveryChange, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
         .sameObserverTwice,
       ],
+      checks: [.twoOwnersOneKey, .oneOwnerTwoKeys],
       hints: [
         "The dictionary's key is what decides a collision. What would make two owners' keys "
           + "different even when their strings are equal?",
@@ -79,6 +82,7 @@ extension Exercise {
         .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
         .sameKeyTwoObservers,
       ],
+      checks: [.setDropsEveryDeadEntry],
       hints: [
         "Look at what bindObserver does before it appends: the same clean-up belongs in the "
           + "setter.",
@@ -99,6 +103,7 @@ extension Exercise {
         .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
         .sameKeyTwoObservers,
       ],
+      checks: [.secondBindReplacesTheFirst, .rebindAmongSeveral],
       hints: [
         "Before appending, look for an entry whose observer is the one binding now.",
         "Compare objects with ===, not ==: it is the same object you are after, not an equal "
@@ -120,6 +125,7 @@ extension Exercise {
         .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
         .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
       ],
+      checks: [.removedMidNotificationAmongSeveral, .removedAndAddedAgainMidNotification],
       hints: [
         "The copy is fine for walking; the question is whether each callback in it is still "
           + "wanted at the moment its turn comes.",
@@ -142,6 +148,7 @@ extension Exercise {
         .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
         .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
       ],
+      checks: [.twoNestedSetsInOrder, .nestedSetsOldValues, .laterSetDelivered],
       hints: [
         "The setter needs to know whether a notification is already under way: a Boolean "
           + "property is enough on one thread.",
@@ -167,6 +174,7 @@ extension Exercise {
         .strongCaptureFreedAfterUnsubscribe, .sameKeyTwoObservers, .sameObserverTwice,
         .initialValue, .oldValue,
       ],
+      checks: [.releasedDuringSet, .handsItsOwnObserver],
       hints: [
         "Find the closure that captures observer: as long as the observable keeps it, it "
           + "keeps the observer.",
@@ -191,6 +199,7 @@ extension Exercise {
         .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
         .unsubscribeDuringNotification,
       ],
+      checks: [.threadsShareIt, .closureUsesTheObservable],
       hints: [
         "Move every stored property into one State struct, and keep a Mutex<State> instead; "
           + "the class can then be final and Sendable.",

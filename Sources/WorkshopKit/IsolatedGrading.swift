@@ -23,18 +23,16 @@ package enum IsolatedGrading {
   /// The hidden argument that makes the workshop a grading child.
   package static let childFlag = "--grade-in-child"
 
-  /// In the child: runs `scenarios` on `design`, reporting each as it goes.
+  /// In the child: runs `criteria` on `code`, reporting each as it goes.
   ///
   /// - Parameters:
-  ///   - scenarios: The scenarios to run, in order.
-  ///   - design: The learner's code behind the scenarios' interface.
+  ///   - criteria: The scenarios and checks to run, in order.
+  ///   - code: The learner's code.
   ///   - io: Where the lines go.
-  package static func report(
-    _ scenarios: [Scenario.Name], on design: ObservableDesign, io: CommandIO
-  ) {
-    for name in scenarios {
-      io.write("start\t\(name.rawValue)\n")
-      let outcome = name.scenario.run(on: design)
+  package static func report(_ criteria: [Criterion], on code: ExerciseCode, io: CommandIO) {
+    for criterion in criteria {
+      io.write("start\t\(criterion.name)\n")
+      let outcome = code.run(criterion)
       io.write("done\t\(outcome.verdict.rawValue)\t\(outcome.detail)\n")
     }
   }
@@ -50,8 +48,8 @@ package enum IsolatedGrading {
   package static func grade(_ exercise: Exercise, executable: String, timeout: Double)
     -> ExerciseGrade
   {
-    var outcomes: [Scenario.Name: Outcome] = [:]
-    var remaining = exercise.aimed + exercise.kept
+    var outcomes: [Criterion: Outcome] = [:]
+    var remaining = exercise.criteria.map(\.criterion)
     while !remaining.isEmpty {
       let (output, ending) = runChild(
         exercise.number, remaining, executable: executable, timeout: timeout)
@@ -80,14 +78,14 @@ package enum IsolatedGrading {
   /// - Parameter output: What the child printed.
   /// - Returns: The outcomes by scenario, and the unfinished scenario.
   package static func parse(_ output: String) -> (
-    outcomes: [Scenario.Name: Outcome], running: Scenario.Name?
+    outcomes: [Criterion: Outcome], running: Criterion?
   ) {
-    var outcomes: [Scenario.Name: Outcome] = [:]
-    var running: Scenario.Name?
+    var outcomes: [Criterion: Outcome] = [:]
+    var running: Criterion?
     for line in output.split(separator: "\n") {
       let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
       if fields.count == 2, fields[0] == "start" {
-        running = Scenario.Name(rawValue: String(fields[1]))
+        running = Criterion(name: String(fields[1]))
       } else if fields.count == 3, fields[0] == "done", let name = running,
         let verdict = Verdict(rawValue: String(fields[1]))
       {
@@ -101,11 +99,11 @@ package enum IsolatedGrading {
   /// Runs one child on `scenarios`; returns what it printed, and why it stopped early, if it
   /// did.
   private static func runChild(
-    _ number: Int, _ scenarios: [Scenario.Name], executable: String, timeout: Double
+    _ number: Int, _ criteria: [Criterion], executable: String, timeout: Double
   ) -> (output: String, ending: String?) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = [childFlag, String(number)] + scenarios.map(\.rawValue)
+    process.arguments = [childFlag, String(number)] + criteria.map(\.name)
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice

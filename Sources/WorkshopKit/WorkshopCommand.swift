@@ -131,23 +131,23 @@ package enum WorkshopCommand {
   /// - Parameters:
   ///   - arguments: The arguments, without the program name.
   ///   - io: Where to read and write.
-  ///   - designs: The code to grade, by exercise number: the learner's starters in
+  ///   - code: The code to grade, by exercise number: the learner's starters in
   ///     `swift run workshop`, the solutions in the tests.
   ///   - hints: Where the hints shown are remembered; the config folder by default.
   ///   - grading: Where the scenarios run: here, or in a child process per exercise.
   ///   - watch: Runs `--watch`; the real one rebuilds and regrades until interrupted.
   /// - Returns: How the run ended.
   package static func run(
-    _ arguments: [String], io: CommandIO, designs: [Int: ObservableDesign],
+    _ arguments: [String], io: CommandIO, code: [Int: ExerciseCode],
     hints: HintStore? = nil, grading: Grading = .inProcess,
     watch: (Int?, CommandIO) -> ExitCode = Watcher.run
   ) -> ExitCode {
     // A grading child, started by the isolated grading below: `--grade-in-child N names…`.
     if arguments.count >= 2, arguments[0] == IsolatedGrading.childFlag,
-      let design = Int(arguments[1]).flatMap({ designs[$0] })
+      let exerciseCode = Int(arguments[1]).flatMap({ code[$0] })
     {
-      let scenarios = arguments.dropFirst(2).compactMap(Scenario.Name.init(rawValue:))
-      IsolatedGrading.report(scenarios, on: design, io: io)
+      let criteria = arguments.dropFirst(2).compactMap(Criterion.init(name:))
+      IsolatedGrading.report(criteria, on: exerciseCode, io: io)
       return .success
     }
     let invocation: Invocation
@@ -171,10 +171,10 @@ package enum WorkshopCommand {
         exercises = exercises.filter { $0.number == number }
       }
       let grades = exercises.compactMap { exercise -> ExerciseGrade? in
-        guard let design = designs[exercise.number] else { return nil }
+        guard let exerciseCode = code[exercise.number] else { return nil }
         switch grading {
         case .inProcess:
-          return ExerciseGrade(exercise, design: design)
+          return ExerciseGrade(exercise, code: exerciseCode)
         case .isolated(let executable, let timeout):
           return IsolatedGrading.grade(exercise, executable: executable, timeout: timeout)
         }
@@ -226,7 +226,7 @@ package enum WorkshopCommand {
       "",
     ]
     lines += wrap(exercise.task, firstPrefix: "", prefix: "")
-    let width = grade.results.map(\.scenario.rawValue.count).max() ?? 0
+    let width = grade.results.map(\.criterion.name.count).max() ?? 0
     for aimed in [true, false] {
       lines.append("")
       lines.append(
@@ -234,7 +234,7 @@ package enum WorkshopCommand {
           ? "Aimed at (your fix must make these hold):"
           : "Kept (the starter passes these; your fix must keep them):")
       for result in grade.results where result.aimed == aimed {
-        let name = result.scenario.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+        let name = result.criterion.name.padding(toLength: width, withPad: " ", startingAt: 0)
         lines += wrap(
           result.outcome.detail, firstPrefix: "  \(result.outcome.verdict.symbol) \(name)  ",
           prefix: String(repeating: " ", count: width + 6))
@@ -284,7 +284,7 @@ package enum WorkshopCommand {
             chapter: grade.exercise.chapter, solved: grade.isSolved,
             scenarios: grade.results.map {
               JSONOutput.Result(
-                name: $0.scenario.rawValue, verdict: $0.outcome.verdict, aimed: $0.aimed)
+                name: $0.criterion.name, verdict: $0.outcome.verdict, aimed: $0.aimed)
             })
         }))
   }

@@ -35,7 +35,7 @@ extension Exercise09.Observable: ExerciseObservable, SendableOptionsObservable w
 extension Exercise09.ObservableOptions: ExerciseOptions {}
 
 /// The design of each exercise in the learner's code, in `Exercises/`: what `swift run workshop` grades.
-package let starterDesigns: [Int: ObservableDesign] = [
+package let starterCode: [Int: ExerciseCode] = [
   1: .exercise(
     1, RemovableClosuresAdapter<Exercise01.Observable<Int>>.self,
     isSendable: ObservableDesign.isSendable(Exercise01.Observable<Int>.self)),

@@ -11,7 +11,7 @@ struct WorkshopMain {
     // code that traps or hangs costs that exercise a ✗, not the whole run.
     let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
     let status = WorkshopCommand.run(
-      Array(CommandLine.arguments.dropFirst()), io: .standard, designs: starterDesigns,
+      Array(CommandLine.arguments.dropFirst()), io: .standard, code: starterCode,
       grading: .isolated(executable: executable))
     exit(status.rawValue)
   }

@@ -18,14 +18,16 @@ private final class SilentAdapter: ScenarioObservable {
   func subscribe(_ subscription: ScenarioSubscription) {}
 }
 
-private let silent = ObservableDesign(
+private let silentDesign = ObservableDesign(
   id: "silent", title: "calls nobody", module: "WorkshopTests", typeName: "SilentAdapter",
   capabilities: [.unsubscribe, .storedEntryCount], isSendable: false,
   makeObservable: { SilentAdapter($0) })
 
-/// Runs the workshop on `designs` and returns what it wrote and how it ended.
+private let silent = ExerciseCode(design: silentDesign) { _ in .flaw("called nobody") }
+
+/// Runs the workshop on `code` and returns what it wrote and how it ended.
 private func workshop(
-  _ arguments: [String], designs: [Int: ObservableDesign] = solutionDesigns,
+  _ arguments: [String], code: [Int: ExerciseCode] = solutionCode,
   hints: HintStore? = nil
 ) -> (output: String, error: String, status: ExitCode) {
   let captured = CapturedIO()
@@ -35,7 +37,7 @@ private func workshop(
       url: FileManager.default.temporaryDirectory.appendingPathComponent(
         "hints-\(UUID().uuidString).json"))
   let status = WorkshopCommand.run(
-    arguments, io: captured.io, designs: designs, hints: store,
+    arguments, io: captured.io, code: code, hints: store,
     watch: { _, _ in
       Issue.record("--watch must not start in a test")
       return .failure
@@ -53,12 +55,12 @@ struct SolutionTests {
     "the solution makes every aimed scenario hold and keeps every kept one", arguments: Exercise.all
   )
   func solutionSolves(exercise: Exercise) throws {
-    let design = try #require(solutionDesigns[exercise.number], "no solution design")
-    let grade = ExerciseGrade(exercise, design: design)
+    let code = try #require(solutionCode[exercise.number], "no solution code")
+    let grade = ExerciseGrade(exercise, code: code)
     for result in grade.results {
       #expect(
         result.outcome.verdict == .holds,
-        "\(exercise.slug): \(result.scenario.rawValue) (\(result.aimed ? "aimed" : "kept")): \(result.outcome.detail)"
+        "\(exercise.slug): \(result.criterion.name) (\(result.aimed ? "aimed" : "kept")): \(result.outcome.detail)"
       )
     }
     #expect(grade.isSolved)
@@ -157,30 +159,30 @@ struct WorkshopCommandTests {
   @Test(
     "an unsolved exercise: ✗, its failing verdicts and evidence, a hint; exit 0 unless --strict")
   func unsolved() throws {
-    var designs = solutionDesigns
-    designs[1] = silent
-    let list = workshop([], designs: designs)
+    var code = solutionCode
+    code[1] = silent
+    let list = workshop([], code: code)
     #expect(list.status == .success)
     #expect(list.output.contains("  ✗  1 "))
     #expect(list.output.contains("\(Exercise.all.count - 1) of \(Exercise.all.count) solved."))
     #expect(list.output.contains("Next: edit Exercises/01-"))
-    let one = workshop(["1"], designs: designs)
+    let one = workshop(["1"], code: code)
     #expect(one.status == .success)
-    let evidence = Scenario.Name.deliversEveryChange.scenario.run(on: silent).detail
+    let evidence = Scenario.Name.deliversEveryChange.scenario.run(on: silentDesign).detail
     #expect(one.output.contains("✗ delivers-every-change"))
     #expect(one.output.contains(evidence.split(separator: " ").prefix(3).joined(separator: " ")))
     #expect(one.output.contains("Not yet solved"))
     #expect(one.output.contains("swift run workshop hint 1"))
-    #expect(workshop(["1", "--strict"], designs: designs).status == .failure)
-    #expect(workshop(["2", "--strict"], designs: designs).status == .success)
+    #expect(workshop(["1", "--strict"], code: code).status == .failure)
+    #expect(workshop(["2", "--strict"], code: code).status == .success)
   }
 
   @Test("grading one exercise shows each aimed and kept scenario, then what to read next")
   func gradeOne() throws {
     let exercise = try #require(Exercise.numbered(2))
     let output = workshop(["2"]).output
-    for name in exercise.aimed + exercise.kept {
-      #expect(output.contains("✓ \(name.rawValue)"), "\(name.rawValue)")
+    for (criterion, _) in exercise.criteria {
+      #expect(output.contains("✓ \(criterion.name)"), "\(criterion.name)")
     }
     #expect(output.contains("Solved. Read next: \(exercise.next)"))
   }
@@ -201,13 +203,13 @@ struct WorkshopCommandTests {
       #expect(entry["chapter"] as? Int == exercise.chapter)
       #expect(entry["solved"] as? Bool == true)
       let scenarios = try #require(entry["scenarios"] as? [[String: Any]])
-      #expect(scenarios.count == exercise.aimed.count + exercise.kept.count)
+      #expect(scenarios.count == exercise.criteria.count)
       for scenario in scenarios {
         #expect(Set(scenario.keys) == ["name", "verdict", "aimed"])
       }
       #expect(
         scenarios.filter { $0["aimed"] as? Bool == true }.map { $0["name"] as? String }
-          == exercise.aimed.map(\.rawValue))
+          == exercise.criteria.filter(\.aimed).map(\.criterion.name))
     }
     let one = workshop(["3", "--format=json"]).output
     #expect(one.contains("\"number\" : 3"))
@@ -328,10 +330,12 @@ struct IsolatedGradingTests {
 
       """
     let (outcomes, running) = IsolatedGrading.parse(output)
-    #expect(outcomes[.deliversEveryChange]?.verdict == .holds)
-    #expect(outcomes[.deliveryOrder] == Outcome(verdict: .flaw, detail: "call order differed"))
-    #expect(outcomes[.explicitUnsubscribe] == nil)
-    #expect(running == .explicitUnsubscribe)
+    #expect(outcomes[.scenario(.deliversEveryChange)]?.verdict == .holds)
+    #expect(
+      outcomes[.scenario(.deliveryOrder)]
+        == Outcome(verdict: .flaw, detail: "call order differed"))
+    #expect(outcomes[.scenario(.explicitUnsubscribe)] == nil)
+    #expect(running == .scenario(.explicitUnsubscribe))
     #expect(IsolatedGrading.parse("").running == nil)
   }
 
@@ -367,36 +371,37 @@ struct IsolatedGradingTests {
         .strongCaptureFreedAfterUnsubscribe, .sameObserverTwice,
       ])
     let grade = IsolatedGrading.grade(exercise, executable: child.path, timeout: 1)
-    let outcomes = Dictionary(uniqueKeysWithValues: grade.results.map { ($0.scenario, $0.outcome) })
+    let outcomes = Dictionary(
+      uniqueKeysWithValues: grade.results.map { ($0.criterion, $0.outcome) })
     let graded = Outcome(verdict: .holds, detail: "graded by the stand-in")
-    #expect(outcomes[.deliveryOrder] == graded)
+    #expect(outcomes[.scenario(.deliveryOrder)] == graded)
     #expect(
-      outcomes[.deliversEveryChange]
+      outcomes[.scenario(.deliversEveryChange)]
         == Outcome(
           verdict: .flaw,
           detail: "while it ran, it did not finish within 1 second: a deadlock or an endless loop?"
         ))
     #expect(
-      outcomes[.explicitUnsubscribe]
+      outcomes[.scenario(.explicitUnsubscribe)]
         == Outcome(
           verdict: .flaw,
           detail: "while it ran, the program crashed (signal \(SIGSEGV)): a trap, such as a force "
             + "unwrap of nil or a Mutex locked twice on one thread"))
-    #expect(outcomes[.strongCaptureFreedAfterUnsubscribe] == graded)
-    #expect(outcomes[.sameObserverTwice] == graded)
+    #expect(outcomes[.scenario(.strongCaptureFreedAfterUnsubscribe)] == graded)
+    #expect(outcomes[.scenario(.sameObserverTwice)] == graded)
   }
 
   @Test("a child reports exactly the scenarios it is asked for, in order")
   func childReports() throws {
     let captured = CapturedIO()
-    let design = try #require(solutionDesigns[2])
+    let code = try #require(solutionCode[2])
     let status = WorkshopCommand.run(
       [IsolatedGrading.childFlag, "2", "delivery-order", "same-observer-twice"],
-      io: captured.io, designs: solutionDesigns)
+      io: captured.io, code: solutionCode)
     #expect(status == .success)
     let (outcomes, running) = IsolatedGrading.parse(captured.output)
     #expect(running == nil)
-    #expect(Set(outcomes.keys) == [.deliveryOrder, .sameObserverTwice])
-    #expect(outcomes[.deliveryOrder] == Scenario.Name.deliveryOrder.scenario.run(on: design))
+    #expect(Set(outcomes.keys) == [.scenario(.deliveryOrder), .scenario(.sameObserverTwice)])
+    #expect(outcomes[.scenario(.deliveryOrder)] == code.run(.scenario(.deliveryOrder)))
   }
 }
