@@ -111,6 +111,15 @@ let package = Package(
       ]),
     .executableTarget(
       name: "workshop", dependencies: ["WorkshopKit", "WorkshopStarters", "CommandSupport"]),
+    // Wrong answers to every exercise, the mistakes learners make, and a grading child that
+    // runs them as the workshop runs a learner's code: the tests require each one not solved.
+    .target(
+      name: "WorkshopWrongAnswers", dependencies: ["WorkshopKit", "ObserverScenarios"],
+      path: "Tests/WorkshopWrongAnswers"),
+    .executableTarget(
+      name: "workshop-wrong-answers",
+      dependencies: ["WorkshopWrongAnswers", "WorkshopKit", "CommandSupport"],
+      path: "Tests/WorkshopWrongAnswersChild"),
 
     .testTarget(name: "Stage1ClosuresTests", dependencies: ["Stage1Closures", "LifetimeTracking"]),
     .testTarget(
@@ -143,7 +152,8 @@ let package = Package(
     .testTarget(
       name: "WorkshopTests",
       dependencies: [
-        "WorkshopKit", "WorkshopSolutions", "ObserverScenarios", "CommandSupport", "Support",
+        "WorkshopKit", "WorkshopSolutions", "WorkshopWrongAnswers", "workshop-wrong-answers",
+        "ObserverScenarios", "CommandSupport", "Support",
       ]),
     // Runs the built executables as a user does: arguments, standard streams, exit status.
     .testTarget(

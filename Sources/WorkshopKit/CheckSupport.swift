@@ -59,7 +59,9 @@ func listed(_ names: [String]) -> String {
 /// `nil` when it has none that reflection can see.
 func storedEntries(of object: AnyObject) -> (count: Int, property: String)? {
   var largest: (count: Int, property: String)?
-  for child in Mirror(reflecting: object).children {
+  // The class's own properties, then each superclass's.
+  let mirrors = sequence(first: Mirror(reflecting: object)) { $0.superclassMirror }
+  for child in mirrors.flatMap(\.children) {
     let mirror = Mirror(reflecting: child.value)
     guard [.collection, .dictionary, .set].contains(mirror.displayStyle) else { continue }
     let count = mirror.children.count
@@ -75,8 +77,10 @@ func storedEntries(of object: AnyObject) -> (count: Int, property: String)? {
 func countedEntries(of observable: some ExerciseObservable) -> (
   count: Int, said: String
 ) {
+  // The storage first: an observerCount that cleans as it counts must not hide what a set left.
+  let stored = storedEntries(of: observable)
   let own = observable.observerCount
-  guard let stored = storedEntries(of: observable) else {
+  guard let stored else {
     return (own, "observerCount said \(grouped(own))")
   }
   return (

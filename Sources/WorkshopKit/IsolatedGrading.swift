@@ -2,26 +2,59 @@ import CommandSupport
 import Foundation
 import ObserverScenarios
 import Support
+import Synchronization
 
-/// How the workshop runs the scenarios on an exercise.
+/// How the workshop runs the scenarios and checks on an exercise.
 package enum Grading: Sendable {
   /// In this process: for code known to be sound, the solutions in the tests.
   case inProcess
-  /// In a child process, the workshop's own executable at `executable`, one per exercise: a
-  /// learner's code that traps, or hangs for `timeout` seconds, then costs that exercise a ✗
-  /// with what happened, never the whole run.
-  case isolated(executable: String, timeout: Double = timeout)
+  /// In a child process started with `command` (the workshop's own executable), one per
+  /// exercise: a learner's code that traps, hangs or floods its output costs the criterion it
+  /// was running a ✗ with what happened, never the whole run.
+  case isolated(command: [String], limits: GradingLimits = .standard)
+}
 
-  /// How long one grading child may take, in seconds, before it is stopped as hung.
-  package static let timeout = 30.0
+/// How long grading may take.
+package struct GradingLimits: Sendable, Equatable {
+  /// The longest one scenario or check may run before it is stopped as hung, in seconds.
+  package var perCriterion: Double
+  /// The longest one exercise's grading may take, in seconds; what is left is not run.
+  package var total: Double
+
+  /// Limits.
+  ///
+  /// - Parameters:
+  ///   - perCriterion: Seconds one scenario or check may run.
+  ///   - total: Seconds one exercise may take.
+  package init(perCriterion: Double, total: Double) {
+    self.perCriterion = perCriterion
+    self.total = total
+  }
+
+  /// The workshop's limits. The slowest honest criterion, exercise 9's thread check on its
+  /// solution, takes about 0.1 s on a loaded two-core Linux machine and a whole exercise under
+  /// 1 s; 3 s is thirty times the first, and 14 s keeps every exercise under 15 s.
+  package static let standard = GradingLimits(perCriterion: 3, total: 14)
 }
 
 /// The protocol between the workshop and the child that grades one exercise: before each
-/// scenario the child prints `start<TAB>name`, after it `done<TAB>verdict<TAB>detail`, each line
-/// written at once, so that a child that dies leaves behind how far it got.
+/// scenario or check the child writes `start<TAB>name`, after it `done<TAB>verdict<TAB>detail`,
+/// each line at once, on a descriptor of their own (``reportDescriptor``), so that what the
+/// learner's code prints cannot mix with them, and a child that dies leaves behind how far it
+/// got.
 package enum IsolatedGrading {
   /// The hidden argument that makes the workshop a grading child.
   package static let childFlag = "--grade-in-child"
+  /// The child's descriptor for the protocol's lines.
+  package static let reportDescriptor: Int32 = 3
+  /// The environment variable that tells a grading child it was started by a grader, which
+  /// reads ``reportDescriptor``.
+  package static let reportVariable = "WORKSHOP_REPORT_FD"
+  /// The most of a child's standard output and error kept, from its end: where the runtime's
+  /// last words are.
+  package static let keptOutput = 64 * 1024
+  /// The most of the protocol's lines kept: far more than any honest report.
+  package static let keptReport = 1024 * 1024
 
   /// In the child: runs `criteria` on `code`, reporting each as it goes.
   ///
@@ -33,50 +66,231 @@ package enum IsolatedGrading {
     for criterion in criteria {
       io.write("start\t\(criterion.name)\n")
       let outcome = code.run(criterion)
-      io.write("done\t\(outcome.verdict.rawValue)\t\(outcome.detail)\n")
+      let detail = outcome.detail.replacing("\n", with: " ")
+      io.write("done\t\(outcome.verdict.rawValue)\t\(detail)\n")
     }
   }
 
-  /// In the workshop: grades `exercise` in child processes. When a child dies or hangs, the
-  /// scenario it was running gets a ✗ with the cause, and a new child runs the ones after it.
+  /// In the child: where the protocol's lines go. A child started by a grader writes them to
+  /// ``reportDescriptor``, and stops its whole process group once that grader is gone, so that
+  /// a workshop that is killed leaves no learner's code running.
+  ///
+  /// - Parameter io: The command's streams.
+  /// - Returns: The streams to report on.
+  package static func childIO(_ io: CommandIO) -> CommandIO {
+    guard io.environment[reportVariable] == String(reportDescriptor) else { return io }
+    stopWhenOrphaned()
+    var child = io
+    child.write = { text in
+      var bytes = Array(text.utf8)[...]
+      while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes {
+          Foundation.write(reportDescriptor, $0.baseAddress, $0.count)
+        }
+        if written <= 0 { return }
+        bytes = bytes.dropFirst(written)
+      }
+    }
+    return child
+  }
+
+  /// Watches for the grader's end: when this process's parent changes (the grader died and it
+  /// was handed to another), it kills its own process group, itself and whatever it started.
+  /// Polling works on Linux and Darwin alike; Linux's `PR_SET_PDEATHSIG` would not reach the
+  /// processes a learner's `fork()` makes.
+  private static func stopWhenOrphaned() {
+    let parent = getppid()
+    let thread = Thread {
+      while getppid() == parent { usleep(50_000) }
+      kill(0, SIGKILL)
+    }
+    thread.start()
+  }
+
+  // MARK: - In the workshop
+
+  /// The process group of the child grading now, for the interrupt handler; 0 when none is.
+  private static let runningGroup = Atomic<Int32>(0)
+
+  /// On `SIGINT` and `SIGTERM`, kills the grading child's process group, then exits as the
+  /// signal would. Call it once, from the workshop's `main`.
+  package static func stopChildrenOnInterrupt() {
+    _ = runningGroup.load(ordering: .relaxed)
+    for signalNumber in [SIGINT, SIGTERM] {
+      signal(signalNumber) { received in
+        let group = IsolatedGrading.runningGroup.load(ordering: .relaxed)
+        if group > 0 { kill(-group, SIGKILL) }
+        _exit(128 + received)
+      }
+    }
+  }
+
+  /// In the workshop: grades `exercise` in child processes. When a child hangs, the criterion
+  /// it was running gets a ✗ saying so, and a new child runs the ones after it; when it
+  /// crashes, the criterion gets the runtime's own message, and the ones after it are not run.
   ///
   /// - Parameters:
   ///   - exercise: The exercise.
-  ///   - executable: The workshop's executable.
-  ///   - timeout: How long one child may take, in seconds.
+  ///   - command: The grading child's executable and the arguments before ``childFlag``.
+  ///   - limits: How long a criterion and the whole exercise may take.
+  ///   - progress: Told the name of each criterion as it starts.
   /// - Returns: The grade.
-  package static func grade(_ exercise: Exercise, executable: String, timeout: Double)
-    -> ExerciseGrade
-  {
+  package static func grade(
+    _ exercise: Exercise, command: [String], limits: GradingLimits = .standard,
+    progress: (Criterion) -> Void = { _ in }
+  ) -> ExerciseGrade {
+    let deadline = Date().addingTimeInterval(limits.total)
     var outcomes: [Criterion: Outcome] = [:]
     var remaining = exercise.criteria.map(\.criterion)
-    while !remaining.isEmpty {
-      let (output, ending) = runChild(
-        exercise.number, remaining, executable: executable, timeout: timeout)
-      let (reported, running) = parse(output)
-      outcomes.merge(reported) { $1 }
-      guard let running, let index = remaining.firstIndex(of: running) else {
-        for name in remaining where outcomes[name] == nil {
-          outcomes[name] = Outcome(
-            verdict: .flaw,
-            detail: "not graded: \(ending ?? "the grading process reported nothing for it")")
-        }
+    var stop: String?
+    while !remaining.isEmpty, stop == nil {
+      let run = runChild(
+        exercise.number, remaining, command: command, limits: limits, deadline: deadline,
+        progress: progress)
+      outcomes.merge(run.outcomes) { $1 }
+      guard let ending = run.ending else { break }
+      guard let running = run.running, let index = remaining.firstIndex(of: running) else {
+        stop = "not run: \(ending.detail)"
         break
       }
-      outcomes[running] = Outcome(
-        verdict: .flaw,
-        detail: "while it ran, \(ending ?? "the grading process stopped without a word")")
+      outcomes[running] = .flaw("while it ran, \(ending.detail)")
       remaining = Array(remaining[(index + 1)...])
+      switch ending {
+      case .crashed: stop = "not run: the program crashed in \(running.name), above"
+      case .failedToStart, .exited: stop = "not run: \(ending.detail)"
+      case .outOfTime: stop = "not run: \(ending.detail)"
+      case .hung: break
+      }
     }
     return ExerciseGrade(exercise) {
-      outcomes[$0] ?? Outcome(verdict: .flaw, detail: "not graded")
+      outcomes[$0] ?? .flaw(stop ?? "not graded: the grading process reported nothing for it")
     }
   }
 
-  /// The outcomes a child reported, and the scenario it had started and not finished, if any.
+  /// Why a child stopped early.
+  enum Ending {
+    case failedToStart(String)
+    case hung(seconds: Double)
+    case outOfTime(seconds: Double)
+    case crashed(signal: Int32, message: String?)
+    case exited(Int32)
+
+    var detail: String {
+      switch self {
+      case .failedToStart(let reason): "the grading process could not start: \(reason)"
+      case .hung(let limit):
+        "it did not finish within \(IsolatedGrading.seconds(limit)): a deadlock or an endless loop?"
+      case .outOfTime(let limit):
+        "grading stops after \(IsolatedGrading.seconds(limit)) per exercise"
+      case .crashed(let signal, let message?):
+        "the program crashed (signal \(signal)): \(message)"
+      case .crashed(let signal, nil):
+        "the program crashed (signal \(signal)): a trap, such as a force unwrap of nil or a "
+          + "Mutex locked twice on one thread"
+      case .exited(let status): "the grading process exited with status \(status)"
+      }
+    }
+  }
+
+  /// What one child reported, and why it stopped early, if it did.
+  struct ChildRun {
+    var outcomes: [Criterion: Outcome]
+    var running: Criterion?
+    var ending: Ending?
+  }
+
+  /// Runs one child on `criteria`, reading its report as it comes.
+  private static func runChild(
+    _ number: Int, _ criteria: [Criterion], command: [String], limits: GradingLimits,
+    deadline: Date, progress: (Criterion) -> Void
+  ) -> ChildRun {
+    var environment = ProcessInfo.processInfo.environment
+    environment[reportVariable] = String(reportDescriptor)
+    // The runtime's one-line message, at once, rather than a backtrace that takes seconds.
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    let child: ChildProcess
+    do {
+      child = try ChildProcess(
+        command + [childFlag, String(number)] + criteria.map(\.name), environment: environment,
+        outputs: [[1, 2], [reportDescriptor]])
+    } catch {
+      return ChildRun(outcomes: [:], running: nil, ending: .failedToStart("\(error)"))
+    }
+    runningGroup.store(child.pid, ordering: .relaxed)
+    defer {
+      child.killGroup()
+      runningGroup.store(0, ordering: .relaxed)
+    }
+    var console = TailBuffer(capacity: keptOutput)
+    var report: [UInt8] = []
+    var parsed = ChildRun(outcomes: [:], running: nil, ending: nil)
+    var started = Date()
+    var announced: Criterion?
+    while true {
+      let chunks = child.read(waiting: 20)
+      console.append(chunks[0])
+      if report.count < keptReport { report += chunks[1].prefix(keptReport - report.count) }
+      let (outcomes, running) = parse(String(decoding: report, as: UTF8.self))
+      parsed.outcomes = outcomes
+      if running != parsed.running {
+        parsed.running = running
+        started = Date()
+      }
+      if let running, running != announced {
+        announced = running
+        progress(running)
+      }
+      if let ending = child.checkEnding() {
+        // Whatever is still in the pipes, then what the ending means.
+        let rest = child.read(waiting: 0)
+        console.append(rest[0])
+        report += rest[1].prefix(max(0, keptReport - report.count))
+        (parsed.outcomes, parsed.running) = parse(String(decoding: report, as: UTF8.self))
+        switch ending {
+        case .exited(0): parsed.ending = parsed.running == nil ? nil : .exited(0)
+        case .exited(let status): parsed.ending = .exited(status)
+        case .signaled(let signal):
+          parsed.ending = .crashed(signal: signal, message: runtimeMessage(in: console.text))
+        }
+        return parsed
+      }
+      let now = Date()
+      if now > deadline {
+        parsed.ending = .outOfTime(seconds: limits.total)
+        return parsed
+      }
+      if parsed.running != nil, now.timeIntervalSince(started) > limits.perCriterion {
+        parsed.ending = .hung(seconds: limits.perCriterion)
+        return parsed
+      }
+    }
+  }
+
+  /// The runtime's first line about a trap in `output`: `…: Fatal error: Index out of range`.
   ///
-  /// - Parameter output: What the child printed.
-  /// - Returns: The outcomes by scenario, and the unfinished scenario.
+  /// - Parameter output: The end of what the child wrote on its standard output and error.
+  /// - Returns: The line, without the path before the file's name, or `nil` if there is none.
+  package static func runtimeMessage(in output: String) -> String? {
+    let markers = ["Fatal error", "Simultaneous accesses", "Fatal access conflict", "fatal error"]
+    for line in output.split(whereSeparator: \.isNewline) {
+      guard markers.contains(where: { line.contains($0) }) else { continue }
+      var text = String(line.suffix(500))
+      // "/long/path/Exercises/01-x/Observable.swift:73: Fatal error: …": the path's last part.
+      if let range = text.range(of: ": Fatal error") ?? text.range(of: ": fatal error") {
+        let location = text[..<range.lowerBound]
+        if let slash = location.lastIndex(of: "/") {
+          text = String(location[location.index(after: slash)...]) + text[range.lowerBound...]
+        }
+      }
+      return text
+    }
+    return nil
+  }
+
+  /// The outcomes a child reported, and the criterion it had started and not finished, if any.
+  ///
+  /// - Parameter output: What the child reported.
+  /// - Returns: The outcomes by criterion, and the unfinished one.
   package static func parse(_ output: String) -> (
     outcomes: [Criterion: Outcome], running: Criterion?
   ) {
@@ -96,70 +310,32 @@ package enum IsolatedGrading {
     return (outcomes, running)
   }
 
-  /// Runs one child on `scenarios`; returns what it printed, and why it stopped early, if it
-  /// did.
-  private static func runChild(
-    _ number: Int, _ criteria: [Criterion], executable: String, timeout: Double
-  ) -> (output: String, ending: String?) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = [childFlag, String(number)] + criteria.map(\.name)
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      return ("", "could not start \(executable): \(error)")
-    }
-    let deadline = Date().addingTimeInterval(timeout)
-    var timedOut = false
-    let reader = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
-    while process.isRunning {
-      if Date() > deadline {
-        timedOut = true
-        // SIGKILL, which a child can neither catch, block nor ignore: under `swift test`,
-        // SIGTERM left a hanging stand-in child running for its whole sleep.
-        kill(process.processIdentifier, SIGKILL)
-        break
-      }
-      Thread.sleep(forTimeInterval: 0.01)
-    }
-    process.waitUntilExit()
-    let text = String(decoding: readAll(reader), as: UTF8.self)
-    if timedOut {
-      return (
-        text, "it did not finish within \(seconds(timeout)): a deadlock or an endless loop?"
-      )
-    }
-    if process.terminationReason == .uncaughtSignal {
-      return (
-        text,
-        "the program crashed (signal \(process.terminationStatus)): a trap, such as a force "
-          + "unwrap of nil or a Mutex locked twice on one thread"
-      )
-    }
-    if process.terminationStatus != 0 {
-      return (text, "the grading process exited with status \(process.terminationStatus)")
-    }
-    return (text, nil)
-  }
-
   /// "1 second", "30 seconds", "0.5 seconds".
-  private static func seconds(_ seconds: Double) -> String {
+  static func seconds(_ seconds: Double) -> String {
     let number = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     return seconds == 1 ? "1 second" : "\(number) seconds"
   }
+}
 
-  private static func readAll(_ task: Task<Data, Never>) -> Data {
-    // Written before the semaphore is signalled, read after it is waited on.
-    let read = HandOff<Data>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-      read.value = await task.value
-      done.signal()
-    }
-    done.wait()
-    return read.value ?? Data()
+/// The last `capacity` bytes written to it: what is kept of a child's output, however much it
+/// prints.
+package struct TailBuffer {
+  private var bytes: [UInt8] = []
+  /// The most bytes kept.
+  package let capacity: Int
+
+  /// An empty buffer keeping at most `capacity` bytes.
+  package init(capacity: Int) { self.capacity = capacity }
+
+  /// Appends `chunk`, dropping the oldest bytes beyond the capacity.
+  package mutating func append(_ chunk: [UInt8]) {
+    bytes += chunk.suffix(capacity)
+    if bytes.count > capacity { bytes.removeFirst(bytes.count - capacity) }
   }
+
+  /// The bytes kept.
+  package var count: Int { bytes.count }
+
+  /// The bytes kept, as text.
+  package var text: String { String(decoding: bytes, as: UTF8.self) }
 }

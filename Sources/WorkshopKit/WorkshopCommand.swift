@@ -147,7 +147,7 @@ package enum WorkshopCommand {
       let exerciseCode = Int(arguments[1]).flatMap({ code[$0] })
     {
       let criteria = arguments.dropFirst(2).compactMap(Criterion.init(name:))
-      IsolatedGrading.report(criteria, on: exerciseCode, io: io)
+      IsolatedGrading.report(criteria, on: exerciseCode, io: IsolatedGrading.childIO(io))
       return .success
     }
     let invocation: Invocation
@@ -175,10 +175,15 @@ package enum WorkshopCommand {
         switch grading {
         case .inProcess:
           return ExerciseGrade(exercise, code: exerciseCode)
-        case .isolated(let executable, let timeout):
-          return IsolatedGrading.grade(exercise, executable: executable, timeout: timeout)
+        case .isolated(let command, let limits):
+          return IsolatedGrading.grade(exercise, command: command, limits: limits) { criterion in
+            guard io.isTerminal else { return }
+            // One line on standard error, rewritten as each criterion starts, then erased.
+            io.writeError("\r\u{1B}[K  grading exercise \(exercise.number): \(criterion.name)…")
+          }
         }
       }
+      if case .isolated = grading, io.isTerminal { io.writeError("\r\u{1B}[K") }
       switch (invocation.format, invocation.request) {
       case (.json, _): io.write(json(grades))
       case (.text, .grade): io.write(grades.map(text(of:)).joined(separator: "\n"))
@@ -344,7 +349,7 @@ package enum WorkshopCommand {
       -h, --help          print this help
 
     Edit the files of Exercises/NN-name/; a solution for each is in Exercises/Solutions/.
-    Each exercise is graded in a process of its own: code that traps or hangs (\(Int(Grading.timeout)) seconds)
+    Each exercise is graded in a process of its own: code that traps or hangs (\(Int(GradingLimits.standard.perCriterion)) seconds)
     costs the scenario it was running a ✗ that says so, and the others are still graded.
     An edit that does not compile stops the build, and the compiler's message names the file,
     and so the exercise. swift test never grades your exercises: it stays green whatever you

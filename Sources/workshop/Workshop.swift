@@ -10,9 +10,10 @@ struct WorkshopMain {
     // Each exercise is graded in a child process of this same executable, so that a learner's
     // code that traps or hangs costs that exercise a ✗, not the whole run.
     let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+    IsolatedGrading.stopChildrenOnInterrupt()
     let status = WorkshopCommand.run(
       Array(CommandLine.arguments.dropFirst()), io: .standard, code: starterCode,
-      grading: .isolated(executable: executable))
+      grading: .isolated(command: [executable]))
     exit(status.rawValue)
   }
 }
