@@ -118,7 +118,7 @@ let package = Package(
       path: "Tests/WorkshopWrongAnswers"),
     .executableTarget(
       name: "workshop-wrong-answers",
-      dependencies: ["WorkshopWrongAnswers", "WorkshopKit", "CommandSupport"],
+      dependencies: ["WorkshopWrongAnswers", "WorkshopSolutions", "WorkshopKit", "CommandSupport"],
       path: "Tests/WorkshopWrongAnswersChild"),
 
     .testTarget(name: "Stage1ClosuresTests", dependencies: ["Stage1Closures", "LifetimeTracking"]),

@@ -314,7 +314,8 @@ extension SendableOptionsAdapter {
 
   /// How many threads, and observers per thread, the stress check uses.
   private static var threads: Int { 4 }
-  private static var perThread: Int { 200 }
+  private static var perThread: Int { 100 }
+  private static var rounds: Int { 3 }
 
   /// The observable, handed to threads: the check is what finds out whether that is safe.
   private struct Shared: @unchecked Sendable {
@@ -341,7 +342,7 @@ extension SendableOptionsAdapter {
   private static func threadsShareIt() -> Outcome {
     // Several rounds, each on a fresh observable: a race that one round misses, one of the
     // others shows.
-    for _ in 0..<5 {
+    for _ in 0..<rounds {
       let shared = Shared(observable: Observable(0))
       let counts = CallCounts()
       let owners = (0..<threads * perThread).map(SendableOwner.init)
@@ -370,7 +371,7 @@ extension SendableOptionsAdapter {
         let first = thread * perThread
         for (step, owner) in owners[first..<(first + half)].enumerated() {
           shared.observable.removeObserver(owner)
-          if step % 10 == 0 { shared.observable.value = 2 }
+          if step % 25 == 0 { shared.observable.value = 2 }
         }
       }
       _ = counts.take()
@@ -391,7 +392,7 @@ extension SendableOptionsAdapter {
     }
     return .holds(
       "\(threads) threads added \(perThread) observers each, then removed half while setting, "
-        + "5 times: no observer lost or left behind")
+        + "\(rounds) times: no observer lost or left behind")
   }
 
   private static func closureUsesTheObservable() -> Outcome {

@@ -294,13 +294,48 @@ struct WatcherTests {
     var regrades = 0
     var pauses = 0
     Watcher.watch(
-      folder, io: captured.io, rounds: 4, regrade: { regrades += 1 },
+      folder, io: captured.io, rounds: 4,
+      regrade: { _ in
+        regrades += 1
+        return false
+      },
       pause: {
         pauses += 1
         if pauses == 2 { try? Data("let a = 22\n".utf8).write(to: file) }
       })
     #expect(regrades == 2)
     #expect(captured.output.contains("Changed: Exercises/01-x/Observable.swift"))
+  }
+
+  @Test("a save made while a grade is under way abandons it, and the next grade starts at once")
+  func abandonsAGradeOnChange() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("watch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("Observable.swift")
+    try Data("let a = 1\n".utf8).write(to: file)
+    let captured = CapturedIO()
+    var finished: [Bool] = []
+    Watcher.watch(
+      folder, io: captured.io, rounds: 2,
+      regrade: { changed in
+        // The first grade sees a save in the middle of its work; the second one runs to its end.
+        if finished.isEmpty {
+          #expect(!changed())
+          try? Data("let a = 22\n".utf8).write(to: file)
+          #expect(changed())
+          finished.append(false)
+          return true
+        }
+        #expect(!changed())
+        finished.append(true)
+        return false
+      },
+      pause: {})
+    #expect(finished == [false, true])
+    #expect(captured.output.contains("A file changed while grading: that grade is abandoned."))
+    #expect(captured.output.contains("Changed: Exercises/Observable.swift"))
   }
 
   @Test("compiler errors name the exercises they are in")
