@@ -147,8 +147,8 @@ let package = Package(
         "StageBench", "CompareStagesKit", "DesignCatalog", "AllocationCounter", "Support",
         "CommandSupport",
       ]),
-    // Grades the solutions, never the learner's starters: swift test stays green whatever a
-    // learner does to Exercises/.
+    // Grades the solutions and the wrong answers, never the learner's starters: a wrong answer
+    // in Exercises/ never turns swift test red (one that does not compile stops the build).
     .testTarget(
       name: "WorkshopTests",
       dependencies: [

@@ -13,6 +13,8 @@ package enum WorkshopCommand {
     case grade(Int)
     /// Print the next hint of one exercise.
     case hint(Int)
+    /// Forget the hints shown, of one exercise or of all.
+    case resetHints(Int?)
     /// Regrade, one exercise or all, whenever a file under `Exercises/` changes.
     case watch(Int?)
     /// Print the help.
@@ -50,7 +52,7 @@ package enum WorkshopCommand {
     Exercise.all.map { String($0.number) }.joined(separator: ", ")
   }
 
-  private static let options = ["--format", "--strict", "--watch", "--help"]
+  private static let options = ["--format", "--strict", "--watch", "--reset", "--help"]
 
   /// Parses the arguments, without the program name.
   ///
@@ -61,19 +63,28 @@ package enum WorkshopCommand {
     var format: Format?
     var strict = false
     var watch = false
+    var reset = false
     var words: [String] = []
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
-      let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-      if parts.count == 2, parts[0] != "--format", options.contains(parts[0]) {
-        throw UsageError(message: "\(parts[0]) takes no value")
+      // A word that is not an option ("3", "hint", "-1", "", "=") is left for the checks below,
+      // which name it; only an option may carry "=value".
+      guard argument.hasPrefix("-"), argument.count > 1, Int(argument) == nil else {
+        words.append(argument)
+        continue
       }
-      switch parts[0] {
+      let equals = argument.firstIndex(of: "=")
+      let option = String(argument[..<(equals ?? argument.endIndex)])
+      let attached = equals.map { String(argument[argument.index(after: $0)...]) }
+      if attached != nil, option != "--format", options.contains(option) {
+        throw UsageError(message: "\(option) takes no value")
+      }
+      switch option {
       case "--help", "-h":
         return Invocation(request: .help)
       case "--format":
         let valid = Format.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let name = parts.count == 2 ? parts[1] : remaining.popFirst() else {
+        guard let name = attached ?? remaining.popFirst() else {
           throw UsageError(message: "--format needs a value (valid: \(valid))")
         }
         guard let parsed = Format(rawValue: name) else {
@@ -85,17 +96,17 @@ package enum WorkshopCommand {
         strict = true
       case "--watch":
         watch = true
+      case "--reset":
+        reset = true
       default:
-        if argument.hasPrefix("-") {
-          throw UsageError(
-            message: "unknown option '\(parts[0])' (valid: \(options.joined(separator: ", ")))")
-        }
-        words.append(argument)
+        throw UsageError(
+          message: "unknown option '\(option)' (valid: \(options.joined(separator: ", ")))")
       }
     }
 
     func exercise(_ word: String) throws(UsageError) -> Int {
       guard let number = Int(word), Exercise.numbered(number) != nil else {
+        if word.isEmpty { throw UsageError(message: "an empty argument (valid: \(numbers))") }
         throw UsageError(message: "no exercise '\(word)' (valid: \(numbers))")
       }
       return number
@@ -105,20 +116,32 @@ package enum WorkshopCommand {
     switch words.count {
     case 0:
       request = watch ? .watch(nil) : .list
+    case 1 where words[0] == "hint" && reset:
+      request = .resetHints(nil)
     case 1 where words[0] == "hint":
       throw UsageError(message: "hint needs an exercise number (valid: \(numbers))")
     case 1:
       let number = try exercise(words[0])
       request = watch ? .watch(number) : .grade(number)
     case 2 where words[0] == "hint":
-      request = .hint(try exercise(words[1]))
+      let number = try exercise(words[1])
+      request = reset ? .resetHints(number) : .hint(number)
     default:
       throw UsageError(
         message: "unexpected '\(words.joined(separator: " "))' (valid: an exercise number, "
           + "'hint N', or nothing for every exercise)")
     }
-    if case .hint = request, watch || strict || format != nil {
-      throw UsageError(message: "hint takes no option")
+    switch request {
+    case .hint, .resetHints:
+      if watch || strict || format != nil {
+        throw UsageError(
+          message: "hint takes no option but --reset (valid: hint N, hint N --reset, hint --reset)")
+      }
+    default:
+      if reset {
+        throw UsageError(
+          message: "--reset goes with hint (valid: hint N --reset, or hint --reset for all)")
+      }
     }
     if case .watch = request, format == .json {
       throw UsageError(message: "--watch prints text only (valid: --format text)")
@@ -163,6 +186,9 @@ package enum WorkshopCommand {
       return .success
     case .hint(let number):
       return hint(number, io: io, store: hints ?? .inConfigFolder(environment: io.environment))
+    case .resetHints(let number):
+      return resetHints(
+        number, io: io, store: hints ?? .inConfigFolder(environment: io.environment))
     case .watch(let number):
       return watch(number, io)
     case .list, .grade:
@@ -298,7 +324,9 @@ package enum WorkshopCommand {
 
   private static func hint(_ number: Int, io: CommandIO, store: HintStore) -> ExitCode {
     guard let exercise = Exercise.numbered(number) else { return .usage }
-    let count = min(store.shown(for: number) + 1, exercise.hints.count)
+    // Clamped first: a hand-edited file may hold a negative or huge count.
+    let shown = min(max(store.shown(for: number), 0), exercise.hints.count)
+    let count = min(shown + 1, exercise.hints.count)
     io.print("Exercise \(number): \(exercise.title)")
     for (index, hint) in exercise.hints.prefix(count).enumerated() {
       io.print("")
@@ -323,6 +351,22 @@ package enum WorkshopCommand {
     return .success
   }
 
+  private static func resetHints(_ number: Int?, io: CommandIO, store: HintStore) -> ExitCode {
+    do {
+      try store.reset(number)
+    } catch {
+      io.printError("workshop: could not reset the hints in \(store.url.path): \(error)")
+      return .failure
+    }
+    if let number {
+      io.print(
+        "Hints of exercise \(number) reset: workshop hint \(number) starts again from hint 1.")
+    } else {
+      io.print("Hints of every exercise reset: each workshop hint N starts again from hint 1.")
+    }
+    return .success
+  }
+
   // MARK: - Help
 
   /// The text of `--help`.
@@ -336,6 +380,8 @@ package enum WorkshopCommand {
                                                         grade one: each scenario it aims at
                                                         and keeps, with the evidence
            workshop hint <number>                       the next hint for that exercise
+           workshop hint [<number>] --reset             forget the hints shown, of that
+                                                        exercise or of all
            workshop --watch [<number>]                  regrade whenever a file under
                                                         Exercises/ changes; Ctrl-C stops
 
@@ -346,14 +392,16 @@ package enum WorkshopCommand {
       --format <format>   text (the default) or json
       --strict            exit 1 when an exercise graded is not yet solved
       --watch             rebuild and regrade on every change under Exercises/
+      --reset             with hint: start the hints again from the first
       -h, --help          print this help
 
     Edit the files of Exercises/NN-name/; a solution for each is in Exercises/Solutions/.
-    Each exercise is graded in a process of its own: code that traps or hangs (\(Int(GradingLimits.standard.perCriterion)) seconds)
-    costs the scenario it was running a ✗ that says so, and the others are still graded.
-    An edit that does not compile stops the build, and the compiler's message names the file,
-    and so the exercise. swift test never grades your exercises: it stays green whatever you
-    do to them.
+    Beside the scenarios, each exercise has checks of what its task asks. Each exercise is
+    graded in a process of its own: a scenario or check that hangs (\(Int(GradingLimits.standard.perCriterion)) seconds) gets a ✗
+    that says so and the others are still graded; one that traps shows the runtime's message,
+    and the ones after it are not run. No exercise takes more than \(Int(GradingLimits.standard.total)) seconds to grade.
+    An edit that does not compile stops the build of every exercise, and of swift test, until
+    it compiles again; the compiler's message names the file, and so the exercise.
 
     EXIT STATUS:
       0   graded (solved or not), unless --strict is given

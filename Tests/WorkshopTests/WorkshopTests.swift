@@ -232,7 +232,10 @@ struct WorkshopCommandTests {
     arguments: [
       ["0"], ["99"], ["one"], ["hint"], ["hint", "x"], ["--format", "yaml"], ["--format"],
       ["--nope"], ["1", "2"], ["hint", "1", "--strict"], ["--watch", "--format", "json"],
-      ["--strict=yes"], ["--watch=3"],
+      ["--strict=yes"], ["--watch=3"], [""], ["="], ["=3"], ["-"], ["--"], ["hint", ""],
+      ["hint", "="], ["hint", "0"], ["hint", "-1"], ["hint", "99", "--reset"], ["--reset"],
+      ["1", "--reset"], ["hint", "1", "--reset", "--strict"], ["--reset=1"], ["--watch", "0"],
+      ["--watch", "-3"], ["hint", "1", "2"], ["--format="], ["tips", "1"],
     ])
   func badInput(arguments: [String]) {
     let result = workshop(arguments)
@@ -254,6 +257,9 @@ struct WorkshopCommandTests {
     #expect(try WorkshopCommand.parse(["--watch"]).request == .watch(nil))
     #expect(try WorkshopCommand.parse(["--watch", "3"]).request == .watch(3))
     #expect(try WorkshopCommand.parse(["--strict", "3"]).strict)
+    #expect(try WorkshopCommand.parse(["hint", "4", "--reset"]).request == .resetHints(4))
+    #expect(try WorkshopCommand.parse(["hint", "--reset"]).request == .resetHints(nil))
+    #expect(try WorkshopCommand.parse(["--reset", "hint", "2"]).request == .resetHints(2))
   }
 
   @Test("each hint run goes one step further, and the last one says where the answer is")
@@ -276,6 +282,65 @@ struct WorkshopCommandTests {
     #expect(last.output.contains("Hint \(exercise.hints.count) of \(exercise.hints.count)"))
     #expect(last.output.contains(exercise.solutionFolder))
     #expect(store.shown(for: 5) == 0, "hints are counted per exercise")
+  }
+}
+
+@Suite("Workshop: hints kept between runs")
+struct HintStoreTests {
+  private func store() -> HintStore {
+    HintStore(
+      url: FileManager.default.temporaryDirectory.appendingPathComponent(
+        "hints-\(UUID().uuidString)/hints.json"))
+  }
+
+  @Test("hint N --reset starts that exercise's hints again, and only that one's")
+  func resetOne() throws {
+    let store = store()
+    defer { try? FileManager.default.removeItem(at: store.url.deletingLastPathComponent()) }
+    for _ in 1...2 {
+      _ = workshop(["hint", "4"], hints: store)
+      _ = workshop(["hint", "5"], hints: store)
+    }
+    let reset = workshop(["hint", "4", "--reset"], hints: store)
+    #expect(reset.status == .success)
+    #expect(reset.error.isEmpty)
+    #expect(reset.output.contains("Hints of exercise 4 reset"))
+    #expect(store.shown(for: 4) == 0)
+    #expect(store.shown(for: 5) == 2)
+    let again = workshop(["hint", "4"], hints: store)
+    #expect(again.output.contains("Hint 1 of"))
+    #expect(!again.output.contains("Hint 2 of"))
+  }
+
+  @Test("hint --reset starts every exercise's hints again")
+  func resetAll() throws {
+    let store = store()
+    defer { try? FileManager.default.removeItem(at: store.url.deletingLastPathComponent()) }
+    _ = workshop(["hint", "4"], hints: store)
+    _ = workshop(["hint", "7"], hints: store)
+    let reset = workshop(["hint", "--reset"], hints: store)
+    #expect(reset.status == .success)
+    #expect(reset.output.contains("Hints of every exercise reset"))
+    #expect(store.shown(for: 4) == 0)
+    #expect(store.shown(for: 7) == 0)
+    #expect(workshop(["hint", "--reset"], hints: self.store()).status == .success, "no file yet")
+  }
+
+  @Test("a hints file with a huge or a negative count does not trap")
+  func oddCounts() throws {
+    let store = store()
+    defer { try? FileManager.default.removeItem(at: store.url.deletingLastPathComponent()) }
+    try FileManager.default.createDirectory(
+      at: store.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(#"{"hintsShown": {"4": \#(Int.max), "5": -3}}"#.utf8).write(to: store.url)
+    let four = try #require(Exercise.numbered(4))
+    let huge = workshop(["hint", "4"], hints: store)
+    #expect(huge.status == .success)
+    #expect(huge.output.contains("Hint \(four.hints.count) of \(four.hints.count)"))
+    let negative = workshop(["hint", "5"], hints: store)
+    #expect(negative.status == .success)
+    #expect(negative.output.contains("Hint 1 of"))
+    #expect(!negative.output.contains("Hint 2 of"))
   }
 }
 
