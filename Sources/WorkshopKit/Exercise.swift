@@ -21,6 +21,8 @@ package struct Exercise: Sendable, Identifiable {
   package var kept: [Scenario.Name]
   /// The checks of what the task asks, the way a learner gets it wrong; graded as aimed.
   package var checks: [Check]
+  /// The API its code declares, which says how the grader drives it.
+  package var api: ExerciseAPI
   /// Hints, each one step further than the one before.
   package var hints: [String]
   /// What to read once it is solved, relative to the package root.
@@ -47,12 +49,13 @@ package struct Exercise: Sendable, Identifiable {
   ///   - aimed: The scenarios the fix must make hold.
   ///   - kept: The scenarios the starter passes, which must keep passing.
   ///   - checks: The checks of the task's own promise.
+  ///   - api: The API its code declares.
   ///   - hints: Hints, each one step further.
   ///   - next: What to read once solved.
   package init(
     number: Int, slug: String, title: String, chapter: Int, startsFrom: String, task: String,
-    aimed: [Scenario.Name], kept: [Scenario.Name], checks: [Check], hints: [String],
-    next: String
+    aimed: [Scenario.Name], kept: [Scenario.Name], checks: [Check], api: ExerciseAPI,
+    hints: [String], next: String
   ) {
     self.number = number
     self.slug = slug
@@ -63,6 +66,7 @@ package struct Exercise: Sendable, Identifiable {
     self.aimed = aimed
     self.kept = kept
     self.checks = checks
+    self.api = api
     self.hints = hints
     self.next = next
   }
@@ -79,6 +83,58 @@ package struct Exercise: Sendable, Identifiable {
   /// - Returns: The exercise, or `nil`.
   package static func numbered(_ number: Int) -> Exercise? {
     all.first { $0.number == number }
+  }
+}
+
+/// The API an exercise's code declares: which of the grader's adapters drives it.
+package enum ExerciseAPI: Sendable {
+  /// Stage 1's, with an id to remove by (``RemovableClosuresObservable``).
+  case removableClosures
+  /// Stage 2's (``KeyedObservable``).
+  case keyed
+  /// Stage 2's with the owner beside the key (``OwnerKeyedObservable``).
+  case ownerKeyed
+  /// Stage 3's (``WeakObservable``).
+  case weak
+  /// Stage 4's (``OptionsObservable``).
+  case options
+  /// Stage 4's, the handler handed its observer (``HandingObservable``).
+  case handing
+  /// Stage 4's, with `Sendable` observers and closures (``SendableOptionsObservable``).
+  case sendableOptions
+
+  /// The protocol the code's `Observable` conforms to.
+  package var protocolName: String {
+    switch self {
+    case .removableClosures: "RemovableClosuresObservable"
+    case .keyed: "KeyedObservable"
+    case .ownerKeyed: "OwnerKeyedObservable"
+    case .weak: "WeakObservable"
+    case .options: "OptionsObservable"
+    case .handing: "HandingObservable"
+    case .sendableOptions: "SendableOptionsObservable"
+    }
+  }
+
+  /// The adapter that drives it.
+  package var adapterName: String {
+    switch self {
+    case .removableClosures: "RemovableClosuresAdapter"
+    case .keyed: "KeyedAdapter"
+    case .ownerKeyed: "OwnerKeyedAdapter"
+    case .weak: "WeakAdapter"
+    case .options: "OptionsAdapter"
+    case .handing: "HandingAdapter"
+    case .sendableOptions: "SendableOptionsAdapter"
+    }
+  }
+
+  /// Whether the code declares an `ObservableOptions` option set.
+  package var hasOptions: Bool {
+    switch self {
+    case .options, .handing, .sendableOptions: true
+    default: false
+    }
   }
 }
 
@@ -148,6 +204,8 @@ package struct ExerciseGrade: Sendable {
   package var exercise: Exercise
   /// The results, in the order of ``Exercise/criteria``.
   package var results: [Result]
+  /// The compiler's errors, when the exercise's code does not compile; then nothing was run.
+  package var buildErrors: String?
 
   /// Whether every aimed and every kept scenario, and every check, holds.
   package var isSolved: Bool { results.allSatisfy { $0.outcome.verdict == .holds } }
@@ -162,6 +220,16 @@ package struct ExerciseGrade: Sendable {
     results = exercise.criteria.map {
       Result(criterion: $0.criterion, aimed: $0.aimed, outcome: outcome($0.criterion))
     }
+  }
+
+  /// The grade of an exercise whose code does not compile: nothing run, and the errors.
+  ///
+  /// - Parameters:
+  ///   - exercise: The exercise.
+  ///   - buildErrors: The compiler's errors.
+  package init(_ exercise: Exercise, buildErrors: String) {
+    self.init(exercise) { _ in .flaw("not run: the exercise does not compile") }
+    self.buildErrors = buildErrors
   }
 
   /// Runs the exercise's scenarios and checks on `code`, in this process.

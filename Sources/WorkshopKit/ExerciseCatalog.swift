@@ -15,6 +15,7 @@ extension Exercise {
       aimed: [.explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe],
       kept: [.deliversEveryChange, .deliveryOrder, .sameKeyTwoObservers],
       checks: [.removesOneOfSeveral, .removesTwiceThenBinds],
+      api: .removableClosures,
       hints: [
         "An array of bare closures cannot tell one closure from another. What could each "
           + "entry carry beside its closure?",
@@ -38,6 +39,7 @@ extension Exercise {
         .sameObserverTwice,
       ],
       checks: [.reboundKeyKeepsItsPlace, .removedKeyBoundAgainGoesLast],
+      api: .keyed,
       hints: [
         "A dictionary has no order of its own. Something beside it, or instead of it, has to "
           + "remember the order of binding.",
@@ -61,6 +63,7 @@ extension Exercise {
         .sameObserverTwice,
       ],
       checks: [.twoOwnersOneKey, .oneOwnerTwoKeys],
+      api: .ownerKeyed,
       hints: [
         "The dictionary's key is what decides a collision. What would make two owners' keys "
           + "different even when their strings are equal?",
@@ -83,6 +86,7 @@ extension Exercise {
         .sameKeyTwoObservers,
       ],
       checks: [.setDropsEveryDeadEntry],
+      api: .weak,
       hints: [
         "Look at what bindObserver does before it appends: the same clean-up belongs in the "
           + "setter.",
@@ -104,6 +108,7 @@ extension Exercise {
         .sameKeyTwoObservers,
       ],
       checks: [.secondBindReplacesTheFirst, .rebindAmongSeveral],
+      api: .weak,
       hints: [
         "Before appending, look for an entry whose observer is the one binding now.",
         "Compare objects with ===, not ==: it is the same object you are after, not an equal "
@@ -126,6 +131,7 @@ extension Exercise {
         .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
       ],
       checks: [.removedMidNotificationAmongSeveral, .removedAndAddedAgainMidNotification],
+      api: .options,
       hints: [
         "The copy is fine for walking; the question is whether each callback in it is still "
           + "wanted at the moment its turn comes.",
@@ -149,6 +155,7 @@ extension Exercise {
         .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
       ],
       checks: [.twoNestedSetsInOrder, .nestedSetsOldValues, .laterSetDelivered],
+      api: .options,
       hints: [
         "The setter needs to know whether a notification is already under way: a Boolean "
           + "property is enough on one thread.",
@@ -175,6 +182,7 @@ extension Exercise {
         .initialValue, .oldValue,
       ],
       checks: [.releasedDuringSet, .handsItsOwnObserver],
+      api: .handing,
       hints: [
         "Find the closure that captures observer: as long as the observable keeps it, it "
           + "keeps the observer.",
@@ -200,6 +208,7 @@ extension Exercise {
         .unsubscribeDuringNotification,
       ],
       checks: [.threadsShareIt, .closureUsesTheObservable],
+      api: .sendableOptions,
       hints: [
         "Move every stored property into one State struct, and keep a Mutex<State> instead; "
           + "the class can then be final and Sendable.",

@@ -12,6 +12,18 @@ package enum Grading: Sendable {
   /// exercise: a learner's code that traps, hangs or floods its output costs the criterion it
   /// was running a ✗ with what happened, never the whole run.
   case isolated(command: [String], limits: GradingLimits = .standard)
+  /// Each exercise compiled on its own by `builder`, then graded in its own child: what
+  /// `swift run workshop` does with the learner's code, which is not part of the package's
+  /// build.
+  case compiled(ExerciseBuilder, limits: GradingLimits = .standard)
+}
+
+extension Grading {
+  /// Whether exercises are graded in child processes.
+  package var isInChildren: Bool {
+    if case .inProcess = self { return false }
+    return true
+  }
 }
 
 /// How long grading may take.

@@ -196,26 +196,43 @@ package enum WorkshopCommand {
       if case .grade(let number) = invocation.request {
         exercises = exercises.filter { $0.number == number }
       }
-      let grades = exercises.compactMap { exercise -> ExerciseGrade? in
-        guard let exerciseCode = code[exercise.number] else { return nil }
-        switch grading {
-        case .inProcess:
-          return ExerciseGrade(exercise, code: exerciseCode)
-        case .isolated(let command, let limits):
-          return IsolatedGrading.grade(exercise, command: command, limits: limits) { criterion in
-            guard io.isTerminal else { return }
-            // One line on standard error, rewritten as each criterion starts, then erased.
-            io.writeError("\r\u{1B}[K  grading exercise \(exercise.number): \(criterion.name)…")
-          }
-        }
-      }
-      if case .isolated = grading, io.isTerminal { io.writeError("\r\u{1B}[K") }
+      let grades = exercises.compactMap { grade($0, code: code, grading: grading, io: io) }
+      if grading.isInChildren, io.isTerminal { io.writeError("\r\u{1B}[K") }
       switch (invocation.format, invocation.request) {
       case (.json, _): io.write(json(grades))
       case (.text, .grade): io.write(grades.map(text(of:)).joined(separator: "\n"))
       default: io.write(progress(grades))
       }
       return invocation.strict && !grades.allSatisfy(\.isSolved) ? .failure : .success
+    }
+  }
+
+  /// Grades `exercise` as `grading` says; `nil` when there is no code to grade in this process.
+  private static func grade(
+    _ exercise: Exercise, code: [Int: ExerciseCode], grading: Grading, io: CommandIO
+  ) -> ExerciseGrade? {
+    // One line on standard error, rewritten as each step starts, erased at the end.
+    func progress(_ step: String) {
+      if io.isTerminal { io.writeError("\r\u{1B}[K  exercise \(exercise.number): \(step)…") }
+    }
+    switch grading {
+    case .inProcess:
+      return code[exercise.number].map { ExerciseGrade(exercise, code: $0) }
+    case .isolated(let command, let limits):
+      guard code[exercise.number] != nil else { return nil }
+      return IsolatedGrading.grade(exercise, command: command, limits: limits) {
+        progress($0.name)
+      }
+    case .compiled(let builder, let limits):
+      progress("compiling")
+      switch builder.build(exercise) {
+      case .errors(let errors):
+        return ExerciseGrade(exercise, buildErrors: errors)
+      case .child(let child):
+        return IsolatedGrading.grade(exercise, command: [child], limits: limits) {
+          progress($0.name)
+        }
+      }
     }
   }
 
@@ -257,8 +274,12 @@ package enum WorkshopCommand {
       "",
     ]
     lines += wrap(exercise.task, firstPrefix: "", prefix: "")
+    if let errors = grade.buildErrors {
+      lines += ["", "Does not compile, so nothing was graded:"]
+      lines += errors.split(separator: "\n").map { "  " + $0 }
+    }
     let width = grade.results.map(\.criterion.name.count).max() ?? 0
-    for aimed in [true, false] {
+    for aimed in [true, false] where grade.buildErrors == nil {
       lines.append("")
       lines.append(
         aimed
@@ -277,9 +298,14 @@ package enum WorkshopCommand {
     } else {
       let failing = grade.results.filter { $0.outcome.verdict != .holds }
       let broken = failing.filter { !$0.aimed }.count
-      lines.append(
-        "Not yet solved: \(failing.count) of \(grade.results.count) scenarios fail"
-          + (broken > 0 ? ", \(broken) of them kept ones your change broke" : "") + ".")
+      if grade.buildErrors != nil {
+        lines.append(
+          "Not yet solved: it does not compile. Fix the errors above, then grade it again.")
+      } else {
+        lines.append(
+          "Not yet solved: \(failing.count) of \(grade.results.count) scenarios and checks fail"
+            + (broken > 0 ? ", \(broken) of them kept ones your change broke" : "") + ".")
+      }
       lines.append(
         "Stuck? swift run workshop hint \(exercise.number) (run it again for the next hint)")
     }
@@ -400,8 +426,8 @@ package enum WorkshopCommand {
     graded in a process of its own: a scenario or check that hangs (\(Int(GradingLimits.standard.perCriterion)) seconds) gets a ✗
     that says so and the others are still graded; one that traps shows the runtime's message,
     and the ones after it are not run. No exercise takes more than \(Int(GradingLimits.standard.total)) seconds to grade.
-    An edit that does not compile stops the build of every exercise, and of swift test, until
-    it compiles again; the compiler's message names the file, and so the exercise.
+    Each exercise is compiled on its own when it is graded: one that does not compile shows
+    the compiler's errors and stops nothing else, not the other exercises, hint or swift test.
 
     EXIT STATUS:
       0   graded (solved or not), unless --strict is given
