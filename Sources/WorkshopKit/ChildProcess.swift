@@ -11,9 +11,10 @@ import Foundation
 /// A child process in a process group of its own, whose output is read through pipes: what
 /// grading and `--watch` start, so that everything the child starts can be stopped with it.
 ///
-/// `posix_spawn` with `POSIX_SPAWN_SETPGROUP` exists on Linux and Darwin alike; Foundation's
-/// `Process` puts its child in the parent's group, so a `fork()` in the learner's code would
-/// outlive a kill of the child alone.
+/// `posix_spawn` with `POSIX_SPAWN_SETPGROUP` exists on Linux and macOS alike (not on tvOS
+/// and watchOS, nor for apps on iOS: there it throws); Foundation's `Process` puts its child in
+/// the parent's group, so a `fork()` in the learner's code would outlive a kill of the child
+/// alone.
 package final class ChildProcess {
   /// How a child ended.
   package enum Ending: Equatable, Sendable {
@@ -41,71 +42,77 @@ package final class ChildProcess {
   ///   - outputs: The child's descriptors writing to each pipe.
   /// - Throws: ``SpawnError`` when it cannot be started.
   package init(_ arguments: [String], environment: [String: String], outputs: [[Int32]]) throws {
-    // One spawn at a time in this process: a pipe is close-on-exec only once fcntl has run, and
-    // a child spawned by another thread in between would inherit it and hold it open.
-    Self.spawning.lock()
-    defer { Self.spawning.unlock() }
-    var readEnds: [Int32] = []
-    var writeEnds: [Int32] = []
-    for _ in outputs {
-      var ends: [Int32] = [0, 0]
-      guard pipe(&ends) == 0 else { throw SpawnError(code: errno) }
-      _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-      _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-      _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-      readEnds.append(ends[0])
-      writeEnds.append(ends[1])
-    }
-    defer { for end in writeEnds { close(end) } }
-
-    #if canImport(Darwin)
-      var actions: posix_spawn_file_actions_t? = nil
-      var attributes: posix_spawnattr_t? = nil
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+      // posix_spawn is unavailable there (spawn.h: __API_UNAVAILABLE(watchos, tvos)), and an
+      // app may not start processes: grading in children is for the command line.
+      throw SpawnError(code: ENOSYS)
     #else
-      var actions = posix_spawn_file_actions_t()
-      var attributes = posix_spawnattr_t()
-    #endif
-    posix_spawn_file_actions_init(&actions)
-    posix_spawnattr_init(&attributes)
-    defer {
-      posix_spawn_file_actions_destroy(&actions)
-      posix_spawnattr_destroy(&attributes)
-    }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    for (writeEnd, descriptors) in zip(writeEnds, outputs) {
-      for descriptor in descriptors {
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, descriptor)
+      // One spawn at a time in this process: a pipe is close-on-exec only once fcntl has run, and
+      // a child spawned by another thread in between would inherit it and hold it open.
+      Self.spawning.lock()
+      defer { Self.spawning.unlock() }
+      var readEnds: [Int32] = []
+      var writeEnds: [Int32] = []
+      for _ in outputs {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw SpawnError(code: errno) }
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        readEnds.append(ends[0])
+        writeEnds.append(ends[1])
       }
-    }
-    // Its own process group (0: the child's pid), so that killing the group kills whatever
-    // the child started too.
-    posix_spawnattr_setpgroup(&attributes, 0)
-    // No signal blocked, and the interrupting ones at their default: a child inherits both,
-    // and a test runner's thread may block SIGINT and SIGTERM.
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    var interrupting = sigset_t()
-    sigemptyset(&interrupting)
-    for signal in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&interrupting, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &interrupting)
-    posix_spawnattr_setflags(
-      &attributes,
-      Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+      defer { for end in writeEnds { close(end) } }
 
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in argv + envp { free(pointer) }
-    }
-    var child: pid_t = 0
-    let result = posix_spawn(&child, arguments[0], &actions, &attributes, argv, envp)
-    guard result == 0 else {
-      for end in readEnds { close(end) }
-      throw SpawnError(code: result)
-    }
-    pid = child
-    pipes = readEnds
+      #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+        var attributes: posix_spawnattr_t? = nil
+      #else
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+      #endif
+      posix_spawn_file_actions_init(&actions)
+      posix_spawnattr_init(&attributes)
+      defer {
+        posix_spawn_file_actions_destroy(&actions)
+        posix_spawnattr_destroy(&attributes)
+      }
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+      for (writeEnd, descriptors) in zip(writeEnds, outputs) {
+        for descriptor in descriptors {
+          posix_spawn_file_actions_adddup2(&actions, writeEnd, descriptor)
+        }
+      }
+      // Its own process group (0: the child's pid), so that killing the group kills whatever
+      // the child started too.
+      posix_spawnattr_setpgroup(&attributes, 0)
+      // No signal blocked, and the interrupting ones at their default: a child inherits both,
+      // and a test runner's thread may block SIGINT and SIGTERM.
+      var noSignals = sigset_t()
+      sigemptyset(&noSignals)
+      posix_spawnattr_setsigmask(&attributes, &noSignals)
+      var interrupting = sigset_t()
+      sigemptyset(&interrupting)
+      for signal in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&interrupting, signal) }
+      posix_spawnattr_setsigdefault(&attributes, &interrupting)
+      posix_spawnattr_setflags(
+        &attributes,
+        Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+      let argv = arguments.map { strdup($0) } + [nil]
+      let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+      defer {
+        for pointer in argv + envp { free(pointer) }
+      }
+      var child: pid_t = 0
+      let result = posix_spawn(&child, arguments[0], &actions, &attributes, argv, envp)
+      guard result == 0 else {
+        for end in readEnds { close(end) }
+        throw SpawnError(code: result)
+      }
+      pid = child
+      pipes = readEnds
+    #endif
   }
 
   private static let spawning = NSLock()
