@@ -28,7 +28,8 @@ extension Grading {
 
 /// How long grading may take.
 package struct GradingLimits: Sendable, Equatable {
-  /// The longest one scenario or check may run before it is stopped as hung, in seconds.
+  /// The longest one scenario or check may run, printing nothing, before it is stopped as
+  /// hung, in seconds.
   package var perCriterion: Double
   /// The longest one exercise's grading may take, in seconds; what is left is not run.
   package var total: Double
@@ -171,7 +172,8 @@ package enum IsolatedGrading {
       switch ending {
       case .crashed: stop = "not run: the program crashed in \(running.name), above"
       case .failedToStart, .exited: stop = "not run: \(ending.detail)"
-      case .outOfTime: stop = "not run: \(ending.detail)"
+      case .outOfTime(let limit):
+        stop = "not run: grading stops after \(seconds(limit)) per exercise"
       case .hung: break
       }
     }
@@ -194,7 +196,8 @@ package enum IsolatedGrading {
       case .hung(let limit):
         "it did not finish within \(IsolatedGrading.seconds(limit)): a deadlock or an endless loop?"
       case .outOfTime(let limit):
-        "grading stops after \(IsolatedGrading.seconds(limit)) per exercise"
+        "grading stops after \(IsolatedGrading.seconds(limit)) per exercise, and it was still "
+          + "running then: an endless loop?"
       case .crashed(let signal, let message?):
         "the program crashed (signal \(signal)): \(message)"
       case .crashed(let signal, nil):
@@ -234,13 +237,16 @@ package enum IsolatedGrading {
       runningGroup.store(0, ordering: .relaxed)
     }
     var console = TailBuffer(capacity: keptOutput)
-    var report: [UInt8] = []
+    var report = Data()
     var parsed = ChildRun(outcomes: [:], running: nil, ending: nil)
     var started = Date()
     var announced: Criterion?
     while true {
       let chunks = child.read(waiting: 20)
       console.append(chunks[0])
+      // Output is a sign of life: code that prints 8 MB per set is slow, not hung. Code that
+      // prints for ever is stopped by the exercise's limit.
+      if !chunks[0].isEmpty { started = Date() }
       if report.count < keptReport { report += chunks[1].prefix(keptReport - report.count) }
       let (outcomes, running) = parse(String(decoding: report, as: UTF8.self))
       parsed.outcomes = outcomes
@@ -348,7 +354,7 @@ package enum IsolatedGrading {
 /// The last `capacity` bytes written to it: what is kept of a child's output, however much it
 /// prints.
 package struct TailBuffer {
-  private var bytes: [UInt8] = []
+  private var bytes = Data()
   /// The most bytes kept.
   package let capacity: Int
 
@@ -356,9 +362,13 @@ package struct TailBuffer {
   package init(capacity: Int) { self.capacity = capacity }
 
   /// Appends `chunk`, dropping the oldest bytes beyond the capacity.
-  package mutating func append(_ chunk: [UInt8]) {
-    bytes += chunk.suffix(capacity)
-    if bytes.count > capacity { bytes.removeFirst(bytes.count - capacity) }
+  package mutating func append(_ chunk: Data) {
+    if chunk.count >= capacity {
+      bytes = Data(chunk.suffix(capacity))
+      return
+    }
+    bytes.append(chunk)
+    if bytes.count > capacity { bytes = Data(bytes.suffix(capacity)) }
   }
 
   /// The bytes kept.

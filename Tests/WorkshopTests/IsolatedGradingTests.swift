@@ -177,11 +177,36 @@ struct IsolatedGradingTests {
     }
   }
 
+  @Test("code that prints as it works is slow, not hung: only the exercise's limit stops it")
+  func printingIsASignOfLife() throws {
+    let (exercise, criteria) = try exercise2()
+    let slow = criteria[0]
+    let child = try StandIn(
+      #"  [ "$name" = "\#(slow.name)" ] && for i in $(seq 30); do echo "step $i"; sleep 0.1; done"#)
+    defer { child.remove() }
+    let grade = IsolatedGrading.grade(
+      exercise, command: [child.path], limits: GradingLimits(perCriterion: 2, total: 14))
+    #expect(grade.results.allSatisfy { $0.outcome == graded })
+    let forever = try StandIn("  while true; do echo more; sleep 0.1; done")
+    defer { forever.remove() }
+    let stopped = IsolatedGrading.grade(
+      exercise, command: [forever.path], limits: GradingLimits(perCriterion: 1, total: 2))
+    #expect(
+      stopped.results.first?.outcome
+        == .flaw(
+          "while it ran, grading stops after 2 seconds per exercise, and it was still running "
+            + "then: an endless loop?"))
+    #expect(
+      stopped.results.dropFirst().allSatisfy {
+        $0.outcome == .flaw("not run: grading stops after 2 seconds per exercise")
+      })
+  }
+
   @Test("what is kept of a child's output is bounded, and is its end")
   func keptOutputIsBounded() {
     var buffer = TailBuffer(capacity: IsolatedGrading.keptOutput)
-    for _ in 0..<128 { buffer.append([UInt8](repeating: 120, count: 65_536)) }
-    buffer.append(Array("\nFatal error: last words\n".utf8))
+    for _ in 0..<128 { buffer.append(Data(repeating: 120, count: 65_536)) }
+    buffer.append(Data("\nFatal error: last words\n".utf8))
     #expect(buffer.count == IsolatedGrading.keptOutput)
     #expect(IsolatedGrading.runtimeMessage(in: buffer.text) == "Fatal error: last words")
   }
