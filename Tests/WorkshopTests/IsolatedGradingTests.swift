@@ -141,7 +141,11 @@ struct IsolatedGradingTests {
     let child = try StandIn(
       #"  [ "$name" = "\#(trapping.name)" ] && { echo "x=1 and some output" ; "#
         + #"echo "/home/me/p/Exercises/02-call-in-order/Observable.swift:73: Fatal error: Index out of range" >&2; "#
-        + #"echo "💣 Program crashed: Illegal instruction" >&2; kill -ILL $$; }"#)
+        + #"echo "💣 Program crashed: Illegal instruction" >&2; "#
+        + #"echo "  2 [ra]  0x00007f91 Array.remove(at:) + 273 in libswiftCore.so" >&2; "#
+        + #"echo "  3 [ra]  0x000055b1 Observable.removeObserver(_:) + 139 in child at /home/me/p/Exercises/02-call-in-order/Observable.swift:74:15" >&2; "#
+        + #"echo "  5 [ra]  0x000055b2 KeyedAdapter.unsubscribe(_:) + 507 in child at /home/me/p/Sources/WorkshopKit/ExerciseAdapters.swift:119:18" >&2; "#
+        + #"kill -ILL $$; }"#)
     defer { child.remove() }
     let grade = IsolatedGrading.grade(exercise, command: [child.path])
     let outcomes = Dictionary(
@@ -152,7 +156,7 @@ struct IsolatedGradingTests {
       outcomes[trapping]
         == .flaw(
           "while it ran, the program crashed (signal \(SIGILL)): Observable.swift:73: Fatal error: "
-            + "Index out of range"))
+            + "Index out of range, in Observable.removeObserver(_:) at Observable.swift:74"))
     for criterion in criteria.dropFirst(3) {
       #expect(
         outcomes[criterion] == .flaw("not run: the program crashed in \(trapping.name), above"))
