@@ -44,6 +44,8 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   case threadsShareIt = "threads-share-it"
   /// Exercise 9: a closure may read, add, remove and set, with no lock held around it.
   case closureUsesTheObservable = "closure-uses-the-observable"
+  /// Exercise 9: while a closure runs, another thread may use the observable.
+  case otherThreadDuringClosure = "another-thread-while-a-closure-runs"
 
   /// What it checks, in one line.
   package var title: String {
@@ -68,6 +70,7 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
     case .handsItsOwnObserver: "each handler is handed the observer it was added for"
     case .threadsShareIt: "threads adding, removing and setting at once lose nothing"
     case .closureUsesTheObservable: "a closure may read, add, remove and set: no lock held"
+    case .otherThreadDuringClosure: "while a closure runs, another thread may use the observable"
     }
   }
 }

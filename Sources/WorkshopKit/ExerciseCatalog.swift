@@ -207,7 +207,7 @@ extension Exercise {
         .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
         .unsubscribeDuringNotification,
       ],
-      checks: [.threadsShareIt, .closureUsesTheObservable],
+      checks: [.threadsShareIt, .closureUsesTheObservable, .otherThreadDuringClosure],
       api: .sendableOptions,
       hints: [
         "Move every stored property into one State struct, and keep a Mutex<State> instead; "

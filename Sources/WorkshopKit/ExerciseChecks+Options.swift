@@ -308,6 +308,7 @@ extension SendableOptionsAdapter {
     switch check {
     case .threadsShareIt: threadsShareIt()
     case .closureUsesTheObservable: closureUsesTheObservable()
+    case .otherThreadDuringClosure: otherThreadDuringClosure()
     default: notRunHere(check)
     }
   }
@@ -393,6 +394,42 @@ extension SendableOptionsAdapter {
     return .holds(
       "\(threads) threads added \(perThread) observers each, then removed half while setting, "
         + "\(rounds) times: no observer lost or left behind")
+  }
+
+  /// How long a closure waits for another thread to use the observable.
+  private static var patience: Double { 2 }
+
+  private static func otherThreadDuringClosure() -> Outcome {
+    let shared = Shared(observable: Observable(0))
+    let owners = (0..<2).map(SendableOwner.init)
+    let finished = DispatchSemaphore(value: 0)
+    let waited = ReadInside()
+    // A's closure for 1 has another thread read the value and add B, and waits for it: a
+    // lock held around the closure, even a recursive one, makes that thread wait instead.
+    shared.observable.addObserver(owners[0], removeIfExists: true, options: .new) {
+      [owners] value, _ in
+      guard value == 1 else { return }
+      let thread = Thread {
+        _ = shared.observable.value
+        shared.observable.addObserver(
+          owners[1], removeIfExists: true, options: .new, closure: { _, _ in })
+        finished.signal()
+      }
+      thread.start()
+      let timedOut = finished.wait(timeout: .now() + patience) == .timedOut
+      waited.value.withLock { $0 = timedOut ? 1 : 0 }
+    }
+    shared.observable.value = 1
+    let timedOut = waited.value.withLock { $0 } == 1
+    // The other thread ends once the lock is let go; wait for it, so that nothing is left.
+    if timedOut { finished.wait() }
+    return withExtendedLifetime(owners) {
+      timedOut
+        ? .flaw(
+          "A's closure for 1 waited \(IsolatedGrading.seconds(patience)) for another thread to "
+            + "read the value and add an observer, in vain: a lock was held while the closure ran")
+        : .holds("while A's closure for 1 ran, another thread read the value and added an observer")
+    }
   }
 
   private static func closureUsesTheObservable() -> Outcome {

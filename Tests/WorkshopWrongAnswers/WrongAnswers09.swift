@@ -1,3 +1,4 @@
+import Foundation
 import ObserverScenarios
 import Synchronization
 import WorkshopKit
@@ -93,6 +94,53 @@ final class LockHeldDuringCallbacks: Sendable, SendableOptionsObservable {
   }
   func removeObserver(_ observer: AnyObject & Sendable) {
     state.withLock { $0.callbacks.removeAll { $0.observer === observer } }
+  }
+}
+
+/// Locks with a recursive lock, held while the closures run: a closure may use the observable
+/// on its own thread, but another thread must wait for every closure to return.
+final class RecursiveLockHeldDuringCallbacks: @unchecked Sendable, SendableOptionsObservable {
+  typealias Options = WrongOptions
+  // The lock guards every stored property.
+  let lock = NSRecursiveLock()
+  var callbacks: [SendableCallback] = []
+  var lastID = 0
+  var storedValue: Int
+  init(_ value: Int) { storedValue = value }
+  var observerCount: Int { lock.withLock { callbacks.count } }
+  var value: Int {
+    get { lock.withLock { storedValue } }
+    set {
+      lock.withLock {
+        let oldValue = storedValue
+        storedValue = newValue
+        callbacks.removeAll { $0.observer == nil }
+        let snapshot = callbacks
+        for (value, option) in [(oldValue, WrongOptions.old), (newValue, .new)] {
+          for callback in snapshot where callback.options.contains(option) {
+            if callbacks.contains(where: { $0.id == callback.id }) {
+              callback.closure(value, option)
+            }
+          }
+        }
+      }
+    }
+  }
+  func addObserver(
+    _ observer: AnyObject & Sendable, removeIfExists: Bool, options: WrongOptions,
+    closure: @escaping @Sendable (Int, WrongOptions) -> Void
+  ) {
+    let value = lock.withLock {
+      if removeIfExists { callbacks.removeAll { $0.observer === observer } }
+      lastID += 1
+      callbacks.append(
+        SendableCallback(id: lastID, observer: observer, options: options, closure: closure))
+      return storedValue
+    }
+    if options.contains(.initial) { closure(value, .initial) }
+  }
+  func removeObserver(_ observer: AnyObject & Sendable) {
+    lock.withLock { callbacks.removeAll { $0.observer === observer } }
   }
 }
 
@@ -193,6 +241,14 @@ extension WrongAnswer {
       code: .exercise(
         9, SendableOptionsAdapter<LockHeldDuringCallbacks>.self,
         isSendable: ObservableDesign.isSendable(LockHeldDuringCallbacks.self))),
+    WrongAnswer(
+      name: "09-recursive-lock-held-during-callbacks", exercise: 9,
+      mistake: "a recursive lock is held while the closures run",
+      caughtBy: .check(.otherThreadDuringClosure),
+      evidence: "in vain: a lock was held while the closure ran",
+      code: .exercise(
+        9, SendableOptionsAdapter<RecursiveLockHeldDuringCallbacks>.self,
+        isSendable: ObservableDesign.isSendable(RecursiveLockHeldDuringCallbacks.self))),
     WrongAnswer(
       name: "09-locks-the-value-only", exercise: 9,
       mistake: "only the value is locked; the callbacks are not",
