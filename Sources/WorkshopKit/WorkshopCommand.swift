@@ -197,7 +197,7 @@ package enum WorkshopCommand {
         exercises = exercises.filter { $0.number == number }
       }
       let grades = exercises.compactMap { grade($0, code: code, grading: grading, io: io) }
-      if grading.isInChildren, io.isTerminal { io.writeError("\r\u{1B}[K") }
+      if grading.isInChildren, showsProgress(io) { io.writeError("\r\u{1B}[K") }
       switch (invocation.format, invocation.request) {
       case (.json, _): io.write(json(grades))
       case (.text, .grade): io.write(grades.map(text(of:)).joined(separator: "\n"))
@@ -207,13 +207,21 @@ package enum WorkshopCommand {
     }
   }
 
+  /// Whether to show the progress line: both output streams are a terminal, so that it never
+  /// lands in a file or a pipe.
+  private static func showsProgress(_ io: CommandIO) -> Bool {
+    io.isTerminal && isatty(STDERR_FILENO) == 1
+  }
+
   /// Grades `exercise` as `grading` says; `nil` when there is no code to grade in this process.
   private static func grade(
     _ exercise: Exercise, code: [Int: ExerciseCode], grading: Grading, io: CommandIO
   ) -> ExerciseGrade? {
     // One line on standard error, rewritten as each step starts, erased at the end.
     func progress(_ step: String) {
-      if io.isTerminal { io.writeError("\r\u{1B}[K  exercise \(exercise.number): \(step)…") }
+      if showsProgress(io) {
+        io.writeError("\r\u{1B}[K  exercise \(exercise.number): \(step)…")
+      }
     }
     switch grading {
     case .inProcess:
