@@ -17,6 +17,10 @@ package struct ExerciseBuilder: Sendable {
   /// The package's name as the compiler knows it, for `package` access to `WorkshopKit`.
   package var packageName: String
 
+  /// The longest a compile may take, in seconds. One exercise compiles in about 1.5 s on a
+  /// loaded two-core Linux machine.
+  package static let compileLimit = 30.0
+
   /// The targets whose objects a grading child links: `WorkshopKit` and what it depends on.
   package static let linkedTargets = [
     "WorkshopKit", "ObserverScenarios", "CommandSupport", "Support", "LifetimeTracking",
@@ -174,8 +178,17 @@ package struct ExerciseBuilder: Sendable {
     } catch {
       return .errors("could not run swiftc: \(error)")
     }
+    defer { compiler.killGroup() }
     var text = TailBuffer(capacity: 256 * 1024)
-    while compiler.checkEnding() == nil { text.append(compiler.read(waiting: 100)[0]) }
+    let deadline = Date().addingTimeInterval(Self.compileLimit)
+    while compiler.checkEnding() == nil {
+      text.append(compiler.read(waiting: 100)[0])
+      if Date() > deadline {
+        return .errors(
+          "swiftc did not finish within \(IsolatedGrading.seconds(Self.compileLimit)): an "
+            + "expression too complex to type-check in reasonable time?")
+      }
+    }
     text.append(compiler.read(waiting: 0)[0])
     guard compiler.ending == .exited(0) else {
       return .errors(Self.errors(in: relative(text.text)))
