@@ -126,6 +126,14 @@ package enum IsolatedGrading {
   /// The process group of the child grading now, for the interrupt handler; 0 when none is.
   private static let runningGroup = Atomic<Int32>(0)
 
+  /// Notes the process group an interrupt must kill, or that there is none any more: the
+  /// workshop runs one child at a time, a grading child or, in `--watch`, `swift run`.
+  ///
+  /// - Parameter group: The child's process group, or `nil`.
+  package static func noteRunning(_ group: pid_t?) {
+    runningGroup.store(group ?? 0, ordering: .relaxed)
+  }
+
   /// On `SIGINT` and `SIGTERM`, kills the grading child's process group, then exits as the
   /// signal would. Call it once, from the workshop's `main`.
   package static func stopChildrenOnInterrupt() {
@@ -232,10 +240,10 @@ package enum IsolatedGrading {
     } catch {
       return ChildRun(outcomes: [:], running: nil, ending: .failedToStart("\(error)"))
     }
-    runningGroup.store(child.pid, ordering: .relaxed)
+    noteRunning(child.pid)
     defer {
       child.killGroup()
-      runningGroup.store(0, ordering: .relaxed)
+      noteRunning(nil)
     }
     var console = TailBuffer(capacity: keptOutput)
     var report = Data()

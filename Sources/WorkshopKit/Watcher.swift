@@ -119,7 +119,12 @@ package enum Watcher {
       io.printError("workshop: could not run swift: \(error)")
       return false
     }
-    defer { child.killGroup() }
+    // Ctrl-C reaches the watcher's group only: the interrupt handler kills this one too.
+    IsolatedGrading.noteRunning(child.pid)
+    defer {
+      child.killGroup()
+      IsolatedGrading.noteRunning(nil)
+    }
     // Enough of the end of the build's output to find the compiler's errors in.
     var kept = TailBuffer(capacity: 256 * 1024)
     var lastCheck = Date()
