@@ -64,6 +64,9 @@ package enum IsolatedGrading {
   /// The environment variable that tells a grading child it was started by a grader, which
   /// reads ``reportDescriptor``.
   package static let reportVariable = "WORKSHOP_REPORT_FD"
+  /// The environment variable that gives a grading child its grader's process id: the parent it
+  /// must outlive by no more than a moment.
+  package static let graderVariable = "WORKSHOP_GRADER_PID"
   /// The most of a child's standard output and error kept, from its end: where the runtime's
   /// last words are.
   package static let keptOutput = 64 * 1024
@@ -93,7 +96,7 @@ package enum IsolatedGrading {
   /// - Returns: The streams to report on.
   package static func childIO(_ io: CommandIO) -> CommandIO {
     guard io.environment[reportVariable] == String(reportDescriptor) else { return io }
-    stopWhenOrphaned()
+    stopWhenOrphaned(grader: io.environment[graderVariable].flatMap { pid_t($0) })
     var child = io
     child.write = { text in
       var bytes = Array(text.utf8)[...]
@@ -108,12 +111,17 @@ package enum IsolatedGrading {
     return child
   }
 
-  /// Watches for the grader's end: when this process's parent changes (the grader died and it
-  /// was handed to another), it kills its own process group, itself and whatever it started.
-  /// Polling works on Linux and Darwin alike; Linux's `PR_SET_PDEATHSIG` would not reach the
-  /// processes a learner's `fork()` makes.
-  private static func stopWhenOrphaned() {
-    let parent = getppid()
+  /// Watches for the grader's end: when this process's parent is no longer the grader (it died
+  /// and this process was handed to another), it kills its own process group, itself and
+  /// whatever it started. Polling works on Linux and Darwin alike; Linux's `PR_SET_PDEATHSIG`
+  /// would not reach the processes a learner's `fork()` makes.
+  ///
+  /// - Parameter grader: The grader's process id, as it passed it. Compared with the parent from
+  ///   the start: a grader killed before this child reached this point has already handed it
+  ///   to another parent, which reading the parent here would take for the grader (measured on
+  ///   Linux: such children ran on, looping, after the test that killed their workshop).
+  private static func stopWhenOrphaned(grader: pid_t?) {
+    let parent = grader ?? getppid()
     let thread = Thread {
       while getppid() == parent { usleep(50_000) }
       kill(0, SIGKILL)
@@ -229,6 +237,7 @@ package enum IsolatedGrading {
   ) -> ChildRun {
     var environment = ProcessInfo.processInfo.environment
     environment[reportVariable] = String(reportDescriptor)
+    environment[graderVariable] = String(getpid())
     // The runtime's backtrace, plain, without waiting for a debugger: its first frame in the
     // graded code says where a trap happened (about 0.1 s on Linux).
     environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no"
