@@ -89,10 +89,11 @@ protocol Stage5Observable: AnyObject, Sendable {
   func observe(
     _ owner: SendableStandIn, initial: Bool,
     _ update: @escaping @Sendable (_ isInitial: Bool, _ old: Int?, _ new: Int) -> Void)
-  /// Observes until the token is cancelled, on any thread.
-  func observeWithToken(_ handler: @escaping @Sendable (Int) -> Void) -> AnyObject & Sendable
-  /// Observes until the token is cancelled, on the main actor.
-  @MainActor func observeOnMainActor(_ handler: @escaping (Int) -> Void) -> AnyObject & Sendable
+  /// Observes until the token is cancelled, on any thread, adding each value to `sum`: the
+  /// bench's callback, written straight in the handler, as the floor's is.
+  func observeWithToken(adding sum: Sum) -> AnyObject & Sendable
+  /// Observes until the token is cancelled, on the main actor, adding each value to `sum`.
+  @MainActor func observeOnMainActor(adding sum: Sum) -> AnyObject & Sendable
   func removeObserver(_ owner: AnyObject)
   func cancel(_ token: AnyObject)
 }
@@ -109,12 +110,12 @@ extension Stage5Concurrency.Observable<Int>: Stage5Observable {
     }
   }
 
-  func observeWithToken(_ handler: @escaping @Sendable (Int) -> Void) -> AnyObject & Sendable {
-    observeOnAnyThread { handler($0.newValue) }
+  func observeWithToken(adding sum: Sum) -> AnyObject & Sendable {
+    observeOnAnyThread { sum.value &+= $0.newValue }
   }
 
-  @MainActor func observeOnMainActor(_ handler: @escaping (Int) -> Void) -> AnyObject & Sendable {
-    observe { handler($0.newValue) }
+  @MainActor func observeOnMainActor(adding sum: Sum) -> AnyObject & Sendable {
+    observe { sum.value &+= $0.newValue }
   }
 
   func cancel(_ token: AnyObject) { (token as? Stage5Concurrency.ObservationToken)?.cancel() }
@@ -132,12 +133,12 @@ extension Stage5Tuned.Observable<Int>: Stage5Observable {
     }
   }
 
-  func observeWithToken(_ handler: @escaping @Sendable (Int) -> Void) -> AnyObject & Sendable {
-    observeOnAnyThread { handler($0.newValue) }
+  func observeWithToken(adding sum: Sum) -> AnyObject & Sendable {
+    observeOnAnyThread { sum.value &+= $0.newValue }
   }
 
-  @MainActor func observeOnMainActor(_ handler: @escaping (Int) -> Void) -> AnyObject & Sendable {
-    observe { handler($0.newValue) }
+  @MainActor func observeOnMainActor(adding sum: Sum) -> AnyObject & Sendable {
+    observe { sum.value &+= $0.newValue }
   }
 
   func cancel(_ token: AnyObject) { (token as? Stage5Tuned.ObservationToken)?.cancel() }
@@ -183,7 +184,7 @@ final class ConcurrencyAdapter<Observable: Stage5Observable>: ScenarioObservable
 final class ConcurrencyBench<Observable: Stage5Observable>: BenchSubject {
   let observable = Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
-    owner.token = observable.observeWithToken { sum.value &+= $0 }
+    owner.token = observable.observeWithToken(adding: sum)
   }
   func unsubscribe(_ owner: BenchOwner, index: Int) {
     if let token = owner.token { observable.cancel(token) }
@@ -200,7 +201,7 @@ final class MainActorConcurrencyBench<Observable: Stage5Observable>: BenchSubjec
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     let observable = observable
     owner.token = MainActor.assumeIsolated {
-      observable.observeOnMainActor { sum.value &+= $0 }
+      observable.observeOnMainActor(adding: sum)
     }
   }
 

@@ -195,11 +195,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   ) -> ObservationToken {
     // Isolated to `isolation`, and called only there: the delivery loop checks it first.
     nonisolated(unsafe) let handler = handler
-    let subscription = subscribe(owner: nil, isolation: isolation, options: options) {
-      _, change in
-      handler(change)
-      return true
-    }
+    let subscription = subscribe(
+      owner: nil, isolation: isolation, options: options, call: { handler($0) })
     return ObservationToken(observable: self, subscription: subscription)
   }
 
@@ -237,12 +234,13 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   ) {
     // Isolated to `isolation`, and called only there: the delivery loop checks it first.
     nonisolated(unsafe) let handler = handler
-    _ = subscribe(owner: owner, isolation: isolation, options: options) {
-      [weak owner] _, change in
-      guard let owner else { return false }
-      handler(owner, change)
-      return true
-    }
+    _ = subscribe(
+      owner: owner, isolation: isolation, options: options,
+      deliver: { [weak owner] _, change in
+        guard let owner else { return false }
+        handler(owner, change)
+        return true
+      })
   }
 
   /// Observes the value until the returned token is cancelled or deinitialized, with a handler
@@ -264,10 +262,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   public func observeOnAnyThread(
     options: ObservableOptions = [], _ handler: @escaping @Sendable (Change<Value>) -> Void
   ) -> ObservationToken {
-    let subscription = subscribe(owner: nil, isolation: nil, options: options) { _, change in
-      handler(change)
-      return true
-    }
+    let subscription = subscribe(owner: nil, isolation: nil, options: options, call: handler)
     return ObservationToken(observable: self, subscription: subscription)
   }
 
@@ -284,11 +279,13 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     _ owner: Owner, options: ObservableOptions = [],
     _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
   ) {
-    _ = subscribe(owner: owner, isolation: nil, options: options) { [weak owner] _, change in
-      guard let owner else { return false }
-      handler(owner, change)
-      return true
-    }
+    _ = subscribe(
+      owner: owner, isolation: nil, options: options,
+      deliver: { [weak owner] _, change in
+        guard let owner else { return false }
+        handler(owner, change)
+        return true
+      })
   }
 
   /// Ends the subscription of `owner`; an owner with none is ignored.
@@ -385,13 +382,14 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @inlinable
   func subscribe(
     owner: (AnyObject & Sendable)?, isolation: (any Actor)?, options: ObservableOptions,
-    finish: (@Sendable () -> Void)? = nil,
-    deliver: @escaping @Sendable (Subscription<Value>, Change<Value>) -> Bool
+    finish: (@Sendable () -> Void)? = nil, call: (@Sendable (Change<Value>) -> Void)? = nil,
+    deliver: (@Sendable (Subscription<Value>, Change<Value>) -> Bool)? = nil
   ) -> Subscription<Value> {
     let (subscription, replaced, initial) = withSlotsChanged {
       state -> (Subscription<Value>, Subscription<Value>?, Change<Value>?) in
       let subscription = Subscription(
-        id: state.nextID, owner: owner, isolation: isolation, finish: finish, deliver: deliver)
+        id: state.nextID, owner: owner, isolation: isolation, finish: finish, call: call,
+        deliver: deliver)
       state.nextID += 1
       var replaced: Subscription<Value>?
       if let owner {
@@ -448,28 +446,28 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from start: Int,
     here: (any Actor)?
   ) {
-    var (change, before, snapshot, start) = (change, before, snapshot, start)
+    if let slot = Self.deliver(
+      change, before: before, to: snapshot, from: start, here: here, endingIn: self)
+    {
+      handOver(change, before: before, to: snapshot, from: slot)
+      return
+    }
+    // The snapshot is dropped only after the turn ends (see withSlotsChanged(_:)).
+    withExtendedLifetime(snapshot) { deliverQueued(here: here) }
+  }
+
+  /// Delivers whatever was queued behind the delivery this thread just made, one at a time and
+  /// in order, then ends this thread's turn, unless the turn moves to an actor on the way.
+  @inlinable
+  func deliverQueued(here: (any Actor)?) {
     // Each snapshot is dropped only after this thread's next release: the lock's, when the
     // next one is taken, or the end of the turn (see withSlotsChanged(_:)).
+    var snapshot: [Subscription<Value>?] = []
     defer { withExtendedLifetime(snapshot) {} }
-    while true {
-      if let slot = Self.deliver(
-        change, before: before, to: snapshot, from: start, here: here, endingIn: self)
-      {
-        // The turn moves to the actor of the handler in `slot`.
-        let (isolation, handOver) = (snapshot[slot]!.isolation!, (change, before, snapshot))
-        Task {
-          await self.continueDelivery(
-            handOver.0, before: handOver.1, to: handOver.2, from: slot, on: isolation)
-        }
-        return
-      }
-      // Nothing queued: the turn ends without the lock.
-      if deliveries.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing)
-        .exchanged
-      {
-        return
-      }
+    // Nothing queued: the turn ends without the lock.
+    while !deliveries.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing)
+      .exchanged
+    {
       let item: Pending
       (item, snapshot) = withState { state -> (Pending, [Subscription<Value>?]) in
         // Someone raised the count under the lock and queued in the same breath, so there is
@@ -483,13 +481,30 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         deliveries.wrappingSubtract(1, ordering: .relaxed)
         return (item, state.slots)
       }
-      start = 0
+      let (change, before): (Change<Value>, UInt64)
       switch item {
       case .initial(let initial, let subscription):
         (change, before, snapshot) = (initial, subscription.id + 1, [subscription])
       case .change(let queued, let queuedBefore):
         (change, before) = (queued, queuedBefore)
       }
+      if let slot = Self.deliver(
+        change, before: before, to: snapshot, from: 0, here: here, endingIn: self)
+      {
+        handOver(change, before: before, to: snapshot, from: slot)
+        return
+      }
+    }
+  }
+
+  /// Moves the turn to the actor of the handler in `slot`, which goes on from there.
+  @usableFromInline
+  func handOver(
+    _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from slot: Int
+  ) {
+    let isolation = snapshot[slot]!.isolation!
+    Task {
+      await self.continueDelivery(change, before: before, to: snapshot, from: slot, on: isolation)
     }
   }
 
@@ -554,6 +569,10 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     {
       return .elsewhere
     }
-    return subscription.deliver(subscription, change) ? .delivered : .ownerGone
+    if let call = subscription.call {
+      call(change)
+      return .delivered
+    }
+    return subscription.deliver!(subscription, change) ? .delivered : .ownerGone
   }
 }
