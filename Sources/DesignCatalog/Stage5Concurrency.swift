@@ -98,7 +98,7 @@ protocol Stage5Observable: AnyObject, Sendable {
 }
 
 extension Stage5Concurrency.Observable<Int>: Stage5Observable {
-  var storedEntryCount: Int { _storedSubscriptionCount }
+  var storedEntryCount: Int { storedSubscriptionCount }
 
   func observe(
     _ owner: SendableStandIn, initial: Bool,
@@ -121,7 +121,7 @@ extension Stage5Concurrency.Observable<Int>: Stage5Observable {
 }
 
 extension Stage5Tuned.Observable<Int>: Stage5Observable {
-  var storedEntryCount: Int { _storedSubscriptionCount }
+  var storedEntryCount: Int { storedSubscriptionCount }
 
   func observe(
     _ owner: SendableStandIn, initial: Bool,
