@@ -59,10 +59,9 @@ public struct Scenario: Sendable, Identifiable {
     /// The name, as `--scenario` takes it: `delivery-order`.
     public let rawValue: String
 
-    /// One of the fifteen, by its name.
+    /// One of the fifteen, by its name, or `nil` when none of the fifteen has that name.
     ///
     /// - Parameter rawValue: A name as `--scenario` takes it.
-    /// - Returns: `nil` when none of the fifteen has that name.
     public init?(rawValue: String) {
       guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
       self.rawValue = rawValue
@@ -88,9 +87,11 @@ public struct Scenario: Sendable, Identifiable {
     /// After unsubscribing, no more calls.
     public static let explicitUnsubscribe = Name(builtIn: "explicit-unsubscribe")
     /// An owner its closure captures is freed once unsubscribed and dropped.
-    public static let strongCaptureFreedAfterUnsubscribe = Name(builtIn: "strong-capture-freed-after-unsubscribe")
+    public static let strongCaptureFreedAfterUnsubscribe = Name(
+      builtIn: "strong-capture-freed-after-unsubscribe")
     /// The same owner is freed when merely dropped.
-    public static let strongCaptureFreedWithoutUnsubscribe = Name(builtIn: "strong-capture-freed-without-unsubscribe")
+    public static let strongCaptureFreedWithoutUnsubscribe = Name(
+      builtIn: "strong-capture-freed-without-unsubscribe")
     /// Two observers subscribing under one name are both called.
     public static let sameKeyTwoObservers = Name(builtIn: "same-key-two-observers")
     /// One observer subscribed twice is called once per change.
@@ -100,7 +101,8 @@ public struct Scenario: Sendable, Identifiable {
     /// An observer can receive the previous value.
     public static let oldValue = Name(builtIn: "old-value")
     /// An observer removed during a notification is not called for it.
-    public static let unsubscribeDuringNotification = Name(builtIn: "unsubscribe-during-notification")
+    public static let unsubscribeDuringNotification = Name(
+      builtIn: "unsubscribe-during-notification")
     /// After a set inside a callback, every observer ends on the final value.
     public static let reentrantSetEndsOnLatest = Name(builtIn: "reentrant-set-ends-on-latest")
     /// The observable may be shared across threads.

@@ -93,16 +93,22 @@ extension Scenario {
         let name = owner.name
         observable.subscribe(ScenarioSubscription(owner: owner) { _ in calls.append(name) })
       }
-      owners.forEach { subscribe($0!) }
+      for case let owner? in owners {
+        subscribe(owner)
+      }
       // Every eighth leaves: observers 7, 15, …, 63.
-      for index in stride(from: observerCount / leaving - 1, to: observerCount, by: observerCount / leaving) {
+      for index in stride(
+        from: observerCount / leaving - 1, to: observerCount, by: observerCount / leaving)
+      {
         if subject.has(.unsubscribe) {
           observable.unsubscribe(ScenarioSubscription(owner: owners[index]!) { _ in })
         }
         owners[index] = nil
       }
       let newcomers = (0..<leaving).map { tracker.makeObject(name: "newcomer \($0)") }
-      newcomers.forEach(subscribe)
+      for newcomer in newcomers {
+        subscribe(newcomer)
+      }
       let due = owners.compactMap { $0?.name } + newcomers.map(\.name)
       observable.value = 1
       if calls.entries.filter(Set(due).contains) != due { outOfOrder += 1 }

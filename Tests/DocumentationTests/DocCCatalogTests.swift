@@ -92,7 +92,8 @@ struct DocCCatalogTests {
   @Test("the ObserverScenarios articles show the outside example's code, line for line")
   func articlesShowTheExample() throws {
     let sources = packageRoot.appendingPathComponent("Examples/GradeYourOwn/Sources")
-    let files = try ["GradeYourOwn/main.swift"]
+    let files =
+      try ["GradeYourOwn/main.swift"]
       + FileManager.default.contentsOfDirectory(
         atPath: sources.appendingPathComponent("LibraryShapes").path
       ).sorted().map { "LibraryShapes/\($0)" }

@@ -117,7 +117,8 @@ struct GradeYourOwnTests {
     return verdicts
   }
 
-  @Test("every ```swift example in ObserverScenarios' doc comments is compiled by the outside package")
+  @Test(
+    "every ```swift example in ObserverScenarios' doc comments is compiled by the outside package")
   func docExamplesCompile() throws {
     let compiled = try String(
       contentsOf: packageRoot.appendingPathComponent(
