@@ -585,7 +585,7 @@ extension Scenario {
       seed designs has a lock, so none can claim it.
       """,
     sizing: """
-      No size: a question put to the compiler.
+      no size: a question put to the compiler.
       """,
     chapter: TutorialChapter.concurrency.path
   ) { subject in
