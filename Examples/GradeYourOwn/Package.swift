@@ -10,7 +10,13 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "GradeYourOwn",
-      dependencies: [.product(name: "ObserverScenarios", package: "ObserverEvolution")])
+      dependencies: [.product(name: "ObserverScenarios", package: "ObserverEvolution")]),
+    // Three observables shaped like real libraries' storage, graded the same way: one whose
+    // order breaks past 31 observers, one that reuses freed slots, one whose tokens live in
+    // their owners. DocumentationTests checks the verdicts each must get.
+    .executableTarget(
+      name: "LibraryShapes",
+      dependencies: [.product(name: "ObserverScenarios", package: "ObserverEvolution")]),
   ],
   swiftLanguageModes: [.v6]
 )

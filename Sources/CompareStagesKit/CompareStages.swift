@@ -178,6 +178,8 @@ package enum CompareStages {
     var lines = ["\(scenario.name): \(scenario.title)", ""]
     lines += wrap(scenario.story, firstPrefix: "", prefix: "")
     lines.append("")
+    lines += wrap("Sized for: " + scenario.sizing, firstPrefix: "", prefix: "")
+    lines.append("")
     let columns = Design.stages + (withPlatform ? Design.references : [])
     for design in columns.map(\.observable) {
       let outcome = scenario.run(on: design)

@@ -99,7 +99,7 @@ protocol Stage5Observable: AnyObject, Sendable {
 }
 
 extension Stage5Concurrency.Observable<Int>: Stage5Observable {
-  var storedEntryCount: Int { _storedSubscriptionCount }
+  var storedEntryCount: Int { storedSubscriptionCount }
 
   func observe(
     _ owner: SendableStandIn, initial: Bool,
@@ -122,7 +122,7 @@ extension Stage5Concurrency.Observable<Int>: Stage5Observable {
 }
 
 extension Stage5Tuned.Observable<Int>: Stage5Observable {
-  var storedEntryCount: Int { _storedSubscriptionCount }
+  var storedEntryCount: Int { storedSubscriptionCount }
 
   func observe(
     _ owner: SendableStandIn, initial: Bool,

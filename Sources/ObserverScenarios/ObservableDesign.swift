@@ -9,9 +9,12 @@
 /// ```swift
 /// let mine = ObservableDesign(
 ///   id: "mine", name: "my observable", title: "my observable: closures in an array",
-///   module: "MyApp", typeName: "MyApp.Observable<Int>",
+///   module: "MyApp", typeName: "MyObservable<Int>", identity: .none,
 ///   capabilities: [.unsubscribe, .storedEntryCount],
-///   isSendable: ObservableDesign.isSendable(MyApp.Observable<Int>.self),
+///   inapplicableScenarios: [
+///     .sameObserverTwice: "closures are anonymous: there is no idea of the same observer"
+///   ],
+///   isSendable: ObservableDesign.isSendable(MyObservable<Int>.self),
 ///   makeObservable: { MyAdapter($0) })
 /// print(ScenarioReport(designs: [mine]).text())
 /// ```
@@ -30,7 +33,9 @@ public struct ObservableDesign: Sendable, Identifiable {
   public enum Capability: Sendable, Hashable, CaseIterable {
     /// A subscription can be ended while its owner lives.
     case unsubscribe
-    /// The design reports how many entries it stores, dead ones included.
+    /// The design reports how many entries it stores, dead ones included, through
+    /// ``ScenarioObservable/storedEntryCount``. A design that does not claim it is never asked:
+    /// the scenarios that count entries read `–` for it.
     case storedEntryCount
     /// A subscriber can ask for the current value when it subscribes.
     case initialValue
@@ -77,8 +82,13 @@ public struct ObservableDesign: Sendable, Identifiable {
   public var capabilities: Set<Capability>
   /// The capabilities it lacks by nature, each with what it does instead. A scenario that
   /// needs one of them does not apply (``Verdict/notApplicable``); a capability missing from
-  /// both sets is a flaw.
+  /// both sets is a flaw, except ``Capability/storedEntryCount``, a way to measure rather than
+  /// a promise: without it, the scenarios that count entries do not apply.
   public var inapplicable: [Capability: String]
+  /// The scenarios whose idea the design's API lacks, each with what it does instead: "the same
+  /// observer" for an API of anonymous closures, say. Such a scenario is not run on the design;
+  /// its verdict is ``Verdict/notApplicable``, shown `–`, with the reason as evidence.
+  public var inapplicableScenarios: [Scenario.Name: String]
   /// The design's own explanation of a flaw, appended to the evidence in place of the
   /// scenario's generic one.
   public var notes: [Scenario.Name: String]
@@ -106,6 +116,8 @@ public struct ObservableDesign: Sendable, Identifiable {
   ///   - identity: How it tells subscribers apart.
   ///   - capabilities: What it can do.
   ///   - inapplicable: The capabilities it lacks by nature, with what it does instead.
+  ///   - inapplicableScenarios: The scenarios whose idea its API lacks, with what it does
+  ///     instead.
   ///   - notes: Its own explanations of its flaws, by scenario.
   ///   - isSendable: Whether its observable type is `Sendable`.
   ///   - documentedFlaws: The scenarios documented to find a flaw, or `nil`.
@@ -114,6 +126,7 @@ public struct ObservableDesign: Sendable, Identifiable {
     id: String, name: String? = nil, shortName: String? = nil, title: String, module: String,
     typeName: String, chapter: String? = nil, role: Role = .graded, identity: Identity = .object,
     capabilities: Set<Capability>, inapplicable: [Capability: String] = [:],
+    inapplicableScenarios: [Scenario.Name: String] = [:],
     notes: [Scenario.Name: String] = [:], isSendable: Bool,
     documentedFlaws: Set<Scenario.Name>? = nil,
     makeObservable: @escaping @Sendable (Int) -> any ScenarioObservable
@@ -129,6 +142,7 @@ public struct ObservableDesign: Sendable, Identifiable {
     self.identity = identity
     self.capabilities = capabilities
     self.inapplicable = inapplicable
+    self.inapplicableScenarios = inapplicableScenarios
     self.notes = notes
     self.isSendable = isSendable
     self.documentedFlaws = documentedFlaws

@@ -121,8 +121,9 @@ extension ObservableDesign.Role {
 // MARK: - Markdown
 
 extension ScenarioReport {
-  /// The comparison as a Markdown table, then a list of the evidence of every flaw.
-  package var markdown: String {
+  /// The comparison as a Markdown table, then a list of the evidence of every verdict that is
+  /// not ✓: for a pull request, a wiki page, a test's attachment.
+  public var markdown: String {
     let headings = designs.map { $0.stageNumber.map(String.init) ?? $0.name }
     var lines = markdownTable(
       header: ["scenario", "what it checks"] + headings,
@@ -180,8 +181,10 @@ extension ScenarioReport {
     var matchesDocumentedTable: Bool
   }
 
-  /// The comparison as JSON, keys sorted, for programs.
-  package var json: String {
+  /// The comparison as JSON, keys sorted, for programs: the stages, the other designs (under
+  /// `references`, each by its ``ObservableDesign/id``), and every scenario's results, one per
+  /// design, with its verdict (`holds`, `flaw` or `n/a`) and evidence.
+  public var json: String {
     let references = designs.filter { $0.stageNumber == nil }.map {
       JSONReport.ReferenceEntry(reference: $0.id, module: $0.module, title: $0.title)
     }

@@ -51,6 +51,19 @@ public struct ScenarioReport: Sendable {
     }
   }
 
+  /// Runs `scenarios`, the fifteen or any of your own beside them, on every design in
+  /// `designs`.
+  ///
+  /// - Parameters:
+  ///   - scenarios: The scenarios to run, one row each, in this order.
+  ///   - designs: The designs to run them on, one column each, in this order.
+  public init(running scenarios: [Scenario], designs: [ObservableDesign]) {
+    self.designs = designs
+    rows = scenarios.map { scenario in
+      Row(scenario: scenario, outcomes: designs.map { ($0, scenario.run(on: $0)) })
+    }
+  }
+
   /// The designs whose verdicts are documented: the stages, in a comparison.
   public var documentedDesigns: [ObservableDesign] {
     designs.filter { $0.documentedFlaws != nil }

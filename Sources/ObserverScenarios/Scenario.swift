@@ -4,9 +4,9 @@ public enum Verdict: String, Sendable, Codable {
   case holds
   /// The design has the flaw the scenario looks for.
   case flaw
-  /// The scenario's idea does not exist for a platform reference (a way to cancel, a count of
-  /// entries); the evidence says what the reference does instead. Never given to a stage,
-  /// whose lack of an idea is a flaw.
+  /// The scenario's idea does not exist for the design (a way to cancel, a count of entries,
+  /// "the same observer" for anonymous closures); the evidence says what it does instead.
+  /// Never given to a stage, whose lack of an idea is a flaw.
   case notApplicable = "n/a"
 
   /// ✓, ✗ or –.
@@ -38,56 +38,102 @@ public struct Outcome: Sendable, Equatable {
   }
 
   /// The property holds; `detail` says what was seen.
-  package static func holds(_ detail: String) -> Outcome {
+  public static func holds(_ detail: String) -> Outcome {
     Outcome(verdict: .holds, detail: detail)
   }
 
   /// The design has the flaw; `detail` says what was seen.
-  package static func flaw(_ detail: String) -> Outcome { Outcome(verdict: .flaw, detail: detail) }
+  public static func flaw(_ detail: String) -> Outcome { Outcome(verdict: .flaw, detail: detail) }
 
   /// The scenario does not apply; `detail` says why.
-  package static func notApplicable(_ detail: String) -> Outcome {
+  public static func notApplicable(_ detail: String) -> Outcome {
     Outcome(verdict: .notApplicable, detail: detail)
   }
 }
 
 /// A short experiment on real objects, run the same way on every design.
 public struct Scenario: Sendable, Identifiable {
-  /// The name of each scenario, in the order the comparison prints them.
-  public enum Name: String, Sendable, Hashable, CaseIterable, Codable {
-    /// One observer receives every set value, in order.
-    case deliversEveryChange = "delivers-every-change"
-    /// Many observers are called in subscription order.
-    case deliveryOrder = "delivery-order"
-    /// A released owner's closure no longer runs.
-    case releasedObserverNotCalled = "released-observer-not-called"
-    /// Dead entries are gone after a set and a new subscription.
-    case deadEntriesRemoved = "dead-entries-removed"
-    /// Dead entries are gone after sets alone.
-    case deadEntriesRemovedOnSet = "dead-entries-removed-on-set"
-    /// After unsubscribing, no more calls.
-    case explicitUnsubscribe = "explicit-unsubscribe"
-    /// An owner its closure captures is freed once unsubscribed and dropped.
-    case strongCaptureFreedAfterUnsubscribe = "strong-capture-freed-after-unsubscribe"
-    /// The same owner is freed when merely dropped.
-    case strongCaptureFreedWithoutUnsubscribe = "strong-capture-freed-without-unsubscribe"
-    /// Two observers subscribing under one name are both called.
-    case sameKeyTwoObservers = "same-key-two-observers"
-    /// One observer subscribed twice is called once per change.
-    case sameObserverTwice = "same-observer-twice"
-    /// An observer can receive the current value when it subscribes.
-    case initialValue = "initial-value"
-    /// An observer can receive the previous value.
-    case oldValue = "old-value"
-    /// An observer removed during a notification is not called for it.
-    case unsubscribeDuringNotification = "unsubscribe-during-notification"
-    /// After a set inside a callback, every observer ends on the final value.
-    case reentrantSetEndsOnLatest = "reentrant-set-ends-on-latest"
-    /// The observable may be shared across threads.
-    case sendable
+  /// The name of a scenario: one of the fifteen, which ``allCases`` lists in the order the
+  /// comparison prints them, or one of your own, made with ``init(custom:)``.
+  public struct Name: RawRepresentable, Sendable, Hashable, Codable, CaseIterable {
+    /// The name, as `--scenario` takes it: `delivery-order`.
+    public let rawValue: String
 
-    /// The scenario of this name.
-    public var scenario: Scenario { Scenario.experiment(named: self) }
+    /// One of the fifteen, by its name, or `nil` when none of the fifteen has that name.
+    ///
+    /// - Parameter rawValue: A name as `--scenario` takes it.
+    public init?(rawValue: String) {
+      guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
+      self.rawValue = rawValue
+    }
+
+    /// A name for a scenario of your own, to pass to ``Scenario/init(_:title:story:sizing:chapter:experiment:)``.
+    ///
+    /// - Parameter name: Its name, which should differ from the fifteen's.
+    public init(custom name: String) { rawValue = name }
+
+    private init(builtIn name: String) { rawValue = name }
+
+    /// One observer receives every set value, in order.
+    public static let deliversEveryChange = Name(builtIn: "delivers-every-change")
+    /// Many observers are called in subscription order.
+    public static let deliveryOrder = Name(builtIn: "delivery-order")
+    /// A released owner's closure no longer runs.
+    public static let releasedObserverNotCalled = Name(builtIn: "released-observer-not-called")
+    /// Dead entries are gone after a set and a new subscription.
+    public static let deadEntriesRemoved = Name(builtIn: "dead-entries-removed")
+    /// Dead entries are gone after sets alone.
+    public static let deadEntriesRemovedOnSet = Name(builtIn: "dead-entries-removed-on-set")
+    /// After unsubscribing, no more calls.
+    public static let explicitUnsubscribe = Name(builtIn: "explicit-unsubscribe")
+    /// An owner its closure captures is freed once unsubscribed and dropped.
+    public static let strongCaptureFreedAfterUnsubscribe = Name(
+      builtIn: "strong-capture-freed-after-unsubscribe")
+    /// The same owner is freed when merely dropped.
+    public static let strongCaptureFreedWithoutUnsubscribe = Name(
+      builtIn: "strong-capture-freed-without-unsubscribe")
+    /// Two observers subscribing under one name are both called.
+    public static let sameKeyTwoObservers = Name(builtIn: "same-key-two-observers")
+    /// One observer subscribed twice is called once per change.
+    public static let sameObserverTwice = Name(builtIn: "same-observer-twice")
+    /// An observer can receive the current value when it subscribes.
+    public static let initialValue = Name(builtIn: "initial-value")
+    /// An observer can receive the previous value.
+    public static let oldValue = Name(builtIn: "old-value")
+    /// An observer removed during a notification is not called for it.
+    public static let unsubscribeDuringNotification = Name(
+      builtIn: "unsubscribe-during-notification")
+    /// After a set inside a callback, every observer ends on the final value.
+    public static let reentrantSetEndsOnLatest = Name(builtIn: "reentrant-set-ends-on-latest")
+    /// The observable may be shared across threads.
+    public static let sendable = Name(builtIn: "sendable")
+
+    /// The fifteen, in the order the comparison prints them.
+    public static let allCases: [Name] = [
+      .deliversEveryChange,
+      .deliveryOrder,
+      .releasedObserverNotCalled,
+      .deadEntriesRemoved,
+      .deadEntriesRemovedOnSet,
+      .explicitUnsubscribe,
+      .strongCaptureFreedAfterUnsubscribe,
+      .strongCaptureFreedWithoutUnsubscribe,
+      .sameKeyTwoObservers,
+      .sameObserverTwice,
+      .initialValue,
+      .oldValue,
+      .unsubscribeDuringNotification,
+      .reentrantSetEndsOnLatest,
+      .sendable,
+    ]
+
+    /// The scenario of this name, which must be one of the fifteen (``allCases``).
+    public var scenario: Scenario {
+      guard let scenario = Scenario.experiment(named: self) else {
+        preconditionFailure("\(rawValue) is not one of the fifteen scenarios")
+      }
+      return scenario
+    }
   }
 
   /// The scenario's name.
@@ -96,6 +142,9 @@ public struct Scenario: Sendable, Identifiable {
   public let title: String
   /// What the experiment does, told for `compare-stages --explain`.
   public let story: String
+  /// What the experiment's sizes are chosen for (how many observers, observables or sets, and
+  /// which storage thresholds or designs that is enough to tell apart), told by `--explain`.
+  public let sizing: String
   /// The tutorial chapter that covers it, relative to the package root.
   public let chapter: String
   private let experiment: @Sendable (ObservableDesign) -> Outcome
@@ -103,30 +152,56 @@ public struct Scenario: Sendable, Identifiable {
   /// The scenario's name, as `--scenario` takes it: `delivery-order`.
   public var name: String { id.rawValue }
 
-  /// Creates a scenario.
+  /// Creates a scenario: one of your own, to run beside the fifteen with
+  /// ``ScenarioReport/init(running:designs:)``.
+  ///
+  /// ```swift
+  /// let settlesOnLastValue = Scenario(
+  ///   Scenario.Name(custom: "last-value-read-back"),
+  ///   title: "the value reads back what was set last",
+  ///   story: "Sets 1, 2 and 3, then reads the value; it must be 3.",
+  ///   sizing: "Three sets: enough to see a value that stopped changing.",
+  ///   chapter: "README.md"
+  /// ) { design in
+  ///   let observable = design.makeObservable(0)
+  ///   for value in 1...3 { observable.value = value }
+  ///   return observable.value == 3
+  ///     ? Outcome(verdict: .holds, detail: "read back 3")
+  ///     : Outcome(verdict: .flaw, detail: "read back \(observable.value), not 3")
+  /// }
+  /// let report = ScenarioReport(running: Scenario.all + [settlesOnLastValue], designs: [mine])
+  /// ```
   ///
   /// - Parameters:
-  ///   - id: Its name.
+  ///   - id: Its name; see ``Name/init(custom:)``.
   ///   - title: What it checks, in one line.
   ///   - story: What the experiment does.
-  ///   - chapter: The tutorial chapter that covers it.
-  ///   - experiment: Runs the experiment on a design and reports what it saw.
-  init(
-    _ id: Name, title: String, story: String, chapter: String,
+  ///   - sizing: What its sizes are chosen for.
+  ///   - chapter: Where to read more, relative to its package's root.
+  ///   - experiment: Runs the experiment on a design and reports what it saw. A scenario the
+  ///     design marks as not applicable (``ObservableDesign/inapplicableScenarios``) is never
+  ///     run.
+  public init(
+    _ id: Name, title: String, story: String, sizing: String, chapter: String,
     experiment: @escaping @Sendable (ObservableDesign) -> Outcome
   ) {
     self.id = id
     self.title = title
     self.story = story
+    self.sizing = sizing
     self.chapter = chapter
     self.experiment = experiment
   }
 
-  /// Runs the experiment on `design`, with fresh objects.
+  /// Runs the experiment on `design`, with fresh objects, unless the design marks the scenario
+  /// as not applicable, with a reason that becomes the evidence.
   ///
   /// - Parameter design: The design to run it on.
   /// - Returns: The verdict and its evidence.
-  public func run(on design: ObservableDesign) -> Outcome { experiment(design) }
+  public func run(on design: ObservableDesign) -> Outcome {
+    if let reason = design.inapplicableScenarios[id] { return .notApplicable(reason) }
+    return experiment(design)
+  }
 
   /// Every scenario, in the order the comparison prints them.
   public static let all: [Scenario] = Name.allCases.map(\.scenario)
@@ -135,7 +210,9 @@ public struct Scenario: Sendable, Identifiable {
   ///
   /// - Parameter name: A scenario's name, as `--scenario` takes it.
   /// - Returns: The scenario, or `nil` if there is none of that name.
-  public static func named(_ name: String) -> Scenario? { Name(rawValue: name)?.scenario }
+  public static func named(_ name: String) -> Scenario? {
+    Name(rawValue: name).flatMap(experiment(named:))
+  }
 }
 
 extension Scenario: CustomStringConvertible {

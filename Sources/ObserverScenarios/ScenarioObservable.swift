@@ -25,8 +25,10 @@ public enum Delivery: Equatable, Sendable {
 /// Keep what you need of a request (its owner's identity, its key), never the request
 /// itself: it holds its owner strongly, and a design that kept it would keep every owner alive.
 public struct ScenarioSubscription {
-  /// The object on whose behalf the subscription is made.
-  package var trackedOwner: TrackedObject
+  /// The owner, held strongly for as long as the request lives.
+  private let ownerObject: AnyObject
+  /// What lives exactly as long as the owner: its `Sendable` stand-in and the tokens kept on it.
+  private let storage: () -> OwnerStorage
   /// The name to subscribe under, for a design that keys its observers by name.
   public var key: String
   /// Whether to ask for the current value at once.
@@ -39,35 +41,89 @@ public struct ScenarioSubscription {
   /// Receives every delivery. A design that hands the owner to its handler may call it
   /// directly; any other stores ``closure(_:)``.
   public var handler: (Delivery) -> Void
+  /// The owner's name, unique within a scenario.
+  public let ownerName: String
 
-  /// Creates a subscription request.
+  /// Creates a subscription request on behalf of one of the scenarios' tracked owners.
+  package init(
+    owner: TrackedObject, key: String? = nil, handler: @escaping (Delivery) -> Void
+  ) {
+    self.ownerObject = owner
+    self.ownerName = owner.name
+    self.storage = {
+      if let storage = owner.companion as? OwnerStorage { return storage }
+      let storage = OwnerStorage()
+      owner.companion = storage
+      return storage
+    }
+    self.key = key ?? owner.name
+    self.handler = handler
+  }
+
+  /// Creates a subscription request on behalf of `owner`, to drive an adapter from a test of
+  /// your own, outside the fifteen scenarios.
+  ///
+  /// ```swift
+  /// let owner = ScenarioOwner(name: "screen")
+  /// var received: [Int] = []
+  /// let adapter = MyAdapter(0)
+  /// adapter.subscribe(ScenarioSubscription(owner: owner) { received.append($0.newValue ?? -1) })
+  /// adapter.value = 1  // received == [1]
+  /// ```
   ///
   /// - Parameters:
   ///   - owner: The object on whose behalf the subscription is made.
   ///   - key: The name to subscribe under; it defaults to the owner's name.
   ///   - handler: Receives every delivery.
-  package init(
-    owner: TrackedObject, key: String? = nil, handler: @escaping (Delivery) -> Void
+  public init(
+    owner: ScenarioOwner, key: String? = nil, handler: @escaping (Delivery) -> Void
   ) {
-    self.trackedOwner = owner
+    self.ownerObject = owner
+    self.ownerName = owner.name
+    self.storage = { owner.storage }
     self.key = key ?? owner.name
     self.handler = handler
   }
 
   /// The object on whose behalf the subscription is made: subscribe it, hold it weakly, or
   /// file the subscription under it for ``ScenarioObservable/unsubscribe(_:)``.
-  public var owner: AnyObject { trackedOwner }
-
-  /// The owner's name, unique within a scenario.
-  public var ownerName: String { trackedOwner.name }
+  public var owner: AnyObject { ownerObject }
 
   /// A `Sendable` object that lives exactly as long as ``owner``, for a design that wants its
   /// owners `Sendable`; the same object every time for the same owner.
-  public var sendableOwner: SendableStandIn {
-    if let standIn = trackedOwner.companion as? SendableStandIn { return standIn }
-    let standIn = SendableStandIn()
-    trackedOwner.companion = standIn
-    return standIn
+  public var sendableOwner: SendableStandIn { storage().standIn }
+
+  // MARK: - Tokens kept by the owner
+
+  /// Keeps `token` on the owner, under this request's ``key``, so that it lives exactly as long
+  /// as the owner does: what app code does with a token an observable hands back (an
+  /// `AnyCancellable` stored in a view model's set, a `Disposable` added to a `DisposeBag`).
+  ///
+  /// A design whose subscriptions end when their token is freed stores the token here, and is
+  /// graded as it is meant to be used: when the owner is released, so is the token.
+  ///
+  /// ```swift
+  /// func subscribe(_ subscription: ScenarioSubscription) {
+  ///   subscription.storeInOwner(observable.observe(subscription.closure { .new($0) }))
+  /// }
+  /// ```
+  ///
+  /// - Parameter token: What the observable handed back.
+  public func storeInOwner(_ token: Any) {
+    storage().tokens[key, default: []].append(token)
+  }
+
+  /// The tokens kept on the owner under this request's ``key``, oldest first.
+  public var tokensInOwner: [Any] { storage().tokens[key] ?? [] }
+
+  /// Removes the tokens kept on the owner under this request's ``key`` and returns them, for
+  /// ``ScenarioObservable/unsubscribe(_:)`` to cancel them (or to let them go, for a token that
+  /// cancels when freed).
+  ///
+  /// - Returns: The tokens removed, oldest first.
+  @discardableResult
+  public func removeTokensFromOwner() -> [Any] {
+    storage().tokens.removeValue(forKey: key) ?? []
   }
 
   /// The closure a design stores: it converts what the design passes into a ``Delivery`` and
@@ -78,11 +134,32 @@ public struct ScenarioSubscription {
   public func closure<Input>(_ delivery: @escaping (Input) -> Delivery) -> (Input) -> Void {
     let handler = self.handler
     if capturesOwnerStrongly {
-      let owner = self.trackedOwner
+      let owner = self.ownerObject
       return { input in withExtendedLifetime(owner) { handler(delivery(input)) } }
     }
     return { input in handler(delivery(input)) }
   }
+}
+
+/// An owner for a subscription you make yourself, in a test of your adapter: it has a name,
+/// and keeps what ``ScenarioSubscription/storeInOwner(_:)`` stores on it for as long as it
+/// lives.
+public final class ScenarioOwner {
+  /// The name given when it was made.
+  public let name: String
+  fileprivate let storage = OwnerStorage()
+
+  /// Makes an owner.
+  ///
+  /// - Parameter name: A name to tell owners apart.
+  public init(name: String) { self.name = name }
+}
+
+/// What lives exactly as long as an owner: its `Sendable` stand-in, made on first use, and the
+/// tokens kept on it, by key.
+final class OwnerStorage {
+  lazy var standIn = SendableStandIn()
+  var tokens: [String: [Any]] = [:]
 }
 
 /// The `Sendable` object that stands in for a scenario's owner, which is not `Sendable`: the
@@ -101,7 +178,8 @@ public final class SendableStandIn: Sendable {
 public protocol ScenarioObservable: AnyObject {
   /// The observed value; setting it notifies as the design does.
   var value: Int { get set }
-  /// How many entries the design stores, dead ones included where it keeps them.
+  /// How many entries the design stores, dead ones included where it keeps them. Read only
+  /// when the design claims ``ObservableDesign/Capability/storedEntryCount``.
   var storedEntryCount: Int { get }
   /// Subscribes as the design can; parts of the request it has no idea of are ignored.
   ///
@@ -114,8 +192,10 @@ public protocol ScenarioObservable: AnyObject {
 }
 
 extension ScenarioObservable {
-  /// For a design that does not report its entries: `-1`, which no scenario reads.
-  public var storedEntryCount: Int { -1 }
+  /// For a design that does not report its entries: `0`, which no scenario reads, since a
+  /// design that does not claim ``ObservableDesign/Capability/storedEntryCount`` is never
+  /// asked.
+  public var storedEntryCount: Int { 0 }
 
   /// For a design that cannot unsubscribe: does nothing, and no scenario calls it.
   ///

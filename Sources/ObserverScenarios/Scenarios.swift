@@ -4,8 +4,8 @@ import Support
 // MARK: - The catalogue
 
 extension Scenario {
-  /// The scenario of each name: a switch, so that a name without a scenario does not compile.
-  static func experiment(named name: Name) -> Scenario {
+  /// The scenario of each of the fifteen names, or `nil` for a name of one's own.
+  static func experiment(named name: Name) -> Scenario? {
     switch name {
     case .deliversEveryChange: deliversEveryChange
     case .deliveryOrder: deliveryOrder
@@ -22,6 +22,7 @@ extension Scenario {
     case .unsubscribeDuringNotification: unsubscribeDuringNotification
     case .reentrantSetEndsOnLatest: reentrantSetEndsOnLatest
     case .sendable: sendable
+    default: nil
     }
   }
 
@@ -32,6 +33,11 @@ extension Scenario {
       One observer subscribes, and the value is set to 1, 2, 3, 4 and 5. The observer must \
       receive exactly those five values, in that order. It is the promise of the pattern, and \
       every stage keeps it.
+      """,
+    sizing: """
+      One observer and five sets: enough to see a value lost, repeated or out of order. One \
+      observer sits below every storage threshold on purpose; `delivery-order` is the scenario \
+      sized for those.
       """,
     chapter: TutorialChapter.stoneAge.path
   ) { subject in
@@ -58,34 +64,63 @@ extension Scenario {
     .deliveryOrder,
     title: "many observers are called in subscription order",
     story: """
-      Sixteen observers subscribe one after another to a fresh observable, and the value is set \
-      once; the observers must be called in the order they subscribed. This is repeated on 20 \
-      fresh observables, so that a stage whose order is unspecified cannot pass by luck: one \
-      dictionary may happen to keep the order of its keys, 20 of them will not.
+      64 observers subscribe one after another to a fresh observable. Every eighth of them, 8 \
+      in all, then leaves (it unsubscribes; on a design that cannot unsubscribe, its owner is \
+      released), and 8 new observers subscribe. The value is set once: the 56 who stayed must \
+      be called in the order they subscribed, then the 8 newcomers in theirs. Calls to those \
+      who left are not counted here; `explicit-unsubscribe` and `released-observer-not-called` \
+      judge them. This is repeated on 20 fresh observables, so that a stage whose order is \
+      unspecified cannot pass by luck: one dictionary may happen to keep the order of its \
+      keys, 20 of them will not.
+      """,
+    sizing: """
+      64 observers pass every storage threshold of the libraries checked: Combine's subject \
+      keeps its second subscriber onward in a Set, RxSwift's Bag keeps one observer inline \
+      and 30 in an array, then puts the 32nd and later in a dictionary. The 8 who leave free \
+      slots spread through the storage, and the 8 newcomers are as many: a design that reuses \
+      a freed slot calls a newcomer before older observers.
       """,
     chapter: TutorialChapter.ironAge.path
   ) { subject in
-    let (observableCount, observerCount) = (20, 16)
+    let (observableCount, observerCount, leaving) = (20, 64, 8)
     let tracker = LifetimeTracker()
     var outOfOrder = 0
     for _ in 0..<observableCount {
-      let owners = tracker.makeObjects(observerCount)
+      var owners: [TrackedObject?] = tracker.makeObjects(observerCount)
       let observable = subject.freshObservable(0)
       let calls = ValueLog<String>()
-      for owner in owners {
+      func subscribe(_ owner: TrackedObject) {
         let name = owner.name
         observable.subscribe(ScenarioSubscription(owner: owner) { _ in calls.append(name) })
       }
+      for case let owner? in owners {
+        subscribe(owner)
+      }
+      // Every eighth leaves: observers 7, 15, …, 63.
+      for index in stride(
+        from: observerCount / leaving - 1, to: observerCount, by: observerCount / leaving)
+      {
+        if subject.has(.unsubscribe) {
+          observable.unsubscribe(ScenarioSubscription(owner: owners[index]!) { _ in })
+        }
+        owners[index] = nil
+      }
+      let newcomers = (0..<leaving).map { tracker.makeObject(name: "newcomer \($0)") }
+      for newcomer in newcomers {
+        subscribe(newcomer)
+      }
+      let due = owners.compactMap { $0?.name } + newcomers.map(\.name)
       observable.value = 1
-      if calls.entries != owners.map(\.name) { outOfOrder += 1 }
+      if calls.entries.filter(Set(due).contains) != due { outOfOrder += 1 }
+      withExtendedLifetime((owners, newcomers)) {}
     }
     return outOfOrder == 0
       ? .holds(
         "\(observerCount) observers called in subscription order on each of \(observableCount) "
-          + "observables")
+          + "observables, the last \(leaving) subscribed after \(leaving) others left")
       : .flaw(
         "call order differed from subscription order on \(outOfOrder) of \(observableCount) "
-          + "observables of \(observerCount) observers"
+          + "observables of \(observerCount) observers, \(leaving) of them newcomers"
           + (subject.identity == .key ? ": the dictionary picks the order" : ""))
   }
 
@@ -97,6 +132,11 @@ extension Scenario {
       closure does not keep it alive. The value is set to 1, the owner is released (its deinit \
       is counted), and the value is set to 2. The closure must not run for 2: there is nobody \
       left to update.
+      """,
+    sizing: """
+      One owner: whether a closure outlives its owner does not depend on how many there are. A \
+      design whose tokens end their subscriptions is graded with the token kept on the owner \
+      (`storeInOwner`), as app code keeps an `AnyCancellable` or a `DisposeBag`.
       """,
     chapter: TutorialChapter.informationAge.path
   ) { subject in
@@ -134,11 +174,14 @@ extension Scenario {
       subscribes. Only the newcomer's entry should then be stored: the 1,000 dead ones must \
       have been cleaned, by the set or by the subscription.
       """,
+    sizing: """
+      1,000 owners: far past every storage threshold (RxSwift's Bag moves from an array to a \
+      dictionary at its 32nd entry), and enough that a design cleaning one dead entry per set or \
+      per subscription, rather than all of them, is left with hundreds.
+      """,
     chapter: TutorialChapter.informationAge.path
   ) { subject in
-    if let reason = subject.inapplicability(for: .storedEntryCount) {
-      return .notApplicable(reason)
-    }
+    if let reason = uncounted(subject) { return .notApplicable(reason) }
     let tracker = LifetimeTracker()
     let observable = subject.freshObservable(0)
     if let leak = subscribeAndRelease(1_000, to: observable, tracker: tracker) { return leak }
@@ -162,11 +205,13 @@ extension Scenario {
       subscribes keeps every dead entry, and walks past them on every set, for as long as \
       nobody does.
       """,
+    sizing: """
+      1,000 owners and three sets: a design that cleans only some dead entries on each set still \
+      has hundreds, and three sets rather than one catch a cleaning put off by one set.
+      """,
     chapter: TutorialChapter.optionSets.path
   ) { subject in
-    if let reason = subject.inapplicability(for: .storedEntryCount) {
-      return .notApplicable(reason)
-    }
+    if let reason = uncounted(subject) { return .notApplicable(reason) }
     let tracker = LifetimeTracker()
     let observable = subject.freshObservable(0)
     if let leak = subscribeAndRelease(1_000, to: observable, tracker: tracker) { return leak }
@@ -187,6 +232,10 @@ extension Scenario {
       An owner subscribes, the value is set to 1, and the owner unsubscribes while it is still \
       alive, as a screen does when it goes off-screen. The value is then set to 2 and 3; the \
       owner must receive 1 only. A stage with no way to unsubscribe keeps calling.
+      """,
+    sizing: """
+      One owner, and two sets after it unsubscribes: one late call could be a delivery already \
+      under way; a second cannot.
       """,
     chapter: TutorialChapter.ironAge.path
   ) { subject in
@@ -220,6 +269,10 @@ extension Scenario {
       to it is dropped. It must then be deallocated (a `weak var` to it reads `nil`, its deinit \
       is counted). A stage without removal holds the closure, and so the owner, for ever.
       """,
+    sizing: """
+      One owner: a closure either lets its owner go when it is removed or does not, whatever the \
+      number of observers.
+      """,
     chapter: TutorialChapter.ironAge.path
   ) { subject in
     if let reason = subject.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
@@ -242,8 +295,9 @@ extension Scenario {
     return subject.has(.unsubscribe)
       ? .flaw("the owner is still alive after unsubscribing and dropping it")
       : .flaw(
-        "no way to unsubscribe: the stored closure keeps its owner alive "
-          + "(\(entries(observable.storedEntryCount)) stored)")
+        "no way to unsubscribe: the stored closure keeps its owner alive"
+          + (subject.has(.storedEntryCount)
+            ? " (\(entries(observable.storedEntryCount)) stored)" : ""))
   }
 
   static let strongCaptureFreedWithoutUnsubscribe = Scenario(
@@ -255,6 +309,10 @@ extension Scenario {
       No seed design manages it: the observable stores the closure, the closure holds the \
       owner, and a weak reference to the owner beside the closure changes nothing, because \
       the owner never dies to clear it.
+      """,
+    sizing: """
+      One owner, and one set after it is dropped: the set gives a design that cleans dead \
+      entries lazily its chance to let go.
       """,
     chapter: TutorialChapter.informationAge.path
   ) { subject in
@@ -281,6 +339,10 @@ extension Scenario {
       Two different owners subscribe under the same name, "label", as two screens that each \
       pick the obvious key do. The value is set once, and both must be called. A stage keyed \
       by strings lets the second subscription silently replace the first.
+      """,
+    sizing: """
+      Two observers under one name: the smallest collision; more would not change what a store \
+      keyed by name does.
       """,
     chapter: TutorialChapter.ironAge.path
   ) { subject in
@@ -317,6 +379,10 @@ extension Scenario {
       One owner subscribes twice, with the same name, as a screen whose setup code runs twice \
       does. The value is set once; the owner must be called once, not twice.
       """,
+    sizing: """
+      One owner subscribed twice: the smallest duplicate. An API of anonymous closures has no \
+      idea of the same observer; its adapter marks the scenario not applicable.
+      """,
     chapter: TutorialChapter.informationAge.path
   ) { subject in
     let owner = LifetimeTracker().makeObject()
@@ -336,10 +402,12 @@ extension Scenario {
         .flaw(
           "called \(calls) times for one change: both closures are stored, nothing tells them apart"
         )
-      case (_, _):
+      case (_, _) where subject.has(.storedEntryCount):
         .flaw(
           "called \(calls) times for one change: \(entries(observable.storedEntryCount)) stored for one owner"
         )
+      case (_, _):
+        .flaw("called \(calls) times for one change: both subscriptions are kept")
       }
     }
   }
@@ -351,6 +419,9 @@ extension Scenario {
       The observable holds 42. An owner subscribes asking for the current value, as KVO's \
       `.initial` option does, so that a label shows the value at once rather than after the \
       next change. It must receive 42 before any set.
+      """,
+    sizing: """
+      One observer: the option exists or it does not.
       """,
     chapter: TutorialChapter.optionSets.path
   ) { subject in
@@ -379,6 +450,9 @@ extension Scenario {
       The observable holds 0. An owner subscribes asking for the value being replaced as well \
       as the new one, as KVO's `.old` option does, and the value is set to 1. It must receive \
       0 as the old value.
+      """,
+    sizing: """
+      One observer and one set: the option exists or it does not.
       """,
     chapter: TutorialChapter.optionSets.path
   ) { subject in
@@ -410,6 +484,11 @@ extension Scenario {
       the change under way: its owner has said it is gone, and may already be tearing down. \
       Counting the removed observers still called makes the result the same whatever order \
       the stage calls them in.
+      """,
+    sizing: """
+      50 owners, 49 of them removed: past RxSwift's 31 observers kept in order, so the removal \
+      happens inside a dictionary-backed bag too, and counting the 49 gives the same verdict \
+      whatever order the design calls them in.
       """,
     chapter: TutorialChapter.concurrency.path
   ) { subject in
@@ -454,6 +533,11 @@ extension Scenario {
       value does. Every observer's last received value must be 2, the value the observable \
       ends with. A stage that delivers the nested set at once, depth first, hands 2 to \
       everyone and then goes on handing out the stale 1.
+      """,
+    sizing: """
+      16 observers: whoever is called first sets again, so 15 are still waiting when it does. \
+      The verdict counts observers that end on a stale value, not their order, so it does not \
+      depend on how the design stores them.
       """,
     chapter: TutorialChapter.concurrency.path
   ) { subject in
@@ -500,6 +584,9 @@ extension Scenario {
       not `Sendable` cannot be shared between tasks or threads in Swift 6 mode; none of the \
       seed designs has a lock, so none can claim it.
       """,
+    sizing: """
+      no size: a question put to the compiler.
+      """,
     chapter: TutorialChapter.concurrency.path
   ) { subject in
     subject.isSendable
@@ -542,6 +629,14 @@ private func subscribeCapturingStrongly(
   subscription.capturesOwnerStrongly = true
   observable.subscribe(subscription)
   return subscription
+}
+
+/// Why a scenario that counts stored entries does not apply to `design`, or `nil` when the
+/// design reports its count: it claims ``ObservableDesign/Capability/storedEntryCount``.
+private func uncounted(_ design: ObservableDesign) -> String? {
+  guard !design.has(.storedEntryCount) else { return nil }
+  return design.inapplicable[.storedEntryCount]
+    ?? "the \(noun(design)) does not report how many entries it stores: nothing to count"
 }
 
 /// Says how the experiment was phrased for a design that hands the owner to its handler.

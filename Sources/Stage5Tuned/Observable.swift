@@ -325,6 +325,26 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     return stream
   }
 
+  /// The number of subscriptions stored, ended ones that are not cleaned away yet included:
+  /// what a grader counts to see whether dead entries are kept. ``observerCount`` counts the
+  /// live ones only.
+  ///
+  /// A subscription whose owner is gone, or whose token was cancelled, is removed by the next
+  /// set or subscription, so after either this equals ``observerCount``.
+  ///
+  /// ```swift
+  /// let observable = Observable(0)
+  /// var screen: Screen? = Screen()
+  /// observable.observeOnAnyThread(screen!) { _, _ in }
+  /// screen = nil
+  /// observable.storedSubscriptionCount  // 1: the ended subscription is still stored
+  /// observable.value = 1
+  /// observable.storedSubscriptionCount  // 0
+  /// ```
+  ///
+  /// - Complexity: O(1).
+  public var storedSubscriptionCount: Int { _storedSubscriptionCount }
+
   /// The number of subscriptions stored, ended ones not yet cleaned away included.
   ///
   /// For tests and the comparison's scenarios only.

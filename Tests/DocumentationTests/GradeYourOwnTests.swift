@@ -47,7 +47,7 @@ struct GradeYourOwnTests {
   }
 
   @Test(
-    "the example builds as an outside package, importing only ObserverScenarios, and prints what the README shows"
+    "the example builds as an outside package, importing only ObserverScenarios, and prints what the README shows; its library shapes get the verdicts they must"
   )
   func outsidePackageRuns() throws {
     let readme = try MarkdownDocument("README.md")
@@ -66,9 +66,96 @@ struct GradeYourOwnTests {
     defer { try? FileManager.default.removeItem(at: scratch) }
     let run = try swiftCommand([
       "run", "--package-path", packageRoot.appendingPathComponent(example).path,
-      "--scratch-path", scratch.path, "--quiet",
+      "--scratch-path", scratch.path, "--quiet", "GradeYourOwn",
     ])
     try #require(run.status == 0, "the example did not build or run:\n\(run.error)")
     #expect(run.output == shown.content, "README.md:\(shown.line): the example's output changed")
+
+    // The same build, another product: three observables shaped like real libraries' storage.
+    let shapes = try swiftCommand([
+      "run", "--package-path", packageRoot.appendingPathComponent(example).path,
+      "--scratch-path", scratch.path, "--quiet", "LibraryShapes",
+    ])
+    try #require(shapes.status == 0, "LibraryShapes did not build or run:\n\(shapes.error)")
+    let verdicts = try Self.verdicts(inJSON: shapes.output)
+    let required: [(design: String, scenario: String, verdict: String, why: String)] = [
+      ("threshold-bag", "delivery-order", "flaw", "its order breaks past 31 observers"),
+      ("threshold-bag", "sixteen-in-order", "holds", "16 observers stay below its threshold"),
+      ("slots", "delivery-order", "flaw", "a newcomer reuses a freed slot, before older ones"),
+      ("token-in-owner", "released-observer-not-called", "holds", "its token dies with the owner"),
+      ("token-in-owner", "same-observer-twice", "n/a", "anonymous closures, marked not applicable"),
+      ("token-in-owner", "delivery-order", "holds", "an array that appends"),
+    ]
+    for (design, scenario, verdict, why) in required {
+      #expect(
+        verdicts[design]?[scenario] == verdict,
+        "\(design) must get \(verdict) on \(scenario) (\(why)); it got \(verdicts[design]?[scenario] ?? "nothing")"
+      )
+    }
+  }
+
+  /// Each design's verdict on each scenario, from `ScenarioReport.json`.
+  private static func verdicts(inJSON json: String) throws -> [String: [String: String]] {
+    struct Report: Decodable {
+      struct Row: Decodable {
+        struct Result: Decodable {
+          var reference: String?
+          var verdict: String
+        }
+        var name: String
+        var results: [Result]
+      }
+      var scenarios: [Row]
+    }
+    let report = try JSONDecoder().decode(Report.self, from: Data(json.utf8))
+    var verdicts: [String: [String: String]] = [:]
+    for row in report.scenarios {
+      for result in row.results {
+        verdicts[result.reference ?? "?", default: [:]][row.name] = result.verdict
+      }
+    }
+    return verdicts
+  }
+
+  @Test(
+    "every ```swift example in ObserverScenarios' doc comments is compiled by the outside package")
+  func docExamplesCompile() throws {
+    let compiled = try String(
+      contentsOf: packageRoot.appendingPathComponent(
+        "\(example)/Sources/LibraryShapes/DocExamples.swift"),
+      encoding: .utf8
+    ).split(separator: "\n", omittingEmptySubsequences: false).map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    let folder = packageRoot.appendingPathComponent("Sources/ObserverScenarios")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      .filter { $0.hasSuffix(".swift") }.sorted()
+    var found = 0
+    for file in files {
+      let lines = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+        .split(separator: "\n", omittingEmptySubsequences: false)
+        .map { $0.trimmingCharacters(in: .whitespaces) }
+      var block: (start: Int, lines: [String])?
+      for (index, line) in lines.enumerated() where line.hasPrefix("///") {
+        let text = String(line.dropFirst(3)).trimmingCharacters(in: .whitespaces)
+        if text == "```swift" {
+          block = (index + 1, [])
+        } else if text == "```", let current = block {
+          found += 1
+          let code = current.lines
+          let matches = compiled.indices.contains {
+            compiled[$0...].starts(with: code)
+          }
+          #expect(
+            matches,
+            "Sources/ObserverScenarios/\(file):\(current.start): copy this example into \(example)/Sources/LibraryShapes/DocExamples.swift, where it is compiled"
+          )
+          block = nil
+        } else if block != nil {
+          block?.lines.append(text)
+        }
+      }
+    }
+    #expect(found >= 5, "the doc comments' examples were not found")
   }
 }
