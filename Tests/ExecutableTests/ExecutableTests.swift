@@ -70,7 +70,7 @@ struct CommandShapeTests {
   @Test(
     "bad input: one line on stderr naming the problem, nothing on stdout, exit status .usage",
     arguments: [
-      ("compare-stages", ["--colour"]), ("compare-stages", ["tables"]), ("tutorial", ["9"]),
+      ("compare-stages", ["--colour"]), ("compare-stages", ["tables"]), ("tutorial", ["10"]),
       ("tutorial", ["--colour"]), ("keeping-score", ["--colour"]), ("keeping-score", ["1", "2"]),
     ])
   func badInputIsUsage(product: String, arguments: [String]) throws {
