@@ -78,17 +78,10 @@ let package = Package(
     .target(name: "KeepingScore", dependencies: ["Stage4Options", "CommandSupport", "Support"]),
     .executableTarget(name: "keeping-score", dependencies: ["KeepingScore", "CommandSupport"]),
 
-    // The workshop: exercises the learner edits in Exercises/, their solutions in
-    // Exercises/Solutions/, each a module of its own, graded by the scenarios.
-    .target(name: "Exercise01", path: "Exercises/01-removable-closures"),
-    .target(name: "Exercise02", path: "Exercises/02-call-in-order"),
-    .target(name: "Exercise03", path: "Exercises/03-keys-per-owner"),
-    .target(name: "Exercise04", path: "Exercises/04-clean-on-set"),
-    .target(name: "Exercise05", path: "Exercises/05-one-entry-per-observer"),
-    .target(name: "Exercise06", path: "Exercises/06-remove-at-once"),
-    .target(name: "Exercise07", path: "Exercises/07-queue-nested-sets"),
-    .target(name: "Exercise08", path: "Exercises/08-hand-over-the-owner"),
-    .target(name: "Exercise09", path: "Exercises/09-sendable"),
+    // The workshop. The exercises the learner edits, in Exercises/, are not targets: the
+    // workshop compiles each one on its own when it grades it (ExerciseBuilder), so one that
+    // does not compile stops nothing else. Their solutions, in Exercises/Solutions/, are
+    // targets, so that swift test grades them.
     .target(name: "Solution01", path: "Exercises/Solutions/01-removable-closures"),
     .target(name: "Solution02", path: "Exercises/Solutions/02-call-in-order"),
     .target(name: "Solution03", path: "Exercises/Solutions/03-keys-per-owner"),
@@ -101,19 +94,22 @@ let package = Package(
     .target(
       name: "WorkshopKit", dependencies: ["ObserverScenarios", "CommandSupport", "Support"]),
     .target(
-      name: "WorkshopStarters",
-      dependencies: [
-        "WorkshopKit", "ObserverScenarios", "Exercise01", "Exercise02", "Exercise03", "Exercise04",
-        "Exercise05", "Exercise06", "Exercise07", "Exercise08", "Exercise09",
-      ]),
-    .target(
       name: "WorkshopSolutions",
       dependencies: [
         "WorkshopKit", "ObserverScenarios", "Solution01", "Solution02", "Solution03", "Solution04",
         "Solution05", "Solution06", "Solution07", "Solution08", "Solution09",
       ]),
     .executableTarget(
-      name: "workshop", dependencies: ["WorkshopKit", "WorkshopStarters", "CommandSupport"]),
+      name: "workshop", dependencies: ["WorkshopKit", "CommandSupport"]),
+    // Wrong answers to every exercise, the mistakes learners make, and a grading child that
+    // runs them as the workshop runs a learner's code: the tests require each one not solved.
+    .target(
+      name: "WorkshopWrongAnswers", dependencies: ["WorkshopKit", "ObserverScenarios"],
+      path: "Tests/WorkshopWrongAnswers"),
+    .executableTarget(
+      name: "workshop-wrong-answers",
+      dependencies: ["WorkshopWrongAnswers", "WorkshopSolutions", "WorkshopKit", "CommandSupport"],
+      path: "Tests/WorkshopWrongAnswersChild"),
 
     .testTarget(name: "Stage1ClosuresTests", dependencies: ["Stage1Closures", "LifetimeTracking"]),
     .testTarget(
@@ -151,12 +147,13 @@ let package = Package(
         "ObserverScenarios",
         "CommandSupport",
       ]),
-    // Grades the solutions, never the learner's starters: swift test stays green whatever a
-    // learner does to Exercises/.
+    // Grades the solutions and the wrong answers, never the learner's exercises, which are not
+    // part of the build: swift test stays green whatever a learner does to Exercises/.
     .testTarget(
       name: "WorkshopTests",
       dependencies: [
-        "WorkshopKit", "WorkshopSolutions", "ObserverScenarios", "CommandSupport", "Support",
+        "WorkshopKit", "WorkshopSolutions", "WorkshopWrongAnswers", "workshop-wrong-answers",
+        "ObserverScenarios", "CommandSupport", "Support",
       ]),
     // Runs the built executables as a user does: arguments, standard streams, exit status.
     .testTarget(

@@ -19,6 +19,10 @@ package struct Exercise: Sendable, Identifiable {
   package var aimed: [Scenario.Name]
   /// The scenarios the starter already passes, which the fix must keep.
   package var kept: [Scenario.Name]
+  /// The checks of what the task asks, the way a learner gets it wrong; graded as aimed.
+  package var checks: [Check]
+  /// The API its code declares, which says how the grader drives it.
+  package var api: ExerciseAPI
   /// Hints, each one step further than the one before.
   package var hints: [String]
   /// What to read once it is solved, relative to the package root.
@@ -44,11 +48,14 @@ package struct Exercise: Sendable, Identifiable {
   ///   - task: What to build.
   ///   - aimed: The scenarios the fix must make hold.
   ///   - kept: The scenarios the starter passes, which must keep passing.
+  ///   - checks: The checks of the task's own promise.
+  ///   - api: The API its code declares.
   ///   - hints: Hints, each one step further.
   ///   - next: What to read once solved.
   package init(
     number: Int, slug: String, title: String, chapter: Int, startsFrom: String, task: String,
-    aimed: [Scenario.Name], kept: [Scenario.Name], hints: [String], next: String
+    aimed: [Scenario.Name], kept: [Scenario.Name], checks: [Check], api: ExerciseAPI,
+    hints: [String], next: String
   ) {
     self.number = number
     self.slug = slug
@@ -58,8 +65,16 @@ package struct Exercise: Sendable, Identifiable {
     self.task = task
     self.aimed = aimed
     self.kept = kept
+    self.checks = checks
+    self.api = api
     self.hints = hints
     self.next = next
+  }
+
+  /// What it is graded on, in order: the aimed scenarios, the checks, the kept scenarios.
+  package var criteria: [(criterion: Criterion, aimed: Bool)] {
+    aimed.map { (.scenario($0), true) } + checks.map { (.check($0), true) }
+      + kept.map { (.scenario($0), false) }
   }
 
   /// The exercise numbered `number`, if there is one.
@@ -71,12 +86,114 @@ package struct Exercise: Sendable, Identifiable {
   }
 }
 
-/// What the scenarios found on one exercise's code.
+/// The API an exercise's code declares: which of the grader's adapters drives it.
+package enum ExerciseAPI: Sendable {
+  /// Stage 1's, with an id to remove by (``RemovableClosuresObservable``).
+  case removableClosures
+  /// Stage 2's (``KeyedObservable``).
+  case keyed
+  /// Stage 2's with the owner beside the key (``OwnerKeyedObservable``).
+  case ownerKeyed
+  /// Stage 3's (``WeakObservable``).
+  case weak
+  /// Stage 4's (``OptionsObservable``).
+  case options
+  /// Stage 4's, the handler handed its observer (``HandingObservable``).
+  case handing
+  /// Stage 4's, with `Sendable` observers and closures (``SendableOptionsObservable``).
+  case sendableOptions
+
+  /// The protocol the code's `Observable` conforms to.
+  package var protocolName: String {
+    switch self {
+    case .removableClosures: "RemovableClosuresObservable"
+    case .keyed: "KeyedObservable"
+    case .ownerKeyed: "OwnerKeyedObservable"
+    case .weak: "WeakObservable"
+    case .options: "OptionsObservable"
+    case .handing: "HandingObservable"
+    case .sendableOptions: "SendableOptionsObservable"
+    }
+  }
+
+  /// The adapter that drives it.
+  package var adapterName: String {
+    switch self {
+    case .removableClosures: "RemovableClosuresAdapter"
+    case .keyed: "KeyedAdapter"
+    case .ownerKeyed: "OwnerKeyedAdapter"
+    case .weak: "WeakAdapter"
+    case .options: "OptionsAdapter"
+    case .handing: "HandingAdapter"
+    case .sendableOptions: "SendableOptionsAdapter"
+    }
+  }
+
+  /// Whether the code declares an `ObservableOptions` option set.
+  package var hasOptions: Bool {
+    switch self {
+    case .options, .handing, .sendableOptions: true
+    default: false
+    }
+  }
+}
+
+/// An exercise's code as the grader sees it: the design the scenarios drive, and its checks.
+package struct ExerciseCode: Sendable {
+  /// The code behind the scenarios' interface.
+  package var design: ObservableDesign
+  /// Runs one check of the exercise's promise on fresh objects.
+  package var check: @Sendable (Check) -> Outcome
+
+  /// Describes an exercise's code.
+  ///
+  /// - Parameters:
+  ///   - design: The code behind the scenarios' interface.
+  ///   - check: Runs one check on fresh objects.
+  package init(design: ObservableDesign, check: @escaping @Sendable (Check) -> Outcome) {
+    self.design = design
+    self.check = check
+  }
+
+  /// What `criterion` finds on this code.
+  ///
+  /// - Parameter criterion: A scenario or a check.
+  /// - Returns: The verdict and its evidence.
+  package func run(_ criterion: Criterion) -> Outcome {
+    switch criterion {
+    case .scenario(let name): refined(name.scenario.run(on: design), of: name)
+    case .check(let named): check(named)
+    }
+  }
+
+  /// The outcome, with evidence that names what happened where the scenario's own words tell
+  /// a different mistake's story: a nested set that was dropped is not one that "reached them
+  /// first".
+  private func refined(_ outcome: Outcome, of name: Scenario.Name) -> Outcome {
+    guard outcome.verdict == .flaw, name == .reentrantSetEndsOnLatest else { return outcome }
+    let events = name.scenario.trace(on: design).trace.events
+    let nested = events.compactMap { event -> Int? in
+      if case .set(_, let value, let by, _) = event, by != nil { return value }
+      return nil
+    }
+    guard let value = nested.first else { return outcome }
+    let delivered = events.contains { event in
+      if case .call(_, _, .new(value), _) = event { return true }
+      return false
+    }
+    guard !delivered else { return outcome }
+    return .flaw(
+      "\(value), set inside a callback, was never delivered: the observers traced received 1 "
+        + "only, though the value is \(value)")
+  }
+}
+
+/// What the scenarios and checks found on one exercise's code.
 package struct ExerciseGrade: Sendable {
-  /// One graded scenario.
+  /// One graded scenario or check.
   package struct Result: Sendable {
-    /// The scenario.
-    package var scenario: Scenario.Name
+    /// The scenario or check.
+    package var criterion: Criterion
     /// Whether the exercise aims at it (else the starter passes it and the fix must keep it).
     package var aimed: Bool
     /// What the run found.
@@ -85,30 +202,42 @@ package struct ExerciseGrade: Sendable {
 
   /// The exercise graded.
   package var exercise: Exercise
-  /// The aimed scenarios' results, then the kept ones'.
+  /// The results, in the order of ``Exercise/criteria``.
   package var results: [Result]
+  /// The compiler's errors, when the exercise's code does not compile; then nothing was run.
+  package var buildErrors: String?
 
-  /// Whether every aimed and every kept scenario holds.
+  /// Whether every aimed and every kept scenario, and every check, holds.
   package var isSolved: Bool { results.allSatisfy { $0.outcome.verdict == .holds } }
 
-  /// Grades `exercise`, its aimed scenarios then its kept ones, with what `outcome` finds.
+  /// Grades `exercise`, in the order of its ``Exercise/criteria``, with what `outcome` finds.
   ///
   /// - Parameters:
   ///   - exercise: The exercise.
-  ///   - outcome: What one scenario finds on the exercise's code.
-  package init(_ exercise: Exercise, outcome: (Scenario.Name) -> Outcome) {
+  ///   - outcome: What one scenario or check finds on the exercise's code.
+  package init(_ exercise: Exercise, outcome: (Criterion) -> Outcome) {
     self.exercise = exercise
-    results =
-      exercise.aimed.map { Result(scenario: $0, aimed: true, outcome: outcome($0)) }
-      + exercise.kept.map { Result(scenario: $0, aimed: false, outcome: outcome($0)) }
+    results = exercise.criteria.map {
+      Result(criterion: $0.criterion, aimed: $0.aimed, outcome: outcome($0.criterion))
+    }
   }
 
-  /// Runs the exercise's aimed and kept scenarios on `design`, in this process.
+  /// The grade of an exercise whose code does not compile: nothing run, and the errors.
   ///
   /// - Parameters:
   ///   - exercise: The exercise.
-  ///   - design: The learner's code (or the solution), behind the scenarios' interface.
-  package init(_ exercise: Exercise, design: ObservableDesign) {
-    self.init(exercise) { $0.scenario.run(on: design) }
+  ///   - buildErrors: The compiler's errors.
+  package init(_ exercise: Exercise, buildErrors: String) {
+    self.init(exercise) { _ in .flaw("not run: the exercise does not compile") }
+    self.buildErrors = buildErrors
+  }
+
+  /// Runs the exercise's scenarios and checks on `code`, in this process.
+  ///
+  /// - Parameters:
+  ///   - exercise: The exercise.
+  ///   - code: The learner's code (or the solution).
+  package init(_ exercise: Exercise, code: ExerciseCode) {
+    self.init(exercise) { code.run($0) }
   }
 }

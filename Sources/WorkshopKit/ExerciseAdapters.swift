@@ -18,6 +18,11 @@ package protocol ExerciseAdapter: ScenarioObservable, SendableMetatype {
   static var capabilities: Set<ObservableDesign.Capability> { get }
   /// Makes a fresh observable holding `value`.
   init(_ value: Int)
+  /// Runs `check` on fresh objects of the exercise's API.
+  ///
+  /// - Parameter check: One of the checks of the exercises this adapter drives.
+  /// - Returns: Its verdict and evidence.
+  static func run(_ check: Check) -> Outcome
 }
 
 /// What every exercise's observable has: stage 1's value and count of entries.
@@ -41,8 +46,8 @@ extension ExerciseAdapter {
   package var storedEntryCount: Int { observable.observerCount }
 }
 
-extension ObservableDesign {
-  /// The design of exercise `number`'s code, driven by `adapter`.
+extension ExerciseCode {
+  /// The code of exercise `number`, driven by `adapter`.
   ///
   /// - Parameters:
   ///   - number: The exercise's number.
@@ -50,19 +55,20 @@ extension ObservableDesign {
   ///   - isSendable: Whether the observable is `Sendable`: pass
   ///     `ObservableDesign.isSendable(Module.Observable<Int>.self)`, evaluated where the type is
   ///     concrete.
-  /// - Returns: A graded design, named after the exercise.
+  /// - Returns: A graded design, named after the exercise, and its checks.
   package static func exercise<Adapter: ExerciseAdapter>(
     _ number: Int, _ adapter: Adapter.Type, isSendable: Bool
-  ) -> ObservableDesign {
+  ) -> ExerciseCode {
     let typeName = String(reflecting: Adapter.Observable.self).replacing("Swift.", with: "")
     let exercise = Exercise.numbered(number)
-    return ObservableDesign(
+    let design = ObservableDesign(
       id: String(number), name: "exercise \(number)", shortName: "ex \(number)",
       title: exercise?.title ?? "exercise \(number)",
       module: String(typeName.prefix { $0 != "." }), typeName: typeName,
       chapter: exercise?.folder, identity: Adapter.identity,
       capabilities: Adapter.capabilities, isSendable: isSendable,
       makeObservable: { Adapter($0) })
+    return ExerciseCode(design: design) { Adapter.run($0) }
   }
 }
 
@@ -294,7 +300,7 @@ package final class HandingAdapter<Observable: HandingObservable>: ExerciseAdapt
 }
 
 /// Exercise 9's API: stage 4's, with `Sendable` observers and closures.
-package protocol SendableOptionsObservable: ExerciseObservable {
+package protocol SendableOptionsObservable: ExerciseObservable, SendableMetatype {
   /// The option set.
   associatedtype Options: ExerciseOptions
   /// Adds a callback for `observer`, held weakly.

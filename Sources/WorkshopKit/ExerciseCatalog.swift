@@ -14,6 +14,8 @@ extension Exercise {
         """,
       aimed: [.explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe],
       kept: [.deliversEveryChange, .deliveryOrder, .sameKeyTwoObservers],
+      checks: [.removesOneOfSeveral, .removesTwiceThenBinds],
+      api: .removableClosures,
       hints: [
         "An array of bare closures cannot tell one closure from another. What could each "
           + "entry carry beside its closure?",
@@ -36,6 +38,8 @@ extension Exercise {
         .deliversEveryChange, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
         .sameObserverTwice,
       ],
+      checks: [.reboundKeyKeepsItsPlace, .removedKeyBoundAgainGoesLast],
+      api: .keyed,
       hints: [
         "A dictionary has no order of its own. Something beside it, or instead of it, has to "
           + "remember the order of binding.",
@@ -58,6 +62,8 @@ extension Exercise {
         .deliversEveryChange, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
         .sameObserverTwice,
       ],
+      checks: [.twoOwnersOneKey, .oneOwnerTwoKeys],
+      api: .ownerKeyed,
       hints: [
         "The dictionary's key is what decides a collision. What would make two owners' keys "
           + "different even when their strings are equal?",
@@ -79,6 +85,8 @@ extension Exercise {
         .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
         .sameKeyTwoObservers,
       ],
+      checks: [.setDropsEveryDeadEntry],
+      api: .weak,
       hints: [
         "Look at what bindObserver does before it appends: the same clean-up belongs in the "
           + "setter.",
@@ -99,6 +107,8 @@ extension Exercise {
         .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
         .sameKeyTwoObservers,
       ],
+      checks: [.secondBindReplacesTheFirst, .rebindAmongSeveral],
+      api: .weak,
       hints: [
         "Before appending, look for an entry whose observer is the one binding now.",
         "Compare objects with ===, not ==: it is the same object you are after, not an equal "
@@ -120,6 +130,8 @@ extension Exercise {
         .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
         .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
       ],
+      checks: [.removedMidNotificationAmongSeveral, .removedAndAddedAgainMidNotification],
+      api: .options,
       hints: [
         "The copy is fine for walking; the question is whether each callback in it is still "
           + "wanted at the moment its turn comes.",
@@ -142,6 +154,8 @@ extension Exercise {
         .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
         .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
       ],
+      checks: [.twoNestedSetsInOrder, .nestedSetsOldValues, .laterSetDelivered],
+      api: .options,
       hints: [
         "The setter needs to know whether a notification is already under way: a Boolean "
           + "property is enough on one thread.",
@@ -167,6 +181,8 @@ extension Exercise {
         .strongCaptureFreedAfterUnsubscribe, .sameKeyTwoObservers, .sameObserverTwice,
         .initialValue, .oldValue,
       ],
+      checks: [.releasedDuringSet, .handsItsOwnObserver],
+      api: .handing,
       hints: [
         "Find the closure that captures observer: as long as the observable keeps it, it "
           + "keeps the observer.",
@@ -191,6 +207,8 @@ extension Exercise {
         .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
         .unsubscribeDuringNotification,
       ],
+      checks: [.threadsShareIt, .closureUsesTheObservable, .otherThreadDuringClosure],
+      api: .sendableOptions,
       hints: [
         "Move every stored property into one State struct, and keep a Mutex<State> instead; "
           + "the class can then be final and Sendable.",

@@ -48,6 +48,21 @@ package struct HintStore: Sendable {
     try Data(prettyJSON(file).utf8).write(to: url, options: .atomic)
   }
 
+  /// Forgets the hints shown of exercise `number`, or of every exercise when it is `nil`.
+  ///
+  /// - Parameter number: An exercise, or `nil` for all.
+  /// - Throws: The file system's error if the file cannot be written.
+  package func reset(_ number: Int?) throws {
+    guard FileManager.default.fileExists(atPath: url.path) else { return }
+    var file = load()
+    if let number {
+      file.hintsShown[String(number)] = nil
+    } else {
+      file.hintsShown = [:]
+    }
+    try Data(prettyJSON(file).utf8).write(to: url, options: .atomic)
+  }
+
   private func load() -> File {
     guard let data = try? Data(contentsOf: url),
       let file = try? JSONDecoder().decode(File.self, from: data)

@@ -2,92 +2,376 @@ import CommandSupport
 import Foundation
 import ObserverScenarios
 import Support
+import Synchronization
 
-/// How the workshop runs the scenarios on an exercise.
+/// How the workshop runs the scenarios and checks on an exercise.
 package enum Grading: Sendable {
   /// In this process: for code known to be sound, the solutions in the tests.
   case inProcess
-  /// In a child process, the workshop's own executable at `executable`, one per exercise: a
-  /// learner's code that traps, or hangs for `timeout` seconds, then costs that exercise a ✗
-  /// with what happened, never the whole run.
-  case isolated(executable: String, timeout: Double = timeout)
+  /// In a child process started with `command` (the workshop's own executable), one per
+  /// exercise: a learner's code that traps, hangs or floods its output costs the criterion it
+  /// was running a ✗ with what happened, never the whole run.
+  case isolated(command: [String], limits: GradingLimits = .standard)
+  /// Each exercise compiled on its own by `builder`, then graded in its own child: what
+  /// `swift run workshop` does with the learner's code, which is not part of the package's
+  /// build.
+  case compiled(ExerciseBuilder, limits: GradingLimits = .standard)
+}
 
-  /// How long one grading child may take, in seconds, before it is stopped as hung.
-  package static let timeout = 30.0
+extension Grading {
+  /// Whether exercises are graded in child processes.
+  package var isInChildren: Bool {
+    if case .inProcess = self { return false }
+    return true
+  }
+}
+
+/// How long grading may take.
+package struct GradingLimits: Sendable, Equatable {
+  /// The longest one scenario or check may run, printing nothing, before it is stopped as
+  /// hung, in seconds.
+  package var perCriterion: Double
+  /// The longest one exercise's grading may take, in seconds; what is left is not run.
+  package var total: Double
+
+  /// Limits.
+  ///
+  /// - Parameters:
+  ///   - perCriterion: Seconds one scenario or check may run.
+  ///   - total: Seconds one exercise may take.
+  package init(perCriterion: Double, total: Double) {
+    self.perCriterion = perCriterion
+    self.total = total
+  }
+
+  /// The workshop's limits. The slowest honest criterion, exercise 9's threads-share-it on its
+  /// solution, took 0.7 to 1.1 s on a two-core Linux machine at load average 4 (a debug build);
+  /// exercise 9's whole grade, the slowest, 1.6 s. 4 s per criterion is four times the first;
+  /// 14 s per exercise keeps every exercise under 15 s, whatever its code does.
+  package static let standard = GradingLimits(perCriterion: 4, total: 14)
 }
 
 /// The protocol between the workshop and the child that grades one exercise: before each
-/// scenario the child prints `start<TAB>name`, after it `done<TAB>verdict<TAB>detail`, each line
-/// written at once, so that a child that dies leaves behind how far it got.
+/// scenario or check the child writes `start<TAB>name`, after it `done<TAB>verdict<TAB>detail`,
+/// each line at once, on a descriptor of their own (``reportDescriptor``), so that what the
+/// learner's code prints cannot mix with them, and a child that dies leaves behind how far it
+/// got.
 package enum IsolatedGrading {
   /// The hidden argument that makes the workshop a grading child.
   package static let childFlag = "--grade-in-child"
+  /// The child's descriptor for the protocol's lines.
+  package static let reportDescriptor: Int32 = 3
+  /// The environment variable that tells a grading child it was started by a grader, which
+  /// reads ``reportDescriptor``.
+  package static let reportVariable = "WORKSHOP_REPORT_FD"
+  /// The environment variable that gives a grading child its grader's process id: the parent it
+  /// must outlive by no more than a moment.
+  package static let graderVariable = "WORKSHOP_GRADER_PID"
+  /// The most of a child's standard output and error kept, from its end: where the runtime's
+  /// last words are.
+  package static let keptOutput = 64 * 1024
+  /// The most of the protocol's lines kept: far more than any honest report.
+  package static let keptReport = 1024 * 1024
 
-  /// In the child: runs `scenarios` on `design`, reporting each as it goes.
+  /// In the child: runs `criteria` on `code`, reporting each as it goes.
   ///
   /// - Parameters:
-  ///   - scenarios: The scenarios to run, in order.
-  ///   - design: The learner's code behind the scenarios' interface.
+  ///   - criteria: The scenarios and checks to run, in order.
+  ///   - code: The learner's code.
   ///   - io: Where the lines go.
-  package static func report(
-    _ scenarios: [Scenario.Name], on design: ObservableDesign, io: CommandIO
-  ) {
-    for name in scenarios {
-      io.write("start\t\(name.rawValue)\n")
-      let outcome = name.scenario.run(on: design)
-      io.write("done\t\(outcome.verdict.rawValue)\t\(outcome.detail)\n")
+  package static func report(_ criteria: [Criterion], on code: ExerciseCode, io: CommandIO) {
+    for criterion in criteria {
+      io.write("start\t\(criterion.name)\n")
+      let outcome = code.run(criterion)
+      let detail = outcome.detail.replacing("\n", with: " ")
+      io.write("done\t\(outcome.verdict.rawValue)\t\(detail)\n")
     }
   }
 
-  /// In the workshop: grades `exercise` in child processes. When a child dies or hangs, the
-  /// scenario it was running gets a ✗ with the cause, and a new child runs the ones after it.
+  /// In the child: where the protocol's lines go. A child started by a grader writes them to
+  /// ``reportDescriptor``, and stops its whole process group once that grader is gone, so that
+  /// a workshop that is killed leaves no learner's code running.
+  ///
+  /// - Parameter io: The command's streams.
+  /// - Returns: The streams to report on.
+  package static func childIO(_ io: CommandIO) -> CommandIO {
+    guard io.environment[reportVariable] == String(reportDescriptor) else { return io }
+    stopWhenOrphaned(grader: io.environment[graderVariable].flatMap { pid_t($0) })
+    var child = io
+    child.write = { text in
+      var bytes = Array(text.utf8)[...]
+      while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes {
+          Foundation.write(reportDescriptor, $0.baseAddress, $0.count)
+        }
+        if written <= 0 { return }
+        bytes = bytes.dropFirst(written)
+      }
+    }
+    return child
+  }
+
+  /// Watches for the grader's end: when this process's parent is no longer the grader (it died
+  /// and this process was handed to another), it kills its own process group, itself and
+  /// whatever it started. Polling works on Linux and Darwin alike; Linux's `PR_SET_PDEATHSIG`
+  /// would not reach the processes a learner's `fork()` makes.
+  ///
+  /// - Parameter grader: The grader's process id, as it passed it. Compared with the parent from
+  ///   the start: a grader killed before this child reached this point has already handed it
+  ///   to another parent, which reading the parent here would take for the grader (measured on
+  ///   Linux: such children ran on, looping, after the test that killed their workshop).
+  private static func stopWhenOrphaned(grader: pid_t?) {
+    let parent = grader ?? getppid()
+    let thread = Thread {
+      while getppid() == parent { usleep(50_000) }
+      kill(0, SIGKILL)
+    }
+    thread.start()
+  }
+
+  // MARK: - In the workshop
+
+  /// The process group of the child grading now, for the interrupt handler; 0 when none is.
+  private static let runningGroup = Atomic<Int32>(0)
+
+  /// Notes the process group an interrupt must kill, or that there is none any more: the
+  /// workshop runs one child at a time, a grading child or, in `--watch`, `swift run`.
+  ///
+  /// - Parameter group: The child's process group, or `nil`.
+  package static func noteRunning(_ group: pid_t?) {
+    runningGroup.store(group ?? 0, ordering: .relaxed)
+  }
+
+  /// On `SIGINT` and `SIGTERM`, kills the grading child's process group, then exits as the
+  /// signal would. Call it once, from the workshop's `main`.
+  package static func stopChildrenOnInterrupt() {
+    _ = runningGroup.load(ordering: .relaxed)
+    for signalNumber in [SIGINT, SIGTERM] {
+      signal(signalNumber) { received in
+        let group = IsolatedGrading.runningGroup.load(ordering: .relaxed)
+        if group > 0 { kill(-group, SIGKILL) }
+        _exit(128 + received)
+      }
+    }
+  }
+
+  /// In the workshop: grades `exercise` in child processes. When a child hangs, the criterion
+  /// it was running gets a ✗ saying so, and a new child runs the ones after it; when it
+  /// crashes, the criterion gets the runtime's own message, and the ones after it are not run.
   ///
   /// - Parameters:
   ///   - exercise: The exercise.
-  ///   - executable: The workshop's executable.
-  ///   - timeout: How long one child may take, in seconds.
+  ///   - command: The grading child's executable and the arguments before ``childFlag``.
+  ///   - limits: How long a criterion and the whole exercise may take.
+  ///   - progress: Told the name of each criterion as it starts.
   /// - Returns: The grade.
-  package static func grade(_ exercise: Exercise, executable: String, timeout: Double)
-    -> ExerciseGrade
-  {
-    var outcomes: [Scenario.Name: Outcome] = [:]
-    var remaining = exercise.aimed + exercise.kept
-    while !remaining.isEmpty {
-      let (output, ending) = runChild(
-        exercise.number, remaining, executable: executable, timeout: timeout)
-      let (reported, running) = parse(output)
-      outcomes.merge(reported) { $1 }
-      guard let running, let index = remaining.firstIndex(of: running) else {
-        for name in remaining where outcomes[name] == nil {
-          outcomes[name] = Outcome(
-            verdict: .flaw,
-            detail: "not graded: \(ending ?? "the grading process reported nothing for it")")
-        }
+  package static func grade(
+    _ exercise: Exercise, command: [String], limits: GradingLimits = .standard,
+    progress: (Criterion) -> Void = { _ in }
+  ) -> ExerciseGrade {
+    let deadline = Date().addingTimeInterval(limits.total)
+    var outcomes: [Criterion: Outcome] = [:]
+    var remaining = exercise.criteria.map(\.criterion)
+    var stop: String?
+    while !remaining.isEmpty, stop == nil {
+      let run = runChild(
+        exercise.number, remaining, command: command, limits: limits, deadline: deadline,
+        progress: progress)
+      outcomes.merge(run.outcomes) { $1 }
+      guard let ending = run.ending else { break }
+      guard let running = run.running, let index = remaining.firstIndex(of: running) else {
+        stop = "not run: \(ending.detail)"
         break
       }
-      outcomes[running] = Outcome(
-        verdict: .flaw,
-        detail: "while it ran, \(ending ?? "the grading process stopped without a word")")
+      outcomes[running] = .flaw("while it ran, \(ending.detail)")
       remaining = Array(remaining[(index + 1)...])
+      switch ending {
+      case .crashed: stop = "not run: the program crashed in \(running.name), above"
+      case .failedToStart, .exited: stop = "not run: \(ending.detail)"
+      case .outOfTime(let limit):
+        stop = "not run: grading stops after \(seconds(limit)) per exercise"
+      case .hung: break
+      }
     }
     return ExerciseGrade(exercise) {
-      outcomes[$0] ?? Outcome(verdict: .flaw, detail: "not graded")
+      outcomes[$0] ?? .flaw(stop ?? "not graded: the grading process reported nothing for it")
     }
   }
 
-  /// The outcomes a child reported, and the scenario it had started and not finished, if any.
+  /// Why a child stopped early.
+  enum Ending {
+    case failedToStart(String)
+    case hung(seconds: Double)
+    case outOfTime(seconds: Double)
+    case crashed(signal: Int32, message: String?)
+    case exited(Int32)
+
+    var detail: String {
+      switch self {
+      case .failedToStart(let reason): "the grading process could not start: \(reason)"
+      case .hung(let limit):
+        "it did not finish within \(IsolatedGrading.seconds(limit)): a deadlock or an endless loop?"
+      case .outOfTime(let limit):
+        "grading stops after \(IsolatedGrading.seconds(limit)) per exercise, and it was still "
+          + "running then: an endless loop?"
+      case .crashed(let signal, let message?):
+        "the program crashed (signal \(signal)): \(message)"
+      case .crashed(let signal, nil):
+        "the program crashed (signal \(signal)): \(IsolatedGrading.meaning(of: signal))"
+      case .exited(let status): "the grading process exited with status \(status)"
+      }
+    }
+  }
+
+  /// What one child reported, and why it stopped early, if it did.
+  struct ChildRun {
+    var outcomes: [Criterion: Outcome]
+    var running: Criterion?
+    var ending: Ending?
+  }
+
+  /// Runs one child on `criteria`, reading its report as it comes.
+  private static func runChild(
+    _ number: Int, _ criteria: [Criterion], command: [String], limits: GradingLimits,
+    deadline: Date, progress: (Criterion) -> Void
+  ) -> ChildRun {
+    var environment = ProcessInfo.processInfo.environment
+    environment[reportVariable] = String(reportDescriptor)
+    environment[graderVariable] = String(getpid())
+    // The runtime's backtrace, plain, without waiting for a debugger: its first frame in the
+    // graded code says where a trap happened (about 0.1 s on Linux).
+    environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no"
+    let child: ChildProcess
+    do {
+      child = try ChildProcess(
+        command + [childFlag, String(number)] + criteria.map(\.name), environment: environment,
+        outputs: [[1, 2], [reportDescriptor]])
+    } catch {
+      return ChildRun(outcomes: [:], running: nil, ending: .failedToStart("\(error)"))
+    }
+    noteRunning(child.pid)
+    defer {
+      child.killGroup()
+      noteRunning(nil)
+    }
+    var console = TailBuffer(capacity: keptOutput)
+    var report = Data()
+    var parsed = ChildRun(outcomes: [:], running: nil, ending: nil)
+    var started = Date()
+    var announced: Criterion?
+    while true {
+      let chunks = child.read(waiting: 20)
+      console.append(chunks[0])
+      // Output is a sign of life: code that prints 8 MB per set is slow, not hung. Code that
+      // prints for ever is stopped by the exercise's limit.
+      if !chunks[0].isEmpty { started = Date() }
+      if report.count < keptReport { report += chunks[1].prefix(keptReport - report.count) }
+      let (outcomes, running) = parse(String(decoding: report, as: UTF8.self))
+      parsed.outcomes = outcomes
+      if running != parsed.running {
+        parsed.running = running
+        started = Date()
+      }
+      if let running, running != announced {
+        announced = running
+        progress(running)
+      }
+      if let ending = child.checkEnding() {
+        // Whatever is still in the pipes, then what the ending means.
+        let rest = child.read(waiting: 0)
+        console.append(rest[0])
+        report += rest[1].prefix(max(0, keptReport - report.count))
+        (parsed.outcomes, parsed.running) = parse(String(decoding: report, as: UTF8.self))
+        switch ending {
+        case .exited(0): parsed.ending = parsed.running == nil ? nil : .exited(0)
+        case .exited(let status): parsed.ending = .exited(status)
+        case .signaled(let signal):
+          parsed.ending = .crashed(signal: signal, message: runtimeMessage(in: console.text))
+        }
+        return parsed
+      }
+      let now = Date()
+      if now > deadline {
+        parsed.ending = .outOfTime(seconds: limits.total)
+        return parsed
+      }
+      if parsed.running != nil, now.timeIntervalSince(started) > limits.perCriterion {
+        parsed.ending = .hung(seconds: limits.perCriterion)
+        return parsed
+      }
+    }
+  }
+
+  /// What a signal that ended a grading child says of the code, when the runtime said nothing.
+  static func meaning(of signal: Int32) -> String {
+    switch signal {
+    case SIGILL, SIGTRAP:
+      "a trap, such as a force unwrap of nil or a Mutex locked twice on one thread"
+    case SIGSEGV, SIGBUS:
+      "it used memory it does not own, as two threads changing one array at once can"
+    case SIGABRT: "it aborted, as the allocator does on a corrupted heap"
+    case SIGKILL: "it was killed from outside"
+    default: "a signal the program did not handle"
+    }
+  }
+
+  /// The runtime's first line about a trap in `output`, `…: Fatal error: Index out of range`,
+  /// with the place in the graded code the backtrace found it in: `, in
+  /// Observable.removeObserver(_:) at Observable.swift:74`.
   ///
-  /// - Parameter output: What the child printed.
-  /// - Returns: The outcomes by scenario, and the unfinished scenario.
+  /// - Parameter output: The end of what the child wrote on its standard output and error.
+  /// - Returns: The line, without the path before the file's name, or `nil` if there is none.
+  package static func runtimeMessage(in output: String) -> String? {
+    let markers = [
+      "Fatal error", "Simultaneous accesses", "Fatal access conflict", "fatal error",
+      "free(): ", "malloc(): ", "double free", "corrupted",
+    ]
+    let lines = output.split(whereSeparator: \.isNewline)
+    guard let line = lines.first(where: { line in markers.contains { line.contains($0) } })
+    else { return nil }
+    var text = String(line.suffix(500))
+    // "/long/path/Exercises/01-x/Observable.swift:73: Fatal error: …": the path's last part.
+    if let range = text.range(of: ": Fatal error") ?? text.range(of: ": fatal error") {
+      let location = text[..<range.lowerBound]
+      if let slash = location.lastIndex(of: "/") {
+        text = String(location[location.index(after: slash)...]) + text[range.lowerBound...]
+      }
+    }
+    return text + (placeInGradedCode(lines) ?? "")
+  }
+
+  /// The first frame of a backtrace in the graded code, not in the grader's sources, the
+  /// runtime or generated code: `, in Observable.removeObserver(_:) at Observable.swift:74`.
+  private static func placeInGradedCode(_ lines: [Substring]) -> String? {
+    for line in lines {
+      guard let at = line.range(of: " at /", options: .backwards), line.contains(" in "),
+        !line.contains("/Sources/")
+      else { continue }
+      let location = line[line.index(before: at.upperBound)...].split(separator: ":")
+      guard location.count >= 2, let number = Int(location[1]),
+        let file = location[0].split(separator: "/").last
+      else { continue }
+      // "  3 [ra]   0x000055b1 Observable.removeObserver(_:) + 139 in grading-child at …"
+      let function = line[..<at.lowerBound].split(separator: " ").drop { !$0.hasPrefix("0x") }
+        .dropFirst().prefix { $0 != "+" }.joined(separator: " ")
+      return (function.isEmpty ? "" : ", in \(function)") + " at \(file):\(number)"
+    }
+    return nil
+  }
+
+  /// The outcomes a child reported, and the criterion it had started and not finished, if any.
+  ///
+  /// - Parameter output: What the child reported.
+  /// - Returns: The outcomes by criterion, and the unfinished one.
   package static func parse(_ output: String) -> (
-    outcomes: [Scenario.Name: Outcome], running: Scenario.Name?
+    outcomes: [Criterion: Outcome], running: Criterion?
   ) {
-    var outcomes: [Scenario.Name: Outcome] = [:]
-    var running: Scenario.Name?
+    var outcomes: [Criterion: Outcome] = [:]
+    var running: Criterion?
     for line in output.split(separator: "\n") {
       let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
       if fields.count == 2, fields[0] == "start" {
-        running = Scenario.Name(rawValue: String(fields[1]))
+        running = Criterion(name: String(fields[1]))
       } else if fields.count == 3, fields[0] == "done", let name = running,
         let verdict = Verdict(rawValue: String(fields[1]))
       {
@@ -98,76 +382,36 @@ package enum IsolatedGrading {
     return (outcomes, running)
   }
 
-  /// Runs one child on `scenarios`; returns what it printed, and why it stopped early, if it
-  /// did.
-  private static func runChild(
-    _ number: Int, _ scenarios: [Scenario.Name], executable: String, timeout: Double
-  ) -> (output: String, ending: String?) {
-    // Process is macOS, Linux and Windows only: an iOS, tvOS, watchOS or visionOS build of this
-    // module compiles the line below instead.
-    #if os(macOS) || os(Linux) || os(Windows)
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: executable)
-      process.arguments = [childFlag, String(number)] + scenarios.map(\.rawValue)
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = FileHandle.nullDevice
-      do {
-        try process.run()
-      } catch {
-        return ("", "could not start \(executable): \(error)")
-      }
-      let deadline = Date().addingTimeInterval(timeout)
-      var timedOut = false
-      let reader = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
-      while process.isRunning {
-        if Date() > deadline {
-          timedOut = true
-          // SIGKILL, which a child can neither catch, block nor ignore: under `swift test`,
-          // SIGTERM left a hanging stand-in child running for its whole sleep.
-          kill(process.processIdentifier, SIGKILL)
-          break
-        }
-        Thread.sleep(forTimeInterval: 0.01)
-      }
-      process.waitUntilExit()
-      let text = String(decoding: readAll(reader), as: UTF8.self)
-      if timedOut {
-        return (
-          text, "it did not finish within \(seconds(timeout)): a deadlock or an endless loop?"
-        )
-      }
-      if process.terminationReason == .uncaughtSignal {
-        return (
-          text,
-          "the program crashed (signal \(process.terminationStatus)): a trap, such as a force "
-            + "unwrap of nil or a Mutex locked twice on one thread"
-        )
-      }
-      if process.terminationStatus != 0 {
-        return (text, "the grading process exited with status \(process.terminationStatus)")
-      }
-      return (text, nil)
-    #else
-      return ("", "child processes are not available on this platform")
-    #endif
-  }
-
   /// "1 second", "30 seconds", "0.5 seconds".
-  private static func seconds(_ seconds: Double) -> String {
+  static func seconds(_ seconds: Double) -> String {
     let number = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     return seconds == 1 ? "1 second" : "\(number) seconds"
   }
+}
 
-  private static func readAll(_ task: Task<Data, Never>) -> Data {
-    // Written before the semaphore is signalled, read after it is waited on.
-    let read = HandOff<Data>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-      read.value = await task.value
-      done.signal()
+/// The last `capacity` bytes written to it: what is kept of a child's output, however much it
+/// prints.
+package struct TailBuffer {
+  private var bytes = Data()
+  /// The most bytes kept.
+  package let capacity: Int
+
+  /// An empty buffer keeping at most `capacity` bytes.
+  package init(capacity: Int) { self.capacity = capacity }
+
+  /// Appends `chunk`, dropping the oldest bytes beyond the capacity.
+  package mutating func append(_ chunk: Data) {
+    if chunk.count >= capacity {
+      bytes = Data(chunk.suffix(capacity))
+      return
     }
-    done.wait()
-    return read.value ?? Data()
+    bytes.append(chunk)
+    if bytes.count > capacity { bytes = Data(bytes.suffix(capacity)) }
   }
+
+  /// The bytes kept.
+  package var count: Int { bytes.count }
+
+  /// The bytes kept, as text.
+  package var text: String { String(decoding: bytes, as: UTF8.self) }
 }

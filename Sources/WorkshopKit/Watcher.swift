@@ -5,8 +5,9 @@ import Foundation
 ///
 /// It polls the folder twice a second (no file-system events are needed, so it works the same
 /// on Linux and macOS), and on a change runs `swift run --quiet workshop [N]`, which rebuilds
-/// the learner's code and grades it. When the build fails, it says which exercises the
-/// compiler's errors are in.
+/// the learner's code and grades it; a change saved while that runs stops it, and everything
+/// it started, and starts again. When the build fails, it says which exercises the compiler's
+/// errors are in.
 package enum Watcher {
   /// Every regular file under `folder`, by path, with its modification date and size: what a
   /// save changes.
@@ -60,21 +61,24 @@ package enum Watcher {
           + "the package's folder, where Package.swift is)")
     }
     watch(
-      folder, io: io, rounds: nil, regrade: { regrade(number, io: io) },
+      folder, io: io, rounds: nil, regrade: { regrade(number, io: io, abandonIf: $0) },
       pause: { Thread.sleep(forTimeInterval: 0.5) })
     return .success
   }
 
-  /// The loop: regrades once at the start and after every change of `folder`'s files.
+  /// The loop: regrades once at the start and after every change of `folder`'s files. A change
+  /// made while a grade is under way abandons that grade, and the next one starts at once.
   ///
   /// - Parameters:
   ///   - folder: What to watch.
   ///   - io: Where to write.
   ///   - rounds: How many polls to make, or `nil` for ever.
-  ///   - regrade: Rebuilds and grades.
+  ///   - regrade: Rebuilds and grades, asking the closure it is given, now and then, whether a
+  ///     file has changed since; returns `true` when it abandoned the grade for that.
   ///   - pause: Waits between two polls.
   package static func watch(
-    _ folder: URL, io: CommandIO, rounds: Int?, regrade: () -> Void, pause: () -> Void
+    _ folder: URL, io: CommandIO, rounds: Int?, regrade: (_ changed: () -> Bool) -> Bool,
+    pause: () -> Void
   ) {
     var seen: [String: String]?
     var round = 0
@@ -88,43 +92,61 @@ package enum Watcher {
           io.print("Changed: " + changed.map { "Exercises" + $0 }.joined(separator: ", "))
         }
         seen = now
-        regrade()
+        if regrade({ snapshot(of: folder) != now }) {
+          io.print("")
+          io.print("A file changed while grading: that grade is abandoned.")
+          continue
+        }
         io.print("Watching Exercises/ for changes; press Ctrl-C to stop.")
       }
       pause()
     }
   }
 
-  /// Rebuilds and grades, through `swift run`, printing what it prints.
-  private static func regrade(_ number: Int?, io: CommandIO) {
-    // Process is macOS, Linux and Windows only.
-    #if os(macOS) || os(Linux) || os(Windows)
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments =
-        ["swift", "run", "--quiet", "workshop"] + (number.map { ["\($0)"] } ?? [])
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = output
-      do {
-        try process.run()
-      } catch {
-        io.printError("workshop: could not run swift: \(error)")
-        return
+  /// Rebuilds and grades through `swift run`, printing what it prints as it comes; stops it,
+  /// and everything it started, as soon as `changed()` says a file changed.
+  ///
+  /// - Returns: Whether the grade was abandoned.
+  private static func regrade(_ number: Int?, io: CommandIO, abandonIf changed: () -> Bool)
+    -> Bool
+  {
+    let child: ChildProcess
+    do {
+      child = try ChildProcess(
+        ["/usr/bin/env", "swift", "run", "--quiet", "workshop"] + (number.map { ["\($0)"] } ?? []),
+        environment: ProcessInfo.processInfo.environment, outputs: [[1, 2]])
+    } catch {
+      io.printError("workshop: could not run swift: \(error)")
+      return false
+    }
+    // Ctrl-C reaches the watcher's group only: the interrupt handler kills this one too.
+    IsolatedGrading.noteRunning(child.pid)
+    defer {
+      child.killGroup()
+      IsolatedGrading.noteRunning(nil)
+    }
+    // Enough of the end of the build's output to find the compiler's errors in.
+    var kept = TailBuffer(capacity: 256 * 1024)
+    var lastCheck = Date()
+    while child.checkEnding() == nil {
+      let chunk = child.read(waiting: 100)[0]
+      kept.append(chunk)
+      if !chunk.isEmpty { io.write(String(decoding: chunk, as: UTF8.self)) }
+      if Date().timeIntervalSince(lastCheck) > 0.25 {
+        lastCheck = Date()
+        if changed() { return true }
       }
-      let data = output.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      let text = String(decoding: data, as: UTF8.self)
-      io.write(text)
-      guard process.terminationStatus != 0 else { return }
-      let broken = exercisesNamed(in: text)
-      if !broken.isEmpty {
-        io.print("")
-        io.print(
-          "Does not compile: \(broken.joined(separator: ", ")). Fix the error above and save.")
-      }
-    #else
-      io.printError("workshop: --watch runs swift in a child process, which this platform cannot")
-    #endif
+    }
+    let rest = child.read(waiting: 0)[0]
+    kept.append(rest)
+    if !rest.isEmpty { io.write(String(decoding: rest, as: UTF8.self)) }
+    guard child.ending != .exited(0) else { return false }
+    let broken = exercisesNamed(in: kept.text)
+    if !broken.isEmpty {
+      io.print("")
+      io.print(
+        "Does not compile: \(broken.joined(separator: ", ")). Fix the error above and save.")
+    }
+    return false
   }
 }

@@ -13,6 +13,8 @@ package enum WorkshopCommand {
     case grade(Int)
     /// Print the next hint of one exercise.
     case hint(Int)
+    /// Forget the hints shown, of one exercise or of all.
+    case resetHints(Int?)
     /// Regrade, one exercise or all, whenever a file under `Exercises/` changes.
     case watch(Int?)
     /// Print the help.
@@ -50,7 +52,7 @@ package enum WorkshopCommand {
     Exercise.all.map { String($0.number) }.joined(separator: ", ")
   }
 
-  private static let options = ["--format", "--strict", "--watch", "--help"]
+  private static let options = ["--format", "--strict", "--watch", "--reset", "--help"]
 
   /// Parses the arguments, without the program name.
   ///
@@ -61,19 +63,28 @@ package enum WorkshopCommand {
     var format: Format?
     var strict = false
     var watch = false
+    var reset = false
     var words: [String] = []
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
-      let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-      if parts.count == 2, parts[0] != "--format", options.contains(parts[0]) {
-        throw UsageError(message: "\(parts[0]) takes no value")
+      // A word that is not an option ("3", "hint", "-1", "", "=") is left for the checks below,
+      // which name it; only an option may carry "=value".
+      guard argument.hasPrefix("-"), argument.count > 1, Int(argument) == nil else {
+        words.append(argument)
+        continue
       }
-      switch parts[0] {
+      let equals = argument.firstIndex(of: "=")
+      let option = String(argument[..<(equals ?? argument.endIndex)])
+      let attached = equals.map { String(argument[argument.index(after: $0)...]) }
+      if attached != nil, option != "--format", options.contains(option) {
+        throw UsageError(message: "\(option) takes no value")
+      }
+      switch option {
       case "--help", "-h":
         return Invocation(request: .help)
       case "--format":
         let valid = Format.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let name = parts.count == 2 ? parts[1] : remaining.popFirst() else {
+        guard let name = attached ?? remaining.popFirst() else {
           throw UsageError(message: "--format needs a value (valid: \(valid))")
         }
         guard let parsed = Format(rawValue: name) else {
@@ -85,17 +96,17 @@ package enum WorkshopCommand {
         strict = true
       case "--watch":
         watch = true
+      case "--reset":
+        reset = true
       default:
-        if argument.hasPrefix("-") {
-          throw UsageError(
-            message: "unknown option '\(parts[0])' (valid: \(options.joined(separator: ", ")))")
-        }
-        words.append(argument)
+        throw UsageError(
+          message: "unknown option '\(option)' (valid: \(options.joined(separator: ", ")))")
       }
     }
 
     func exercise(_ word: String) throws(UsageError) -> Int {
       guard let number = Int(word), Exercise.numbered(number) != nil else {
+        if word.isEmpty { throw UsageError(message: "an empty argument (valid: \(numbers))") }
         throw UsageError(message: "no exercise '\(word)' (valid: \(numbers))")
       }
       return number
@@ -105,20 +116,32 @@ package enum WorkshopCommand {
     switch words.count {
     case 0:
       request = watch ? .watch(nil) : .list
+    case 1 where words[0] == "hint" && reset:
+      request = .resetHints(nil)
     case 1 where words[0] == "hint":
       throw UsageError(message: "hint needs an exercise number (valid: \(numbers))")
     case 1:
       let number = try exercise(words[0])
       request = watch ? .watch(number) : .grade(number)
     case 2 where words[0] == "hint":
-      request = .hint(try exercise(words[1]))
+      let number = try exercise(words[1])
+      request = reset ? .resetHints(number) : .hint(number)
     default:
       throw UsageError(
         message: "unexpected '\(words.joined(separator: " "))' (valid: an exercise number, "
           + "'hint N', or nothing for every exercise)")
     }
-    if case .hint = request, watch || strict || format != nil {
-      throw UsageError(message: "hint takes no option")
+    switch request {
+    case .hint, .resetHints:
+      if watch || strict || format != nil {
+        throw UsageError(
+          message: "hint takes no option but --reset (valid: hint N, hint N --reset, hint --reset)")
+      }
+    default:
+      if reset {
+        throw UsageError(
+          message: "--reset goes with hint (valid: hint N --reset, or hint --reset for all)")
+      }
     }
     if case .watch = request, format == .json {
       throw UsageError(message: "--watch prints text only (valid: --format text)")
@@ -131,23 +154,23 @@ package enum WorkshopCommand {
   /// - Parameters:
   ///   - arguments: The arguments, without the program name.
   ///   - io: Where to read and write.
-  ///   - designs: The code to grade, by exercise number: the learner's starters in
+  ///   - code: The code to grade, by exercise number: the learner's starters in
   ///     `swift run workshop`, the solutions in the tests.
   ///   - hints: Where the hints shown are remembered; the config folder by default.
   ///   - grading: Where the scenarios run: here, or in a child process per exercise.
   ///   - watch: Runs `--watch`; the real one rebuilds and regrades until interrupted.
   /// - Returns: How the run ended.
   package static func run(
-    _ arguments: [String], io: CommandIO, designs: [Int: ObservableDesign],
+    _ arguments: [String], io: CommandIO, code: [Int: ExerciseCode],
     hints: HintStore? = nil, grading: Grading = .inProcess,
     watch: (Int?, CommandIO) -> ExitCode = Watcher.run
   ) -> ExitCode {
     // A grading child, started by the isolated grading below: `--grade-in-child N names…`.
     if arguments.count >= 2, arguments[0] == IsolatedGrading.childFlag,
-      let design = Int(arguments[1]).flatMap({ designs[$0] })
+      let exerciseCode = Int(arguments[1]).flatMap({ code[$0] })
     {
-      let scenarios = arguments.dropFirst(2).compactMap(Scenario.Name.init(rawValue:))
-      IsolatedGrading.report(scenarios, on: design, io: io)
+      let criteria = arguments.dropFirst(2).compactMap(Criterion.init(name:))
+      IsolatedGrading.report(criteria, on: exerciseCode, io: IsolatedGrading.childIO(io))
       return .success
     }
     let invocation: Invocation
@@ -163,6 +186,9 @@ package enum WorkshopCommand {
       return .success
     case .hint(let number):
       return hint(number, io: io, store: hints ?? .inConfigFolder(environment: io.environment))
+    case .resetHints(let number):
+      return resetHints(
+        number, io: io, store: hints ?? .inConfigFolder(environment: io.environment))
     case .watch(let number):
       return watch(number, io)
     case .list, .grade:
@@ -170,21 +196,51 @@ package enum WorkshopCommand {
       if case .grade(let number) = invocation.request {
         exercises = exercises.filter { $0.number == number }
       }
-      let grades = exercises.compactMap { exercise -> ExerciseGrade? in
-        guard let design = designs[exercise.number] else { return nil }
-        switch grading {
-        case .inProcess:
-          return ExerciseGrade(exercise, design: design)
-        case .isolated(let executable, let timeout):
-          return IsolatedGrading.grade(exercise, executable: executable, timeout: timeout)
-        }
-      }
+      let grades = exercises.compactMap { grade($0, code: code, grading: grading, io: io) }
+      if grading.isInChildren, showsProgress(io) { io.writeError("\r\u{1B}[K") }
       switch (invocation.format, invocation.request) {
       case (.json, _): io.write(json(grades))
       case (.text, .grade): io.write(grades.map(text(of:)).joined(separator: "\n"))
       default: io.write(progress(grades))
       }
       return invocation.strict && !grades.allSatisfy(\.isSolved) ? .failure : .success
+    }
+  }
+
+  /// Whether to show the progress line: both output streams are a terminal, so that it never
+  /// lands in a file or a pipe.
+  private static func showsProgress(_ io: CommandIO) -> Bool {
+    io.isTerminal && isatty(STDERR_FILENO) == 1
+  }
+
+  /// Grades `exercise` as `grading` says; `nil` when there is no code to grade in this process.
+  private static func grade(
+    _ exercise: Exercise, code: [Int: ExerciseCode], grading: Grading, io: CommandIO
+  ) -> ExerciseGrade? {
+    // One line on standard error, rewritten as each step starts, erased at the end.
+    func progress(_ step: String) {
+      if showsProgress(io) {
+        io.writeError("\r\u{1B}[K  exercise \(exercise.number): \(step)…")
+      }
+    }
+    switch grading {
+    case .inProcess:
+      return code[exercise.number].map { ExerciseGrade(exercise, code: $0) }
+    case .isolated(let command, let limits):
+      guard code[exercise.number] != nil else { return nil }
+      return IsolatedGrading.grade(exercise, command: command, limits: limits) {
+        progress($0.name)
+      }
+    case .compiled(let builder, let limits):
+      progress("compiling")
+      switch builder.build(exercise) {
+      case .errors(let errors):
+        return ExerciseGrade(exercise, buildErrors: errors)
+      case .child(let child):
+        return IsolatedGrading.grade(exercise, command: [child], limits: limits) {
+          progress($0.name)
+        }
+      }
     }
   }
 
@@ -226,15 +282,19 @@ package enum WorkshopCommand {
       "",
     ]
     lines += wrap(exercise.task, firstPrefix: "", prefix: "")
-    let width = grade.results.map(\.scenario.rawValue.count).max() ?? 0
-    for aimed in [true, false] {
+    if let errors = grade.buildErrors {
+      lines += ["", "Does not compile, so nothing was graded:"]
+      lines += errors.split(separator: "\n").map { "  " + $0 }
+    }
+    let width = grade.results.map(\.criterion.name.count).max() ?? 0
+    for aimed in [true, false] where grade.buildErrors == nil {
       lines.append("")
       lines.append(
         aimed
           ? "Aimed at (your fix must make these hold):"
           : "Kept (the starter passes these; your fix must keep them):")
       for result in grade.results where result.aimed == aimed {
-        let name = result.scenario.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+        let name = result.criterion.name.padding(toLength: width, withPad: " ", startingAt: 0)
         lines += wrap(
           result.outcome.detail, firstPrefix: "  \(result.outcome.verdict.symbol) \(name)  ",
           prefix: String(repeating: " ", count: width + 6))
@@ -246,9 +306,14 @@ package enum WorkshopCommand {
     } else {
       let failing = grade.results.filter { $0.outcome.verdict != .holds }
       let broken = failing.filter { !$0.aimed }.count
-      lines.append(
-        "Not yet solved: \(failing.count) of \(grade.results.count) scenarios fail"
-          + (broken > 0 ? ", \(broken) of them kept ones your change broke" : "") + ".")
+      if grade.buildErrors != nil {
+        lines.append(
+          "Not yet solved: it does not compile. Fix the errors above, then grade it again.")
+      } else {
+        lines.append(
+          "Not yet solved: \(failing.count) of \(grade.results.count) scenarios and checks fail"
+            + (broken > 0 ? ", \(broken) of them kept ones your change broke" : "") + ".")
+      }
       lines.append(
         "Stuck? swift run workshop hint \(exercise.number) (run it again for the next hint)")
     }
@@ -284,7 +349,7 @@ package enum WorkshopCommand {
             chapter: grade.exercise.chapter, solved: grade.isSolved,
             scenarios: grade.results.map {
               JSONOutput.Result(
-                name: $0.scenario.rawValue, verdict: $0.outcome.verdict, aimed: $0.aimed)
+                name: $0.criterion.name, verdict: $0.outcome.verdict, aimed: $0.aimed)
             })
         }))
   }
@@ -293,7 +358,9 @@ package enum WorkshopCommand {
 
   private static func hint(_ number: Int, io: CommandIO, store: HintStore) -> ExitCode {
     guard let exercise = Exercise.numbered(number) else { return .usage }
-    let count = min(store.shown(for: number) + 1, exercise.hints.count)
+    // Clamped first: a hand-edited file may hold a negative or huge count.
+    let shown = min(max(store.shown(for: number), 0), exercise.hints.count)
+    let count = min(shown + 1, exercise.hints.count)
     io.print("Exercise \(number): \(exercise.title)")
     for (index, hint) in exercise.hints.prefix(count).enumerated() {
       io.print("")
@@ -318,6 +385,22 @@ package enum WorkshopCommand {
     return .success
   }
 
+  private static func resetHints(_ number: Int?, io: CommandIO, store: HintStore) -> ExitCode {
+    do {
+      try store.reset(number)
+    } catch {
+      io.printError("workshop: could not reset the hints in \(store.url.path): \(error)")
+      return .failure
+    }
+    if let number {
+      io.print(
+        "Hints of exercise \(number) reset: workshop hint \(number) starts again from hint 1.")
+    } else {
+      io.print("Hints of every exercise reset: each workshop hint N starts again from hint 1.")
+    }
+    return .success
+  }
+
   // MARK: - Help
 
   /// The text of `--help`.
@@ -331,6 +414,8 @@ package enum WorkshopCommand {
                                                         grade one: each scenario it aims at
                                                         and keeps, with the evidence
            workshop hint <number>                       the next hint for that exercise
+           workshop hint [<number>] --reset             forget the hints shown, of that
+                                                        exercise or of all
            workshop --watch [<number>]                  regrade whenever a file under
                                                         Exercises/ changes; Ctrl-C stops
 
@@ -341,14 +426,16 @@ package enum WorkshopCommand {
       --format <format>   text (the default) or json
       --strict            exit 1 when an exercise graded is not yet solved
       --watch             rebuild and regrade on every change under Exercises/
+      --reset             with hint: start the hints again from the first
       -h, --help          print this help
 
     Edit the files of Exercises/NN-name/; a solution for each is in Exercises/Solutions/.
-    Each exercise is graded in a process of its own: code that traps or hangs (\(Int(Grading.timeout)) seconds)
-    costs the scenario it was running a ✗ that says so, and the others are still graded.
-    An edit that does not compile stops the build, and the compiler's message names the file,
-    and so the exercise. swift test never grades your exercises: it stays green whatever you
-    do to them.
+    Beside the scenarios, each exercise has checks of what its task asks. Each exercise is
+    graded in a process of its own: a scenario or check that hangs (\(Int(GradingLimits.standard.perCriterion)) seconds) gets a ✗
+    that says so and the others are still graded; one that traps shows the runtime's message,
+    and the ones after it are not run. No exercise takes more than \(Int(GradingLimits.standard.total)) seconds to grade.
+    Each exercise is compiled on its own when it is graded: one that does not compile shows
+    the compiler's errors and stops nothing else, not the other exercises, hint or swift test.
 
     EXIT STATUS:
       0   graded (solved or not), unless --strict is given

@@ -35,7 +35,7 @@ extension Solution09.Observable: ExerciseObservable, SendableOptionsObservable w
 extension Solution09.ObservableOptions: ExerciseOptions {}
 
 /// The design of each exercise in the solutions, in `Exercises/Solutions/`: what the tests grade.
-package let solutionDesigns: [Int: ObservableDesign] = [
+package let solutionCode: [Int: ExerciseCode] = [
   1: .exercise(
     1, RemovableClosuresAdapter<Solution01.Observable<Int>>.self,
     isSendable: ObservableDesign.isSendable(Solution01.Observable<Int>.self)),

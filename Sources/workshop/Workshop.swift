@@ -1,18 +1,26 @@
 import CommandSupport
 import Foundation
 import WorkshopKit
-import WorkshopStarters
 
-/// `swift run workshop`: grades the exercises in `Exercises/` with the scenarios.
+/// `swift run workshop`: grades the exercises in `Exercises/` with the scenarios and checks.
 @main
 struct WorkshopMain {
   static func main() {
-    // Each exercise is graded in a child process of this same executable, so that a learner's
-    // code that traps or hangs costs that exercise a ✗, not the whole run.
+    // The exercises are not part of the package's build: each is compiled on its own when it
+    // is graded, and graded in a child process of its own, so that code that does not
+    // compile, traps or hangs costs that exercise a ✗, not the whole run.
     let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
-    let status = WorkshopCommand.run(
-      Array(CommandLine.arguments.dropFirst()), io: .standard, designs: starterDesigns,
-      grading: .isolated(executable: executable))
+    IsolatedGrading.stopChildrenOnInterrupt()
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let grading: Grading
+    if let builder = ExerciseBuilder.locate(executable: executable) {
+      grading = .compiled(builder)
+    } else {
+      FileHandle.standardError.write(
+        Data("workshop: no package with an Exercises folder above \(executable)\n".utf8))
+      grading = .inProcess
+    }
+    let status = WorkshopCommand.run(arguments, io: .standard, code: [:], grading: grading)
     exit(status.rawValue)
   }
 }

@@ -18,14 +18,16 @@ private final class SilentAdapter: ScenarioObservable {
   func subscribe(_ subscription: ScenarioSubscription) {}
 }
 
-private let silent = ObservableDesign(
+private let silentDesign = ObservableDesign(
   id: "silent", title: "calls nobody", module: "WorkshopTests", typeName: "SilentAdapter",
   capabilities: [.unsubscribe, .storedEntryCount], isSendable: false,
   makeObservable: { SilentAdapter($0) })
 
-/// Runs the workshop on `designs` and returns what it wrote and how it ended.
+private let silent = ExerciseCode(design: silentDesign) { _ in .flaw("called nobody") }
+
+/// Runs the workshop on `code` and returns what it wrote and how it ended.
 private func workshop(
-  _ arguments: [String], designs: [Int: ObservableDesign] = solutionDesigns,
+  _ arguments: [String], code: [Int: ExerciseCode] = solutionCode,
   hints: HintStore? = nil
 ) -> (output: String, error: String, status: ExitCode) {
   let captured = CapturedIO()
@@ -35,7 +37,7 @@ private func workshop(
       url: FileManager.default.temporaryDirectory.appendingPathComponent(
         "hints-\(UUID().uuidString).json"))
   let status = WorkshopCommand.run(
-    arguments, io: captured.io, designs: designs, hints: store,
+    arguments, io: captured.io, code: code, hints: store,
     watch: { _, _ in
       Issue.record("--watch must not start in a test")
       return .failure
@@ -53,12 +55,12 @@ struct SolutionTests {
     "the solution makes every aimed scenario hold and keeps every kept one", arguments: Exercise.all
   )
   func solutionSolves(exercise: Exercise) throws {
-    let design = try #require(solutionDesigns[exercise.number], "no solution design")
-    let grade = ExerciseGrade(exercise, design: design)
+    let code = try #require(solutionCode[exercise.number], "no solution code")
+    let grade = ExerciseGrade(exercise, code: code)
     for result in grade.results {
       #expect(
         result.outcome.verdict == .holds,
-        "\(exercise.slug): \(result.scenario.rawValue) (\(result.aimed ? "aimed" : "kept")): \(result.outcome.detail)"
+        "\(exercise.slug): \(result.criterion.name) (\(result.aimed ? "aimed" : "kept")): \(result.outcome.detail)"
       )
     }
     #expect(grade.isSolved)
@@ -157,30 +159,30 @@ struct WorkshopCommandTests {
   @Test(
     "an unsolved exercise: ✗, its failing verdicts and evidence, a hint; exit 0 unless --strict")
   func unsolved() throws {
-    var designs = solutionDesigns
-    designs[1] = silent
-    let list = workshop([], designs: designs)
+    var code = solutionCode
+    code[1] = silent
+    let list = workshop([], code: code)
     #expect(list.status == .success)
     #expect(list.output.contains("  ✗  1 "))
     #expect(list.output.contains("\(Exercise.all.count - 1) of \(Exercise.all.count) solved."))
     #expect(list.output.contains("Next: edit Exercises/01-"))
-    let one = workshop(["1"], designs: designs)
+    let one = workshop(["1"], code: code)
     #expect(one.status == .success)
-    let evidence = Scenario.Name.deliversEveryChange.scenario.run(on: silent).detail
+    let evidence = Scenario.Name.deliversEveryChange.scenario.run(on: silentDesign).detail
     #expect(one.output.contains("✗ delivers-every-change"))
     #expect(one.output.contains(evidence.split(separator: " ").prefix(3).joined(separator: " ")))
     #expect(one.output.contains("Not yet solved"))
     #expect(one.output.contains("swift run workshop hint 1"))
-    #expect(workshop(["1", "--strict"], designs: designs).status == .failure)
-    #expect(workshop(["2", "--strict"], designs: designs).status == .success)
+    #expect(workshop(["1", "--strict"], code: code).status == .failure)
+    #expect(workshop(["2", "--strict"], code: code).status == .success)
   }
 
   @Test("grading one exercise shows each aimed and kept scenario, then what to read next")
   func gradeOne() throws {
     let exercise = try #require(Exercise.numbered(2))
     let output = workshop(["2"]).output
-    for name in exercise.aimed + exercise.kept {
-      #expect(output.contains("✓ \(name.rawValue)"), "\(name.rawValue)")
+    for (criterion, _) in exercise.criteria {
+      #expect(output.contains("✓ \(criterion.name)"), "\(criterion.name)")
     }
     #expect(output.contains("Solved. Read next: \(exercise.next)"))
   }
@@ -201,13 +203,13 @@ struct WorkshopCommandTests {
       #expect(entry["chapter"] as? Int == exercise.chapter)
       #expect(entry["solved"] as? Bool == true)
       let scenarios = try #require(entry["scenarios"] as? [[String: Any]])
-      #expect(scenarios.count == exercise.aimed.count + exercise.kept.count)
+      #expect(scenarios.count == exercise.criteria.count)
       for scenario in scenarios {
         #expect(Set(scenario.keys) == ["name", "verdict", "aimed"])
       }
       #expect(
         scenarios.filter { $0["aimed"] as? Bool == true }.map { $0["name"] as? String }
-          == exercise.aimed.map(\.rawValue))
+          == exercise.criteria.filter(\.aimed).map(\.criterion.name))
     }
     let one = workshop(["3", "--format=json"]).output
     #expect(one.contains("\"number\" : 3"))
@@ -230,7 +232,10 @@ struct WorkshopCommandTests {
     arguments: [
       ["0"], ["99"], ["one"], ["hint"], ["hint", "x"], ["--format", "yaml"], ["--format"],
       ["--nope"], ["1", "2"], ["hint", "1", "--strict"], ["--watch", "--format", "json"],
-      ["--strict=yes"], ["--watch=3"],
+      ["--strict=yes"], ["--watch=3"], [""], ["="], ["=3"], ["-"], ["--"], ["hint", ""],
+      ["hint", "="], ["hint", "0"], ["hint", "-1"], ["hint", "99", "--reset"], ["--reset"],
+      ["1", "--reset"], ["hint", "1", "--reset", "--strict"], ["--reset=1"], ["--watch", "0"],
+      ["--watch", "-3"], ["hint", "1", "2"], ["--format="], ["tips", "1"],
     ])
   func badInput(arguments: [String]) {
     let result = workshop(arguments)
@@ -252,6 +257,9 @@ struct WorkshopCommandTests {
     #expect(try WorkshopCommand.parse(["--watch"]).request == .watch(nil))
     #expect(try WorkshopCommand.parse(["--watch", "3"]).request == .watch(3))
     #expect(try WorkshopCommand.parse(["--strict", "3"]).strict)
+    #expect(try WorkshopCommand.parse(["hint", "4", "--reset"]).request == .resetHints(4))
+    #expect(try WorkshopCommand.parse(["hint", "--reset"]).request == .resetHints(nil))
+    #expect(try WorkshopCommand.parse(["--reset", "hint", "2"]).request == .resetHints(2))
   }
 
   @Test("each hint run goes one step further, and the last one says where the answer is")
@@ -277,6 +285,65 @@ struct WorkshopCommandTests {
   }
 }
 
+@Suite("Workshop: hints kept between runs")
+struct HintStoreTests {
+  private func store() -> HintStore {
+    HintStore(
+      url: FileManager.default.temporaryDirectory.appendingPathComponent(
+        "hints-\(UUID().uuidString)/hints.json"))
+  }
+
+  @Test("hint N --reset starts that exercise's hints again, and only that one's")
+  func resetOne() throws {
+    let store = store()
+    defer { try? FileManager.default.removeItem(at: store.url.deletingLastPathComponent()) }
+    for _ in 1...2 {
+      _ = workshop(["hint", "4"], hints: store)
+      _ = workshop(["hint", "5"], hints: store)
+    }
+    let reset = workshop(["hint", "4", "--reset"], hints: store)
+    #expect(reset.status == .success)
+    #expect(reset.error.isEmpty)
+    #expect(reset.output.contains("Hints of exercise 4 reset"))
+    #expect(store.shown(for: 4) == 0)
+    #expect(store.shown(for: 5) == 2)
+    let again = workshop(["hint", "4"], hints: store)
+    #expect(again.output.contains("Hint 1 of"))
+    #expect(!again.output.contains("Hint 2 of"))
+  }
+
+  @Test("hint --reset starts every exercise's hints again")
+  func resetAll() throws {
+    let store = store()
+    defer { try? FileManager.default.removeItem(at: store.url.deletingLastPathComponent()) }
+    _ = workshop(["hint", "4"], hints: store)
+    _ = workshop(["hint", "7"], hints: store)
+    let reset = workshop(["hint", "--reset"], hints: store)
+    #expect(reset.status == .success)
+    #expect(reset.output.contains("Hints of every exercise reset"))
+    #expect(store.shown(for: 4) == 0)
+    #expect(store.shown(for: 7) == 0)
+    #expect(workshop(["hint", "--reset"], hints: self.store()).status == .success, "no file yet")
+  }
+
+  @Test("a hints file with a huge or a negative count does not trap")
+  func oddCounts() throws {
+    let store = store()
+    defer { try? FileManager.default.removeItem(at: store.url.deletingLastPathComponent()) }
+    try FileManager.default.createDirectory(
+      at: store.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(#"{"hintsShown": {"4": \#(Int.max), "5": -3}}"#.utf8).write(to: store.url)
+    let four = try #require(Exercise.numbered(4))
+    let huge = workshop(["hint", "4"], hints: store)
+    #expect(huge.status == .success)
+    #expect(huge.output.contains("Hint \(four.hints.count) of \(four.hints.count)"))
+    let negative = workshop(["hint", "5"], hints: store)
+    #expect(negative.status == .success)
+    #expect(negative.output.contains("Hint 1 of"))
+    #expect(!negative.output.contains("Hint 2 of"))
+  }
+}
+
 @Suite("Workshop: watching")
 struct WatcherTests {
   @Test("a save is seen, and regrading happens once at the start and once per change")
@@ -292,13 +359,48 @@ struct WatcherTests {
     var regrades = 0
     var pauses = 0
     Watcher.watch(
-      folder, io: captured.io, rounds: 4, regrade: { regrades += 1 },
+      folder, io: captured.io, rounds: 4,
+      regrade: { _ in
+        regrades += 1
+        return false
+      },
       pause: {
         pauses += 1
         if pauses == 2 { try? Data("let a = 22\n".utf8).write(to: file) }
       })
     #expect(regrades == 2)
     #expect(captured.output.contains("Changed: Exercises/01-x/Observable.swift"))
+  }
+
+  @Test("a save made while a grade is under way abandons it, and the next grade starts at once")
+  func abandonsAGradeOnChange() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("watch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("Observable.swift")
+    try Data("let a = 1\n".utf8).write(to: file)
+    let captured = CapturedIO()
+    var finished: [Bool] = []
+    Watcher.watch(
+      folder, io: captured.io, rounds: 2,
+      regrade: { changed in
+        // The first grade sees a save in the middle of its work; the second one runs to its end.
+        if finished.isEmpty {
+          #expect(!changed())
+          try? Data("let a = 22\n".utf8).write(to: file)
+          #expect(changed())
+          finished.append(false)
+          return true
+        }
+        #expect(!changed())
+        finished.append(true)
+        return false
+      },
+      pause: {})
+    #expect(finished == [false, true])
+    #expect(captured.output.contains("A file changed while grading: that grade is abandoned."))
+    #expect(captured.output.contains("Changed: Exercises/Observable.swift"))
   }
 
   @Test("compiler errors name the exercises they are in")
@@ -312,91 +414,5 @@ struct WatcherTests {
     #expect(
       Watcher.exercisesNamed(in: output)
         == ["Exercises/03-keys-per-owner", "Exercises/07-queue-nested-sets"])
-  }
-}
-
-@Suite("Workshop: grading in a child process")
-struct IsolatedGradingTests {
-  @Test("a child's lines give each scenario's outcome, and the one it died in")
-  func parsesTheChildsReport() {
-    let output = """
-      start\tdelivers-every-change
-      done\tholds\treceived 1, 2, 3, 4, 5: every value set, in order
-      start\tdelivery-order
-      done\tflaw\tcall order differed
-      start\texplicit-unsubscribe
-
-      """
-    let (outcomes, running) = IsolatedGrading.parse(output)
-    #expect(outcomes[.deliversEveryChange]?.verdict == .holds)
-    #expect(outcomes[.deliveryOrder] == Outcome(verdict: .flaw, detail: "call order differed"))
-    #expect(outcomes[.explicitUnsubscribe] == nil)
-    #expect(running == .explicitUnsubscribe)
-    #expect(IsolatedGrading.parse("").running == nil)
-  }
-
-  @Test(
-    "a child that hangs or crashes costs its scenario a ✗ saying so; a new child grades the rest")
-  func hangsAndCrashesCostOneScenario() throws {
-    // A stand-in for the workshop's executable, in a real child process: it reports as the
-    // workshop's child does, hangs in one scenario and dies of a signal in another.
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("workshop-child-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let child = folder.appendingPathComponent("child.sh")
-    try """
-    #!/bin/sh
-    shift 2  # --grade-in-child N
-    for name in "$@"; do
-      printf 'start\\t%s\\n' "$name"
-      case "$name" in
-        delivers-every-change) exec sleep 60 ;;
-        explicit-unsubscribe) kill -SEGV $$ ;;
-      esac
-      printf 'done\\tholds\\tgraded by the stand-in\\n'
-    done
-
-    """.write(to: child, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: child.path)
-
-    let exercise = try #require(Exercise.numbered(2))
-    #expect(
-      exercise.aimed + exercise.kept == [
-        .deliveryOrder, .deliversEveryChange, .explicitUnsubscribe,
-        .strongCaptureFreedAfterUnsubscribe, .sameObserverTwice,
-      ])
-    let grade = IsolatedGrading.grade(exercise, executable: child.path, timeout: 1)
-    let outcomes = Dictionary(uniqueKeysWithValues: grade.results.map { ($0.scenario, $0.outcome) })
-    let graded = Outcome(verdict: .holds, detail: "graded by the stand-in")
-    #expect(outcomes[.deliveryOrder] == graded)
-    #expect(
-      outcomes[.deliversEveryChange]
-        == Outcome(
-          verdict: .flaw,
-          detail: "while it ran, it did not finish within 1 second: a deadlock or an endless loop?"
-        ))
-    #expect(
-      outcomes[.explicitUnsubscribe]
-        == Outcome(
-          verdict: .flaw,
-          detail: "while it ran, the program crashed (signal \(SIGSEGV)): a trap, such as a force "
-            + "unwrap of nil or a Mutex locked twice on one thread"))
-    #expect(outcomes[.strongCaptureFreedAfterUnsubscribe] == graded)
-    #expect(outcomes[.sameObserverTwice] == graded)
-  }
-
-  @Test("a child reports exactly the scenarios it is asked for, in order")
-  func childReports() throws {
-    let captured = CapturedIO()
-    let design = try #require(solutionDesigns[2])
-    let status = WorkshopCommand.run(
-      [IsolatedGrading.childFlag, "2", "delivery-order", "same-observer-twice"],
-      io: captured.io, designs: solutionDesigns)
-    #expect(status == .success)
-    let (outcomes, running) = IsolatedGrading.parse(captured.output)
-    #expect(running == nil)
-    #expect(Set(outcomes.keys) == [.deliveryOrder, .sameObserverTwice])
-    #expect(outcomes[.deliveryOrder] == Scenario.Name.deliveryOrder.scenario.run(on: design))
   }
 }

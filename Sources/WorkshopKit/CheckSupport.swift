@@ -1,0 +1,91 @@
+import ObserverScenarios
+import Support
+
+// What the checks share: who was called, the steps taken so far, and entries counted in an
+// observable's own storage.
+
+/// Who a check's closures were called for, in order, by name.
+final class CallLog {
+  private(set) var names: [String] = []
+
+  /// Records a call.
+  func append(_ name: String) { names.append(name) }
+
+  /// The calls since the last `take()`.
+  func take() -> [String] {
+    defer { names = [] }
+    return names
+  }
+}
+
+/// An object a check binds for, with a name its evidence uses.
+final class Named {
+  let name: String
+  init(_ name: String) { self.name = name }
+}
+
+/// The steps a check has taken, for evidence that says what led to what happened.
+struct Steps {
+  private var done: [String] = []
+
+  init(_ first: String) { done = [first] }
+
+  /// Records the next step.
+  mutating func then(_ step: String) { done.append(step) }
+
+  /// A flaw: the steps taken, then what happened.
+  func flaw(_ happened: String) -> Outcome {
+    .flaw("\(done.joined(separator: ", ")): \(happened)")
+  }
+
+  /// When `calls` differs from `expected`: the flaw, saying who set `value` called.
+  func calls(_ calls: [String], expected: [String], set value: Int) -> Outcome? {
+    calls == expected
+      ? nil : flaw("set \(value) called \(listed(calls)), not \(listed(expected))")
+  }
+}
+
+/// "nobody", "A", "A and B", "A, B and C".
+func listed(_ names: [String]) -> String {
+  switch names.count {
+  case 0: "nobody"
+  case 1: names[0]
+  default: names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+  }
+}
+
+/// The entries `object` stores, counted in its own storage rather than by its `observerCount`:
+/// the largest array, dictionary or set among its stored properties, with that property's name.
+/// `nil` when it has none that reflection can see.
+func storedEntries(of object: AnyObject) -> (count: Int, property: String)? {
+  var largest: (count: Int, property: String)?
+  // The class's own properties, then each superclass's.
+  let mirrors = sequence(first: Mirror(reflecting: object)) { $0.superclassMirror }
+  for child in mirrors.flatMap(\.children) {
+    let mirror = Mirror(reflecting: child.value)
+    guard [.collection, .dictionary, .set].contains(mirror.displayStyle) else { continue }
+    let count = mirror.children.count
+    if count >= largest?.count ?? 0 { largest = (count, child.label ?? "its storage") }
+  }
+  return largest
+}
+
+/// Counts `observable`'s entries in its storage where reflection can, else by its own count;
+/// when the two differ, a flaw that says so.
+///
+/// - Returns: The count, and what the evidence calls it.
+func countedEntries(of observable: some ExerciseObservable) -> (
+  count: Int, said: String
+) {
+  // The storage first: an observerCount that cleans as it counts must not hide what a set left.
+  let stored = storedEntries(of: observable)
+  let own = observable.observerCount
+  guard let stored else {
+    return (own, "observerCount said \(grouped(own))")
+  }
+  return (
+    stored.count,
+    "\(grouped(stored.count)) entries were stored in `\(stored.property)`"
+      + (own == stored.count ? "" : " (observerCount said \(grouped(own)))")
+  )
+}

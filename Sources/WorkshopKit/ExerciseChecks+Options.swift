@@ -1,0 +1,475 @@
+import Foundation
+import ObserverScenarios
+import Support
+import Synchronization
+
+// The checks of exercises 6 to 9, on stage 4's API.
+
+// MARK: - Exercises 6 and 7
+
+extension OptionsAdapter {
+  /// Runs a check of exercise 6's or 7's promise.
+  ///
+  /// - Parameter check: The check.
+  /// - Returns: Its verdict and evidence.
+  package static func run(_ check: Check) -> Outcome {
+    switch check {
+    case .removedMidNotificationAmongSeveral: removedMidNotificationAmongSeveral()
+    case .removedAndAddedAgainMidNotification: removedAndAddedAgainMidNotification()
+    case .twoNestedSetsInOrder: twoNestedSetsInOrder()
+    case .nestedSetsOldValues: nestedSetsOldValues()
+    case .laterSetDelivered: laterSetDelivered()
+    default: notRunHere(check)
+    }
+  }
+
+  /// Adds `owner`, asking for new values, with `body` run on each.
+  private static func add(
+    _ owner: Named, to observable: Observable, options: Observable.Options = .new,
+    _ body: @escaping (Int, Observable.Options) -> Void
+  ) {
+    observable.addObserver(owner, removeIfExists: true, options: options, closure: body)
+  }
+
+  private static func removedMidNotificationAmongSeveral() -> Outcome {
+    let observable = Observable(0)
+    let log = CallLog()
+    let owners = ["A", "B", "C", "D", "E"].map(Named.init)
+    for owner in owners {
+      add(owner, to: observable) { [weak observable] value, _ in
+        log.append(owner.name)
+        if owner.name == "A", value == 1 { observable?.removeObserver(owners[2]) }
+        if owner.name == "D", value == 2 { observable?.removeObserver(owners[0]) }
+      }
+    }
+    var steps = Steps("added A, B, C, D, E; A removed C inside its closure for set 1")
+    observable.value = 1
+    if let flaw = steps.calls(log.take(), expected: ["A", "B", "D", "E"], set: 1) { return flaw }
+    steps.then("D removed A inside its closure for set 2")
+    observable.value = 2
+    if let flaw = steps.calls(log.take(), expected: ["A", "B", "D", "E"], set: 2) { return flaw }
+    observable.value = 3
+    if let flaw = steps.calls(log.take(), expected: ["B", "D", "E"], set: 3) { return flaw }
+    return withExtendedLifetime(owners) {
+      .holds("C removed by A, then A by D, mid-notification: neither ran after its removal")
+    }
+  }
+
+  private static func removedAndAddedAgainMidNotification() -> Outcome {
+    let observable = Observable(0)
+    let log = CallLog()
+    let (a, b, c) = (Named("A"), Named("B"), Named("C"))
+    add(a, to: observable) { [weak observable] value, _ in
+      log.append("A")
+      guard value == 1, let observable else { return }
+      observable.removeObserver(b)
+      add(b, to: observable) { _, _ in log.append("B's second closure") }
+    }
+    add(b, to: observable) { _, _ in log.append("B's first closure") }
+    add(c, to: observable) { _, _ in log.append("C") }
+    let steps = Steps(
+      "added A, B, C; A removed B and added it again with a second closure, inside its closure "
+        + "for set 1")
+    observable.value = 1
+    let first = log.take()
+    if first.contains("B's first closure") {
+      return steps.flaw("set 1 still called B's first closure (it called \(listed(first)))")
+    }
+    if !first.contains("C") { return steps.flaw("set 1 called \(listed(first)), not C") }
+    observable.value = 2
+    if let flaw = steps.calls(log.take(), expected: ["A", "C", "B's second closure"], set: 2) {
+      return flaw
+    }
+    return withExtendedLifetime([a, b, c]) {
+      .holds("B removed and added again mid-notification: its first closure never ran again")
+    }
+  }
+
+  /// What each observer received, by name, in order.
+  private final class Received {
+    var values: [String: [String]] = [:]
+    func append(_ owner: String, _ what: String) { values[owner, default: []].append(what) }
+  }
+
+  private static func twoNestedSetsInOrder() -> Outcome {
+    let observable = Observable(0)
+    let received = Received()
+    let owners = ["A", "B", "C"].map(Named.init)
+    for owner in owners {
+      add(owner, to: observable) { [weak observable] value, _ in
+        received.append(owner.name, String(value))
+        guard owner.name == "A", value == 1, let observable else { return }
+        observable.value = 2
+        observable.value = 3
+      }
+    }
+    let steps = Steps("A set 2 then 3 inside its closure for 1")
+    observable.value = 1
+    for owner in owners {
+      let got = received.values[owner.name] ?? []
+      if got != ["1", "2", "3"] {
+        let ending = got.last.map { " and ended on \($0)" } ?? ""
+        return steps.flaw(
+          "\(owner.name) received \(got.isEmpty ? "nothing" : got.joined(separator: ", "))"
+            + (got.count == 1 ? " only" : "") + ending + ", not 1, 2, 3")
+      }
+    }
+    if observable.value != 3 {
+      return steps.flaw(
+        "every observer received 1, 2, 3, but the value then read \(observable.value)")
+    }
+    return withExtendedLifetime(owners) {
+      .holds("A set 2 then 3 inside its closure for 1: A, B and C each received 1, 2, 3")
+    }
+  }
+
+  private static func nestedSetsOldValues() -> Outcome {
+    let observable = Observable(0)
+    let received = Received()
+    let (a, b) = (Named("A"), Named("B"))
+    add(a, to: observable) { [weak observable] value, _ in
+      if value == 1 { observable?.value = 2 }
+    }
+    add(b, to: observable, options: Observable.Options.old.union(.new)) { value, option in
+      received.append("B", (option == .old ? "old " : "new ") + String(value))
+    }
+    let steps = Steps("A set 2 inside its closure for 1; B asked for old and new values")
+    observable.value = 1
+    let expected = ["old 0", "new 1", "old 1", "new 2"]
+    let got = received.values["B"] ?? []
+    if got != expected {
+      return steps.flaw(
+        "B received \(got.isEmpty ? "nothing" : got.joined(separator: ", ")), not "
+          + expected.joined(separator: ", "))
+    }
+    return withExtendedLifetime([a, b]) {
+      .holds("B received old 0, new 1, then old 1, new 2: each queued set's own old value")
+    }
+  }
+
+  private static func laterSetDelivered() -> Outcome {
+    let observable = Observable(0)
+    let log = CallLog()
+    let (a, b) = (Named("A"), Named("B"))
+    add(a, to: observable) { [weak observable] value, _ in
+      log.append("A")
+      if value == 1 { observable?.value = 2 }
+    }
+    add(b, to: observable) { _, _ in log.append("B") }
+    var steps = Steps("A set 2 inside its closure for 1")
+    observable.value = 1
+    _ = log.take()
+    steps.then("then the value was set to 4")
+    observable.value = 4
+    if let flaw = steps.calls(log.take(), expected: ["A", "B"], set: 4) { return flaw }
+    if observable.value != 4 { return steps.flaw("the value then read \(observable.value)") }
+    return withExtendedLifetime([a, b]) {
+      .holds("after a round with a nested set, set 4 called A and B")
+    }
+  }
+}
+
+// MARK: - Exercise 8
+
+extension HandingAdapter {
+  /// Runs a check of exercise 8's promise.
+  ///
+  /// - Parameter check: The check.
+  /// - Returns: Its verdict and evidence.
+  package static func run(_ check: Check) -> Outcome {
+    switch check {
+    case .releasedDuringSet: releasedDuringSet()
+    case .handsItsOwnObserver: handsItsOwnObserver()
+    default: notRunHere(check)
+    }
+  }
+
+  /// Holds B, the observer another handler releases.
+  private final class Holder {
+    var owner: Named?
+  }
+
+  private static func releasedDuringSet() -> Outcome {
+    let observable = Observable(0)
+    let log = CallLog()
+    let (a, c) = (Named("A"), Named("C"))
+    let holder = Holder()
+    holder.owner = Named("B")
+    weak let b = holder.owner
+    let handler: (Named, Int, Observable.Options) -> Void = { observer, value, _ in
+      log.append(observer.name)
+      if observer.name == "A", value == 1 { holder.owner = nil }
+    }
+    for owner in [a, holder.owner!, c] {
+      observable.addObserver(owner, removeIfExists: true, options: .new, handler: handler)
+    }
+    var steps = Steps("added A, B, C; A released B, its last reference, inside its handler for 1")
+    observable.value = 1
+    if let flaw = steps.calls(log.take(), expected: ["A", "C"], set: 1) { return flaw }
+    if b != nil { return steps.flaw("B was not freed: something the observable keeps holds it") }
+    observable.value = 2
+    steps.then("set 2")
+    if let flaw = steps.calls(log.take(), expected: ["A", "C"], set: 2) { return flaw }
+    return withExtendedLifetime([a, c]) {
+      .holds("B released by A's handler during set 1: B's handler was skipped, and B freed")
+    }
+  }
+
+  private static func handsItsOwnObserver() -> Outcome {
+    let observable = Observable(0)
+    let owners = ["A", "B", "C"].map(Named.init)
+    var wrong: [String] = []
+    var calls = 0
+    for owner in owners {
+      let name = owner.name
+      observable.addObserver(owner, removeIfExists: true, options: .new) { observer, _, _ in
+        calls += 1
+        if observer.name != name {
+          wrong.append("the handler added for \(name) was handed \(observer.name)")
+        }
+      }
+    }
+    observable.value = 1
+    let steps = Steps("added A, B, C")
+    if let first = wrong.first { return steps.flaw("at set 1, \(first)") }
+    if calls != 3 { return steps.flaw("set 1 made \(calls) handler calls, not 3") }
+    return withExtendedLifetime(owners) {
+      .holds("added A, B, C: each handler was handed its own observer")
+    }
+  }
+}
+
+// MARK: - Exercise 9
+
+/// An owner a thread may hand to the observable.
+private final class SendableOwner: Sendable {
+  let index: Int
+  init(_ index: Int) { self.index = index }
+}
+
+/// How many times each owner's closure ran, from any thread.
+private final class CallCounts: Sendable {
+  private let counts = Mutex<[Int: Int]>([:])
+
+  func called(_ index: Int) { counts.withLock { $0[index, default: 0] += 1 } }
+
+  /// The counts since the last `take()`.
+  func take() -> [Int: Int] {
+    counts.withLock { counts in
+      defer { counts = [:] }
+      return counts
+    }
+  }
+}
+
+/// The value a closure read, kept for the check.
+private final class ReadInside: Sendable {
+  let value = Mutex<Int?>(nil)
+}
+
+/// Lets the threads of a check start together, so that they overlap.
+private final class StartBarrier: @unchecked Sendable {
+  // The condition guards `waiting`.
+  private let condition = NSCondition()
+  private var waiting: Int
+
+  init(threads: Int) { waiting = threads }
+
+  func arriveAndWait() {
+    condition.lock()
+    waiting -= 1
+    if waiting == 0 { condition.broadcast() }
+    while waiting > 0 { condition.wait() }
+    condition.unlock()
+  }
+}
+
+/// Runs `body(index)` on `count` threads at once, and returns when all are done.
+private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let barrier = StartBarrier(threads: count)
+  let done = DispatchSemaphore(value: 0)
+  for index in 0..<count {
+    let thread = Thread {
+      barrier.arriveAndWait()
+      body(index)
+      done.signal()
+    }
+    thread.start()
+  }
+  for _ in 0..<count { done.wait() }
+}
+
+extension SendableOptionsAdapter {
+  /// Runs a check of exercise 9's promise.
+  ///
+  /// - Parameter check: The check.
+  /// - Returns: Its verdict and evidence.
+  package static func run(_ check: Check) -> Outcome {
+    switch check {
+    case .threadsShareIt: threadsShareIt()
+    case .closureUsesTheObservable: closureUsesTheObservable()
+    case .otherThreadDuringClosure: otherThreadDuringClosure()
+    default: notRunHere(check)
+    }
+  }
+
+  /// How many threads, and observers per thread, the stress check uses.
+  private static var threads: Int { 4 }
+  private static var perThread: Int { 100 }
+  private static var rounds: Int { 3 }
+
+  /// The observable, handed to threads: the check is what finds out whether that is safe.
+  private struct Shared: @unchecked Sendable {
+    let observable: Observable
+  }
+
+  /// A flaw when `counts` is not exactly one call for each of `expected`.
+  private static func check(_ counts: [Int: Int], expected: Range<Int>, _ steps: String)
+    -> Outcome?
+  {
+    let missed = expected.count { counts[$0] == nil }
+    let extra = counts.keys.count { !expected.contains($0) }
+    let twice = counts.values.count { $0 > 1 }
+    guard missed > 0 || extra > 0 || twice > 0 else { return nil }
+    var found: [String] = []
+    if missed > 0 {
+      found.append("\(grouped(missed)) of the \(grouped(expected.count)) were not called")
+    }
+    if extra > 0 { found.append("\(grouped(extra)) removed ones were called") }
+    if twice > 0 { found.append("\(grouped(twice)) were called more than once") }
+    return .flaw("\(steps): a set then found \(listed(found))")
+  }
+
+  private static func threadsShareIt() -> Outcome {
+    // Several rounds, each on a fresh observable: a race that one round misses, one of the
+    // others shows.
+    for _ in 0..<rounds {
+      let shared = Shared(observable: Observable(0))
+      let counts = CallCounts()
+      let owners = (0..<threads * perThread).map(SendableOwner.init)
+      let perThread = perThread
+      onThreads(threads) { thread in
+        for owner in owners[(thread * perThread)..<((thread + 1) * perThread)] {
+          let index = owner.index
+          shared.observable.addObserver(
+            owner, removeIfExists: true, options: .new, closure: { _, _ in counts.called(index) })
+        }
+      }
+      let added =
+        "\(threads) threads each added \(perThread) observers at once"
+      shared.observable.value = 1
+      if let flaw = check(counts.take(), expected: 0..<(threads * perThread), added) {
+        return flaw
+      }
+      if shared.observable.observerCount != threads * perThread {
+        return .flaw(
+          "\(added): observerCount then said \(grouped(shared.observable.observerCount)), "
+            + "not \(grouped(threads * perThread))")
+      }
+      // Each thread removes the first half of its observers while it sets the value.
+      let half = perThread / 2
+      onThreads(threads) { thread in
+        let first = thread * perThread
+        for (step, owner) in owners[first..<(first + half)].enumerated() {
+          shared.observable.removeObserver(owner)
+          if step % 25 == 0 { shared.observable.value = 2 }
+        }
+      }
+      _ = counts.take()
+      shared.observable.value = 3
+      let kept = (0..<threads).flatMap { ($0 * perThread + half)..<(($0 + 1) * perThread) }
+      let removedThenSet =
+        "\(threads) threads each removed \(half) of their observers while setting the value"
+      let got = counts.take()
+      let missed = kept.count { got[$0] == nil }
+      let extra = got.keys.count { !kept.contains($0) }
+      if missed > 0 || extra > 0 || got.values.contains(where: { $0 > 1 }) {
+        return .flaw(
+          "\(removedThenSet): a set then called \(grouped(got.count)) observers, not the "
+            + "\(grouped(kept.count)) kept (\(grouped(missed)) kept ones missed, "
+            + "\(grouped(extra)) removed ones called)")
+      }
+      withExtendedLifetime(owners) {}
+    }
+    return .holds(
+      "\(threads) threads added \(perThread) observers each, then removed half while setting, "
+        + "\(rounds) times: no observer lost or left behind")
+  }
+
+  /// How long a closure waits for another thread to use the observable.
+  private static var patience: Double { 2 }
+
+  private static func otherThreadDuringClosure() -> Outcome {
+    let shared = Shared(observable: Observable(0))
+    let owners = (0..<2).map(SendableOwner.init)
+    let finished = DispatchSemaphore(value: 0)
+    let waited = ReadInside()
+    // A's closure for 1 has another thread read the value and add B, and waits for it: a
+    // lock held around the closure, even a recursive one, makes that thread wait instead.
+    shared.observable.addObserver(owners[0], removeIfExists: true, options: .new) {
+      [owners] value, _ in
+      guard value == 1 else { return }
+      let thread = Thread {
+        _ = shared.observable.value
+        shared.observable.addObserver(
+          owners[1], removeIfExists: true, options: .new, closure: { _, _ in })
+        finished.signal()
+      }
+      thread.start()
+      let timedOut = finished.wait(timeout: .now() + patience) == .timedOut
+      waited.value.withLock { $0 = timedOut ? 1 : 0 }
+    }
+    shared.observable.value = 1
+    let timedOut = waited.value.withLock { $0 } == 1
+    // The other thread ends once the lock is let go; wait for it, so that nothing is left.
+    if timedOut { finished.wait() }
+    return withExtendedLifetime(owners) {
+      timedOut
+        ? .flaw(
+          "A's closure for 1 waited \(IsolatedGrading.seconds(patience)) for another thread to "
+            + "read the value and add an observer, in vain: a lock was held while the closure ran")
+        : .holds("while A's closure for 1 ran, another thread read the value and added an observer")
+    }
+  }
+
+  private static func closureUsesTheObservable() -> Outcome {
+    let shared = Shared(observable: Observable(0))
+    let counts = CallCounts()
+    let owners = (0..<4).map(SendableOwner.init)
+    let readInside = ReadInside()
+    // A (0) reads the value, adds D (3), removes B (1) and sets 2, all inside its call for 1.
+    shared.observable.addObserver(owners[0], removeIfExists: true, options: .new) {
+      [owners] value, _ in
+      counts.called(0)
+      guard value == 1 else { return }
+      readInside.value.withLock { $0 = shared.observable.value }
+      shared.observable.addObserver(
+        owners[3], removeIfExists: true, options: .new, closure: { _, _ in counts.called(3) })
+      shared.observable.removeObserver(owners[1])
+      shared.observable.value = 2
+    }
+    for index in 1...2 {
+      shared.observable.addObserver(
+        owners[index], removeIfExists: true, options: .new,
+        closure: { _, _ in counts.called(index) })
+    }
+    let steps =
+      "A read the value, added D, removed B and set 2, inside its closure for 1"
+    shared.observable.value = 1
+    let read = readInside.value.withLock { $0 }
+    if read != 1 {
+      return .flaw("\(steps): the value it read was \(read.map(String.init) ?? "nothing"), not 1")
+    }
+    _ = counts.take()
+    shared.observable.value = 3
+    let got = counts.take()
+    let names = ["A", "B", "C", "D"]
+    let called = got.keys.sorted().map { names[$0] }
+    if called != ["A", "C", "D"] {
+      return .flaw("\(steps): set 3 then called \(listed(called)), not A, C and D")
+    }
+    return withExtendedLifetime(owners) {
+      .holds("\(steps): no lock was held, and set 3 called A, C and D")
+    }
+  }
+}

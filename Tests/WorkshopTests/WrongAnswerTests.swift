@@ -1,0 +1,46 @@
+import Foundation
+import ObserverScenarios
+import Testing
+import WorkshopKit
+import WorkshopWrongAnswers
+
+/// The grading child that runs the wrong answers, built beside the tests.
+let wrongAnswersChild = URL(fileURLWithPath: CommandLine.arguments[0])
+  .deletingLastPathComponent().appendingPathComponent("workshop-wrong-answers").path
+
+extension WrongAnswer: CustomTestStringConvertible {
+  package var testDescription: String { name }
+}
+
+@Suite("Workshop: known wrong answers are caught")
+struct WrongAnswerTests {
+  @Test("every exercise has at least three wrong answers, each named once")
+  func everyExercise() {
+    for exercise in Exercise.all {
+      #expect(WrongAnswer.all.count { $0.exercise == exercise.number } >= 3, "\(exercise.slug)")
+    }
+    #expect(Set(WrongAnswer.all.map(\.name)).count == WrongAnswer.all.count)
+    for answer in WrongAnswer.all {
+      let exercise = Exercise.numbered(answer.exercise)
+      #expect(
+        exercise?.criteria.contains { $0.criterion == answer.caughtBy } == true,
+        "\(answer.name) is caught by \(answer.caughtBy.name), which does not grade it")
+    }
+  }
+
+  @Test(
+    "a wrong answer, graded as the workshop grades a learner's code, is not solved, and the evidence names its mistake",
+    arguments: WrongAnswer.all)
+  func caught(answer: WrongAnswer) throws {
+    let exercise = try #require(Exercise.numbered(answer.exercise))
+    try #require(FileManager.default.isExecutableFile(atPath: wrongAnswersChild))
+    let grade = IsolatedGrading.grade(exercise, command: [wrongAnswersChild, answer.name])
+    #expect(!grade.isSolved, "\(answer.mistake): graded solved")
+    let result = try #require(grade.results.first { $0.criterion == answer.caughtBy })
+    #expect(result.outcome.verdict == .flaw, "\(answer.mistake): \(result.outcome.detail)")
+    let phrases = answer.evidence.split(separator: "|")
+    #expect(
+      phrases.contains { result.outcome.detail.contains($0) },
+      "\(answer.mistake): \(answer.caughtBy.name) said \"\(result.outcome.detail)\"")
+  }
+}

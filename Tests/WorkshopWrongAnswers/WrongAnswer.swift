@@ -1,0 +1,36 @@
+import ObserverScenarios
+import WorkshopKit
+
+/// A wrong answer to an exercise, as learners write them: the grader must call it not solved,
+/// with evidence that names the mistake. For tests only.
+package struct WrongAnswer: Sendable, CustomStringConvertible {
+  /// Its name, as the grading child takes it: `01-remove-at-id-minus-one`.
+  package var name: String
+  /// The exercise it answers.
+  package var exercise: Int
+  /// The mistake, in a sentence.
+  package var mistake: String
+  /// The scenario or check whose evidence must name the mistake.
+  package var caughtBy: Criterion
+  /// What that evidence must say; `|` separates phrases of which it must say one (a race
+  /// shows as observers lost, or as a crash).
+  package var evidence: String
+  /// The code.
+  package var code: ExerciseCode
+
+  /// Its name.
+  package var description: String { name }
+
+  /// The wrong answer called `name`, if there is one.
+  ///
+  /// - Parameter name: A wrong answer's name.
+  /// - Returns: The wrong answer, or `nil`.
+  package static func named(_ name: String) -> WrongAnswer? {
+    all.first { $0.name == name }
+  }
+
+  /// Every wrong answer, by exercise.
+  package static let all: [WrongAnswer] =
+    exercise1 + exercise2 + exercise3 + exercise4 + exercise5 + exercise6 + exercise7
+    + exercise8 + exercise9
+}

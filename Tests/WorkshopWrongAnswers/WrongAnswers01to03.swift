@@ -1,0 +1,248 @@
+import ObserverScenarios
+import WorkshopKit
+
+// MARK: - Exercise 1: removable closures
+
+/// Stage 1 with ids; `remove` is what each wrong answer gets wrong.
+class RemovableBase {
+  struct Entry {
+    let id: Int
+    let observer: (Int) -> Void
+  }
+  var entries: [Entry] = []
+  var lastID = 0
+  var value: Int { didSet { for entry in entries { entry.observer(value) } } }
+  var observerCount: Int { entries.count }
+  init(_ value: Int) { self.value = value }
+  func nextID() -> Int {
+    lastID += 1
+    return lastID
+  }
+  func bindObserver(_ observer: @escaping (Int) -> Void) -> Int {
+    let id = nextID()
+    entries.append(Entry(id: id, observer: observer))
+    return id
+  }
+}
+
+/// Removes at index `id - 1`, as if no closure had ever been removed before.
+final class RemoveAtIDMinusOne: RemovableBase, RemovableClosuresObservable {
+  func removeObserver(_ id: Int) {
+    if id - 1 < entries.count { entries.remove(at: id - 1) }
+  }
+}
+
+/// A removal loop whose index never advances past an entry it keeps.
+final class RemovalLoopNeverAdvances: RemovableBase, RemovableClosuresObservable {
+  func removeObserver(_ id: Int) {
+    var index = 0
+    while index < entries.count {
+      guard entries[index].id == id else { continue }
+      entries.remove(at: index)
+      index += 1
+    }
+  }
+}
+
+/// Removes every closure, whichever id it is given.
+final class RemovesAll: RemovableBase, RemovableClosuresObservable {
+  func removeObserver(_ id: Int) { entries.removeAll() }
+}
+
+/// Hands out the number of entries as the id, so that ids are reused after a removal.
+final class IDFromCount: RemovableBase, RemovableClosuresObservable {
+  override func nextID() -> Int { entries.count }
+  func removeObserver(_ id: Int) { entries.removeAll { $0.id == id } }
+}
+
+extension WrongAnswer {
+  static let exercise1 = [
+    WrongAnswer(
+      name: "01-remove-at-id-minus-one", exercise: 1,
+      mistake: "removeObserver removes at index id - 1",
+      caughtBy: .check(.removesOneOfSeveral),
+      evidence: "bound A, B, C, removed A, then B: set 3 called B, not C",
+      code: .exercise(1, RemovableClosuresAdapter<RemoveAtIDMinusOne>.self, isSendable: false)),
+    WrongAnswer(
+      name: "01-removal-loop-never-advances", exercise: 1,
+      mistake: "the removal loop never moves past an entry it keeps",
+      caughtBy: .check(.removesOneOfSeveral), evidence: "did not finish within",
+      code: .exercise(
+        1, RemovableClosuresAdapter<RemovalLoopNeverAdvances>.self, isSendable: false)),
+    WrongAnswer(
+      name: "01-removes-all", exercise: 1, mistake: "removeObserver removes every closure",
+      caughtBy: .check(.removesOneOfSeveral),
+      evidence: "bound A, B, C, removed A: set 2 called nobody, not B and C",
+      code: .exercise(1, RemovableClosuresAdapter<RemovesAll>.self, isSendable: false)),
+    WrongAnswer(
+      name: "01-id-from-count", exercise: 1,
+      mistake: "the id is the count of entries, so a new bind reuses a live id",
+      caughtBy: .check(.removesTwiceThenBinds),
+      evidence: "removed C: set 3 called A, not A and D",
+      code: .exercise(1, RemovableClosuresAdapter<IDFromCount>.self, isSendable: false)),
+  ]
+}
+
+// MARK: - Exercise 2: call in order
+
+/// Stage 2 with an array of keys beside the dictionary; `bind` and `remove` are the mistakes.
+class KeyedBase {
+  var observers: [String: (Int) -> Void] = [:]
+  var keys: [String] = []
+  var value: Int { didSet { for key in keys { observers[key]?(value) } } }
+  var observerCount: Int { observers.count }
+  init(_ value: Int) { self.value = value }
+}
+
+/// Appends the key on every bind, so a key bound again is walked twice.
+final class AppendsEveryBind: KeyedBase, KeyedObservable {
+  func bindObserver(forKey key: String, _ observer: @escaping (Int) -> Void) {
+    observers[key] = observer
+    keys.append(key)
+  }
+  func removeObserver(forKey key: String) {
+    observers[key] = nil
+    keys.removeAll { $0 == key }
+  }
+}
+
+/// Removes the key from the dictionary only, so that it stays in the order.
+final class RemoveLeavesKeyInOrder: KeyedBase, KeyedObservable {
+  func bindObserver(forKey key: String, _ observer: @escaping (Int) -> Void) {
+    if observers.updateValue(observer, forKey: key) == nil { keys.append(key) }
+  }
+  func removeObserver(forKey key: String) { observers[key] = nil }
+}
+
+/// Moves a key bound again to the end of the order.
+final class ReboundKeyMovesLast: KeyedBase, KeyedObservable {
+  func bindObserver(forKey key: String, _ observer: @escaping (Int) -> Void) {
+    keys.removeAll { $0 == key }
+    keys.append(key)
+    observers[key] = observer
+  }
+  func removeObserver(forKey key: String) {
+    observers[key] = nil
+    keys.removeAll { $0 == key }
+  }
+}
+
+/// Calls the keys in sorted order, not in the order they were bound.
+final class SortedKeys: KeyedBase, KeyedObservable {
+  func bindObserver(forKey key: String, _ observer: @escaping (Int) -> Void) {
+    observers[key] = observer
+    keys = observers.keys.sorted()
+  }
+  func removeObserver(forKey key: String) {
+    observers[key] = nil
+    keys = observers.keys.sorted()
+  }
+}
+
+extension WrongAnswer {
+  static let exercise2 = [
+    WrongAnswer(
+      name: "02-appends-every-bind", exercise: 2,
+      mistake: "a key bound again is appended to the order again",
+      caughtBy: .check(.reboundKeyKeepsItsPlace),
+      evidence: "set 2 called title's second closure, badge, count and title's second closure",
+      code: .exercise(2, KeyedAdapter<AppendsEveryBind>.self, isSendable: false)),
+    WrongAnswer(
+      name: "02-remove-leaves-key-in-order", exercise: 2,
+      mistake: "removeObserver leaves the key in the order",
+      caughtBy: .check(.removedKeyBoundAgainGoesLast),
+      evidence: "set 2 called title, badge, count and badge, not title, count and badge",
+      code: .exercise(2, KeyedAdapter<RemoveLeavesKeyInOrder>.self, isSendable: false)),
+    WrongAnswer(
+      name: "02-rebound-key-moves-last", exercise: 2,
+      mistake: "a key bound again moves to the end",
+      caughtBy: .check(.reboundKeyKeepsItsPlace),
+      evidence: "set 2 called badge, count and title's second closure, not title's second",
+      code: .exercise(2, KeyedAdapter<ReboundKeyMovesLast>.self, isSendable: false)),
+    WrongAnswer(
+      name: "02-sorted-keys", exercise: 2, mistake: "the keys are called in sorted order",
+      caughtBy: .check(.reboundKeyKeepsItsPlace),
+      evidence: "set 1 called badge, count and title, not title, badge and count",
+      code: .exercise(2, KeyedAdapter<SortedKeys>.self, isSendable: false)),
+  ]
+}
+
+// MARK: - Exercise 3: keys per owner
+
+/// Stage 2 with the owner beside the key, filed under a string key the mistakes choose.
+class OwnerKeyedBase {
+  var observers: [String: (Int) -> Void] = [:]
+  var value: Int { didSet { for observer in observers.values { observer(value) } } }
+  var observerCount: Int { observers.count }
+  init(_ value: Int) { self.value = value }
+}
+
+/// Files each closure under `"\(owner).\(key)"`: the same string for two owners of one class.
+final class DescribedOwnerKey: OwnerKeyedBase, OwnerKeyedObservable {
+  func bindObserver(_ owner: AnyObject, forKey key: String, _ observer: @escaping (Int) -> Void) {
+    observers["\(owner).\(key)"] = observer
+  }
+  func removeObserver(_ owner: AnyObject, forKey key: String) {
+    observers["\(owner).\(key)"] = nil
+  }
+}
+
+/// Files by owner and key, but removes every owner's closure under the key.
+final class RemovesEveryOwnersKey: OwnerKeyedBase, OwnerKeyedObservable {
+  func bindObserver(_ owner: AnyObject, forKey key: String, _ observer: @escaping (Int) -> Void) {
+    observers["\(ObjectIdentifier(owner).hashValue)|\(key)"] = observer
+  }
+  func removeObserver(_ owner: AnyObject, forKey key: String) {
+    observers = observers.filter { !$0.key.hasSuffix("|\(key)") }
+  }
+}
+
+/// Files by owner only: an owner's second key replaces its first.
+final class KeyedByOwnerOnly: OwnerKeyedBase, OwnerKeyedObservable {
+  func bindObserver(_ owner: AnyObject, forKey key: String, _ observer: @escaping (Int) -> Void) {
+    observers["\(ObjectIdentifier(owner).hashValue)"] = observer
+  }
+  func removeObserver(_ owner: AnyObject, forKey key: String) {
+    observers["\(ObjectIdentifier(owner).hashValue)"] = nil
+  }
+}
+
+/// Files by owner and key, but removes every key of the owner.
+final class RemovesEveryKeyOfOwner: OwnerKeyedBase, OwnerKeyedObservable {
+  func bindObserver(_ owner: AnyObject, forKey key: String, _ observer: @escaping (Int) -> Void) {
+    observers["\(ObjectIdentifier(owner).hashValue)|\(key)"] = observer
+  }
+  func removeObserver(_ owner: AnyObject, forKey key: String) {
+    observers = observers.filter { !$0.key.hasPrefix("\(ObjectIdentifier(owner).hashValue)|") }
+  }
+}
+
+extension WrongAnswer {
+  static let exercise3 = [
+    WrongAnswer(
+      name: "03-described-owner-key", exercise: 3,
+      mistake: "the key is \"\\(owner).\\(key)\", the same for two owners of one class",
+      caughtBy: .check(.twoOwnersOneKey),
+      evidence: "a screen and an object of another class under \"label\" were both called, so "
+        + "owners of one class share a key",
+      code: .exercise(3, OwnerKeyedAdapter<DescribedOwnerKey>.self, isSendable: false)),
+    WrongAnswer(
+      name: "03-removes-every-owners-key", exercise: 3,
+      mistake: "removeObserver removes every owner's closure under the key",
+      caughtBy: .check(.twoOwnersOneKey),
+      evidence: "the first removed its \"label\": set 2 called nobody, not the second screen",
+      code: .exercise(3, OwnerKeyedAdapter<RemovesEveryOwnersKey>.self, isSendable: false)),
+    WrongAnswer(
+      name: "03-keyed-by-owner-only", exercise: 3,
+      mistake: "closures are filed by owner alone, so an owner's second key replaces its first",
+      caughtBy: .check(.oneOwnerTwoKeys),
+      evidence: "one screen bound \"label\" and \"badge\": set 1 called badge, not label and badge",
+      code: .exercise(3, OwnerKeyedAdapter<KeyedByOwnerOnly>.self, isSendable: false)),
+    WrongAnswer(
+      name: "03-removes-every-key-of-owner", exercise: 3,
+      mistake: "removeObserver removes every key of the owner",
+      caughtBy: .check(.oneOwnerTwoKeys),
+      evidence: "removed \"label\": set 3 called nobody, not badge",
+      code: .exercise(3, OwnerKeyedAdapter<RemovesEveryKeyOfOwner>.self, isSendable: false)),
+  ]
+}

@@ -1,0 +1,289 @@
+import ObserverScenarios
+import WorkshopKit
+
+/// Stage 4's option set, for the wrong answers of exercises 6 to 9.
+struct WrongOptions: ExerciseOptions {
+  let rawValue: Int
+  static let initial = WrongOptions(rawValue: 1)
+  static let old = WrongOptions(rawValue: 2)
+  static let new = WrongOptions(rawValue: 4)
+}
+
+/// Stage 4 with immediate removal (exercise 6's answer); each wrong answer overrides a step.
+class OptionsBase {
+  struct Callback {
+    let id: Int
+    weak var observer: AnyObject?
+    let options: WrongOptions
+    let closure: (Int, WrongOptions) -> Void
+  }
+  var callbacks: [Callback] = []
+  var lastID = 0
+  var storedValue: Int
+  var value: Int {
+    get { storedValue }
+    set { set(newValue) }
+  }
+  var observerCount: Int { callbacks.count }
+  init(_ value: Int) { storedValue = value }
+
+  func set(_ newValue: Int) {
+    let oldValue = storedValue
+    storedValue = newValue
+    deliver(old: oldValue, new: newValue)
+  }
+
+  func deliver(old: Int, new: Int) {
+    callbacks.removeAll { $0.observer == nil }
+    let snapshot = callbacks
+    notify(snapshot, of: old, option: .old)
+    notify(snapshot, of: new, option: .new)
+  }
+
+  func notify(_ snapshot: [Callback], of value: Int, option: WrongOptions) {
+    for callback in snapshot where callback.options.contains(option) && isStored(callback) {
+      callback.closure(value, option)
+    }
+  }
+
+  func isStored(_ callback: Callback) -> Bool { callbacks.contains { $0.id == callback.id } }
+
+  func addObserver(
+    _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
+    closure: @escaping (Int, WrongOptions) -> Void
+  ) {
+    if removeIfExists { removeObserver(observer) }
+    lastID += 1
+    callbacks.append(Callback(id: lastID, observer: observer, options: options, closure: closure))
+    if options.contains(.initial) { closure(storedValue, .initial) }
+  }
+
+  func removeObserver(_ observer: AnyObject) { callbacks.removeAll { $0.observer === observer } }
+}
+
+// MARK: - Exercise 6: remove at once
+
+/// Looks each callback up by its observer, not by the callback itself.
+final class ChecksByObserverIdentity: OptionsBase, OptionsObservable {
+  override func isStored(_ callback: Callback) -> Bool {
+    callbacks.contains { $0.observer === callback.observer }
+  }
+}
+
+/// Walks the live list by index, so a removal of an earlier callback skips a later one.
+final class LiveListIndexLoop: OptionsBase, OptionsObservable {
+  override func notify(_ snapshot: [Callback], of value: Int, option: WrongOptions) {
+    var index = 0
+    while index < callbacks.count {
+      let callback = callbacks[index]
+      index += 1
+      if callback.options.contains(option) { callback.closure(value, option) }
+    }
+  }
+}
+
+/// Stops the whole notification once a callback has been removed during it.
+final class StopsAfterRemoval: OptionsBase, OptionsObservable {
+  var removedDuringNotification = false
+  override func notify(_ snapshot: [Callback], of value: Int, option: WrongOptions) {
+    removedDuringNotification = false
+    for callback in snapshot where callback.options.contains(option) {
+      if removedDuringNotification { break }
+      callback.closure(value, option)
+    }
+  }
+  override func removeObserver(_ observer: AnyObject) {
+    removedDuringNotification = true
+    super.removeObserver(observer)
+  }
+}
+
+extension WrongAnswer {
+  static let exercise6 = [
+    WrongAnswer(
+      name: "06-checks-by-observer-identity", exercise: 6,
+      mistake: "a callback counts as stored while its observer has any callback",
+      caughtBy: .check(.removedAndAddedAgainMidNotification),
+      evidence: "set 1 still called B's first closure",
+      code: .exercise(6, OptionsAdapter<ChecksByObserverIdentity>.self, isSendable: false)),
+    WrongAnswer(
+      name: "06-live-list-index-loop", exercise: 6,
+      mistake: "the live list is walked by index, so removing an earlier one skips a later one",
+      caughtBy: .check(.removedMidNotificationAmongSeveral),
+      evidence: "D removed A inside its closure for set 2: set 2 called A, B and D, not A, B, D "
+        + "and E",
+      code: .exercise(6, OptionsAdapter<LiveListIndexLoop>.self, isSendable: false)),
+    WrongAnswer(
+      name: "06-stops-after-removal", exercise: 6,
+      mistake: "a removal during a notification ends the notification",
+      caughtBy: .check(.removedMidNotificationAmongSeveral),
+      evidence: "set 1 called A, not A, B, D and E",
+      code: .exercise(6, OptionsAdapter<StopsAfterRemoval>.self, isSendable: false)),
+  ]
+}
+
+// MARK: - Exercise 7: queue nested sets
+
+/// Exercise 7's answer: every set queues its change; the outermost one delivers them.
+class QueueBase: OptionsBase {
+  var pending: [(old: Int, new: Int)] = []
+  var isNotifying = false
+
+  override func set(_ newValue: Int) {
+    pending.append((storedValue, newValue))
+    storedValue = newValue
+    guard !isNotifying else { return }
+    isNotifying = true
+    while let change = next() { deliver(old: change.old, new: change.new) }
+    finish()
+  }
+
+  func next() -> (old: Int, new: Int)? { pending.isEmpty ? nil : pending.removeFirst() }
+  func finish() { isNotifying = false }
+}
+
+/// Drains the queue last in, first out.
+final class PopLastDrain: QueueBase, OptionsObservable {
+  override func next() -> (old: Int, new: Int)? { pending.popLast() }
+}
+
+/// A set made during a notification stores the value and delivers nothing.
+final class NestedSetDropped: QueueBase, OptionsObservable {
+  override func set(_ newValue: Int) {
+    guard !isNotifying else {
+      storedValue = newValue
+      return
+    }
+    super.set(newValue)
+  }
+}
+
+/// Keeps one pending change: a second nested set replaces the first.
+final class OnePendingSlot: QueueBase, OptionsObservable {
+  override func set(_ newValue: Int) {
+    if isNotifying {
+      pending = [(storedValue, newValue)]
+      storedValue = newValue
+      return
+    }
+    super.set(newValue)
+  }
+}
+
+/// Never says the notification is over, so later sets are queued for ever.
+final class NeverResetsFlag: QueueBase, OptionsObservable {
+  override func finish() {}
+}
+
+/// Queues the new values only; the old value is read when the change is delivered.
+final class OldValueAtDelivery: QueueBase, OptionsObservable {
+  override func deliver(old: Int, new: Int) { super.deliver(old: storedValue, new: new) }
+}
+
+extension WrongAnswer {
+  static let exercise7 = [
+    WrongAnswer(
+      name: "07-pop-last-drain", exercise: 7, mistake: "the queue is drained with popLast()",
+      caughtBy: .check(.twoNestedSetsInOrder),
+      evidence: "A set 2 then 3 inside its closure for 1: A received 1, 3, 2 and ended on 2",
+      code: .exercise(7, OptionsAdapter<PopLastDrain>.self, isSendable: false)),
+    WrongAnswer(
+      name: "07-nested-set-dropped", exercise: 7,
+      mistake: "a nested set stores the value but is never delivered",
+      caughtBy: .check(.twoNestedSetsInOrder),
+      evidence: "A received 1 only and ended on 1, not 1, 2, 3",
+      code: .exercise(7, OptionsAdapter<NestedSetDropped>.self, isSendable: false)),
+    WrongAnswer(
+      name: "07-one-pending-slot", exercise: 7,
+      mistake: "one pending slot, so a second nested set replaces the first",
+      caughtBy: .check(.twoNestedSetsInOrder),
+      evidence: "A received 1, 3 and ended on 3, not 1, 2, 3",
+      code: .exercise(7, OptionsAdapter<OnePendingSlot>.self, isSendable: false)),
+    WrongAnswer(
+      name: "07-never-resets-flag", exercise: 7,
+      mistake: "the notifying flag is never reset",
+      caughtBy: .check(.laterSetDelivered),
+      evidence: "then the value was set to 4: set 4 called nobody, not A and B",
+      code: .exercise(7, OptionsAdapter<NeverResetsFlag>.self, isSendable: false)),
+    WrongAnswer(
+      name: "07-old-value-at-delivery", exercise: 7,
+      mistake: "a queued change's old value is read when it is delivered",
+      caughtBy: .check(.nestedSetsOldValues),
+      evidence: "B received old 1, new 1, old 2, new 2, not old 0, new 1, old 1, new 2",
+      code: .exercise(7, OptionsAdapter<OldValueAtDelivery>.self, isSendable: false)),
+  ]
+}
+
+// MARK: - Exercise 8: hand over the owner
+
+/// Stage 4 handing the observer to its handler; how the closure holds it is the mistake.
+class HandingBase: OptionsBase {
+  func addObserver<Observer: AnyObject>(
+    _ observer: Observer, removeIfExists: Bool, options: WrongOptions,
+    handler: @escaping (Observer, Int, WrongOptions) -> Void
+  ) {
+    addObserver(
+      observer, removeIfExists: removeIfExists, options: options,
+      closure: closure(for: observer, handler))
+  }
+
+  func closure<Observer: AnyObject>(
+    for observer: Observer, _ handler: @escaping (Observer, Int, WrongOptions) -> Void
+  ) -> (Int, WrongOptions) -> Void {
+    { [weak observer] value, option in
+      guard let observer else { return }
+      handler(observer, value, option)
+    }
+  }
+}
+
+/// Captures the observer `unowned`: a call after it is freed traps.
+final class UnownedCapture: HandingBase, HandingObservable {
+  override func closure<Observer: AnyObject>(
+    for observer: Observer, _ handler: @escaping (Observer, Int, WrongOptions) -> Void
+  ) -> (Int, WrongOptions) -> Void {
+    { [unowned observer] value, option in handler(observer, value, option) }
+  }
+}
+
+/// Captures the observer weakly, then force-unwraps it.
+final class ForceUnwrappedWeak: HandingBase, HandingObservable {
+  override func closure<Observer: AnyObject>(
+    for observer: Observer, _ handler: @escaping (Observer, Int, WrongOptions) -> Void
+  ) -> (Int, WrongOptions) -> Void {
+    { [weak observer] value, option in handler(observer!, value, option) }
+  }
+}
+
+/// Captures weakly, but keeps every observer in a list of its own.
+final class KeepsObserversInAList: HandingBase, HandingObservable {
+  var observers: [AnyObject] = []
+  override func closure<Observer: AnyObject>(
+    for observer: Observer, _ handler: @escaping (Observer, Int, WrongOptions) -> Void
+  ) -> (Int, WrongOptions) -> Void {
+    observers.append(observer)
+    return super.closure(for: observer, handler)
+  }
+}
+
+extension WrongAnswer {
+  static let exercise8 = [
+    WrongAnswer(
+      name: "08-unowned-capture", exercise: 8, mistake: "the closure captures the observer unowned",
+      caughtBy: .check(.releasedDuringSet),
+      evidence: "Fatal error: Attempted to read an unowned reference",
+      code: .exercise(8, HandingAdapter<UnownedCapture>.self, isSendable: false)),
+    WrongAnswer(
+      name: "08-force-unwrapped-weak", exercise: 8,
+      mistake: "the closure captures weakly, then force-unwraps",
+      caughtBy: .check(.releasedDuringSet),
+      evidence: "Fatal error: Unexpectedly found nil while unwrapping an Optional value",
+      code: .exercise(8, HandingAdapter<ForceUnwrappedWeak>.self, isSendable: false)),
+    WrongAnswer(
+      name: "08-keeps-observers-in-a-list", exercise: 8,
+      mistake: "every observer is kept in a list, so none is ever freed",
+      caughtBy: .scenario(.releasedObserverNotCalled),
+      evidence: "the owner was not freed when released",
+      code: .exercise(8, HandingAdapter<KeepsObserversInAList>.self, isSendable: false)),
+  ]
+}
