@@ -68,7 +68,7 @@ package struct QuestionGroup: Sendable {
     all.first { $0.number == number }
   }
 
-  /// The group numbers as the help, the errors and the prompt say them: "1 to 8".
+  /// The group numbers as the help, the errors and the prompt say them: "1 to 9".
   package static var numberRange: String {
     let numbers = all.map(\.number)
     return "\(numbers.min() ?? 0) to \(numbers.max() ?? 0)"
@@ -77,7 +77,7 @@ package struct QuestionGroup: Sendable {
   /// How a question about code asks: the choices list the printed lines joined by " / ".
   package static let printsPrompt = "What does this print (its lines joined by \" / \")?"
 
-  /// Every group, one per chapter 1 to 8, in order.
+  /// Every group, one per chapter 1 to 9, in order.
   package static let all: [QuestionGroup] = [
     QuestionGroup(
       number: 1, title: "Stone age: an array of closures",
@@ -469,6 +469,49 @@ package struct QuestionGroup: Sendable {
             """#,
           right: "3", wrong: ["3 / 4", "none"],
           explanation: "Once removeObserver(_:) has returned, the center calls the block no more."),
+      ]),
+    QuestionGroup(
+      number: 9, title: "In your app: choosing, testing, SwiftUI",
+      questions: [
+        Question(
+          "Which of these needs iOS 26 or macOS 26?",
+          right: "Observations",
+          wrong: ["the @Observable macro", "Combine's @Published"],
+          explanation: "@Observable needs iOS 17 and macOS 14; Combine, iOS 13 and macOS 10.15."),
+        Question(
+          "How many consumers does one AsyncStream serve?",
+          right: "one; make a stream per observer",
+          wrong: ["every task iterating it, each value", "two, the second one buffered"],
+          explanation: "Each value goes to one waiting iteration: a stream is not a broadcast."),
+        Question(
+          "How does a leak test know that a released screen was freed?",
+          right: "a weak reference to it is nil, and its deinit ran",
+          wrong: [
+            "it sleeps a second, then reads the process's memory",
+            "the compiler warns when a closure captures self",
+          ],
+          explanation: "Real objects, a weak reference and a deinit counter: no sleeps, no timing."),
+        Question(
+          "A @MainActor screen calls stage 5's observe(_:options:isolation:_:). Where does the "
+            + "handler run?",
+          right: "on the main actor, whichever thread sets the value",
+          wrong: ["on the thread that set the value", "on a background queue stage 5 owns"],
+          explanation:
+            "The handler is isolated to the caller's actor: a delivery moves there when needed."),
+        Question(
+          printsPrompt,
+          code: #"""
+            let score = Observable(0)
+            let header = score.observeOnAnyThread { print("header \($0.newValue)") }
+            let log = score.observeOnAnyThread { print("log \($0.newValue)") }
+            score.value = 1
+            header.cancel()
+            score.value = 2
+            log.cancel()
+            """#,
+          right: "header 1 / log 1 / log 2",
+          wrong: ["header 1 / log 1 / header 2 / log 2", "log 1 / header 1 / log 2"],
+          explanation: "Subscription order, every time; once cancel() returns, no more calls."),
       ]),
   ]
 }

@@ -41,11 +41,15 @@ package struct TutorialChapter: Sendable, Hashable {
   package static let beyondTheStages = TutorialChapter(
     number: 8, title: "Beyond the stages: what the platform offers",
     path: "Tutorial/08-beyond-the-stages.md")
+  /// 9. Choosing and testing observers in an app.
+  package static let inYourApp = TutorialChapter(
+    number: 9, title: "In your app: choosing, testing, SwiftUI",
+    path: "Tutorial/09-in-your-app.md")
 
   /// Every chapter, in reading order.
   package static let all: [TutorialChapter] = [
     introduction, stoneAge, ironAge, informationAge, optionSets, concurrency, comparing,
-    keepingScore, beyondTheStages,
+    keepingScore, beyondTheStages, inYourApp,
   ]
 
   /// The chapter numbered `number`, if there is one.

@@ -60,6 +60,7 @@ package struct Demo: Sendable {
     Chapter(chapter: .concurrency) { $0.concurrencyAge() },
     Chapter(chapter: .keepingScore) { $0.keepingScore() },
     Chapter(chapter: .beyondTheStages) { $0.beyondTheStages() },
+    Chapter(chapter: .inYourApp) { $0.inYourApp() },
   ]
 
   /// Where this demo prints.

@@ -82,6 +82,7 @@ private func countedSentences() throws -> [String: [String]] {
       "runs its \(scenarios) scenarios on both of these",
       "adds the \(spelled(Design.references.count)) columns beside the \(stages) stages",
     ],
+    "Tutorial/09-in-your-app.md": ["runs every one of the \(scenarios) scenarios, live"],
     "Exercises/README.md": ["the \(scenarios) scenarios that"],
     "Examples/GradeYourOwn/Package.swift": ["with the \(scenarios) scenarios"],
   ]

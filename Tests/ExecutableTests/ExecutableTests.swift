@@ -70,7 +70,7 @@ struct CommandShapeTests {
   @Test(
     "bad input: one line on stderr naming the problem, nothing on stdout, exit status .usage",
     arguments: [
-      ("compare-stages", ["--colour"]), ("compare-stages", ["tables"]), ("tutorial", ["9"]),
+      ("compare-stages", ["--colour"]), ("compare-stages", ["tables"]), ("tutorial", ["10"]),
       ("tutorial", ["--colour"]), ("keeping-score", ["--colour"]), ("keeping-score", ["1", "2"]),
     ])
   func badInputIsUsage(product: String, arguments: [String]) throws {
@@ -141,15 +141,15 @@ struct TutorialExecutableTests {
     arguments: [
       (
         ["6"],
-        "tutorial: no demo for chapter '6' (valid: 0, 1, 2, 3, 4, 5, 7, 8); see 'tutorial --help'\n"
+        "tutorial: no demo for chapter '6' (valid: 0, 1, 2, 3, 4, 5, 7, 8, 9); see 'tutorial --help'\n"
       ),
       (
         ["one"],
-        "tutorial: no demo for chapter 'one' (valid: 0, 1, 2, 3, 4, 5, 7, 8); see 'tutorial --help'\n"
+        "tutorial: no demo for chapter 'one' (valid: 0, 1, 2, 3, 4, 5, 7, 8, 9); see 'tutorial --help'\n"
       ),
       (
         ["1", "2"],
-        "tutorial: give one chapter number (valid: 0, 1, 2, 3, 4, 5, 7, 8); see 'tutorial --help'\n"
+        "tutorial: give one chapter number (valid: 0, 1, 2, 3, 4, 5, 7, 8, 9); see 'tutorial --help'\n"
       ),
     ])
   func badInput(arguments: [String], message: String) throws {

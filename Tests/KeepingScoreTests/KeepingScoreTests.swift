@@ -55,9 +55,9 @@ private let chapter5 = QuestionGroup.numbered(5)!
 
 @Suite("Keeping score: the question groups")
 struct QuestionGroupTests {
-  @Test("one group per chapter 1 to 8, in order, each with at least four questions")
+  @Test("one group per chapter 1 to 9, in order, each with at least four questions")
   func onePerChapter() {
-    #expect(QuestionGroup.all.map(\.number) == Array(1...8))
+    #expect(QuestionGroup.all.map(\.number) == Array(1...9))
     for group in QuestionGroup.all {
       #expect(group.questions.count >= 4, "chapter \(group.number)")
     }
@@ -86,7 +86,8 @@ struct KeepingScoreTests {
     let expected = Score(correct: chapter3.questions.count - 1, total: chapter3.questions.count)
     #expect(first.score == expected)
     #expect(first.output.contains("  3. \(chapter3.title): no score yet"))
-    #expect(first.output.last == "  8. \(QuestionGroup.numbered(8)!.title): no score yet")
+    let last = QuestionGroup.all.last!
+    #expect(first.output.last == "  \(last.number). \(last.title): no score yet")
     #expect(first.output.contains("  3. \(chapter3.title): latest score \(expected)"))
     #expect(folder.store.load() == .scores(Scores([3: expected]), damaged: nil))
 
@@ -279,13 +280,13 @@ struct KeepingScoreCommandTests {
   @Test("without a chapter, the screen lists every group and asks which to play")
   func chooseAGroup() {
     let folder = TemporaryFolder()
-    let result = run([], home: folder.url, input: ["9", "3"] + rightAnswers(chapter3))
+    let result = run([], home: folder.url, input: ["10", "3"] + rightAnswers(chapter3))
     #expect(result.status == .success)
     #expect(result.output.first == "Question groups")
     for group in QuestionGroup.all {
       #expect(result.output.contains("  \(group.number). \(group.title): no score yet"))
     }
-    #expect(result.output.contains("Please answer with a group number from 1 to 8."))
+    #expect(result.output.contains("Please answer with a group number from 1 to 9."))
     #expect(result.output.contains("3. \(chapter3.title)"))
     #expect(
       result.output.contains(
@@ -326,32 +327,32 @@ struct KeepingScoreCommandTests {
     arguments: [
       (
         ["--rest"],
-        "keeping-score: unknown argument '--rest' (valid: a chapter 1 to 8, --reset, --help); "
+        "keeping-score: unknown argument '--rest' (valid: a chapter 1 to 9, --reset, --help); "
           + "see 'keeping-score --help'"
       ),
       (
         ["--reset", "--reset"],
-        "keeping-score: give one argument at most (valid: a chapter 1 to 8, --reset, --help); "
+        "keeping-score: give one argument at most (valid: a chapter 1 to 9, --reset, --help); "
           + "see 'keeping-score --help'"
       ),
       (
-        ["9"],
-        "keeping-score: no question group '9' (valid: 1 to 8, --reset, --help); "
+        ["10"],
+        "keeping-score: no question group '10' (valid: 1 to 9, --reset, --help); "
           + "see 'keeping-score --help'"
       ),
       (
         ["x"],
-        "keeping-score: no question group 'x' (valid: 1 to 8, --reset, --help); "
+        "keeping-score: no question group 'x' (valid: 1 to 9, --reset, --help); "
           + "see 'keeping-score --help'"
       ),
       (
         [""],
-        "keeping-score: no question group '' (valid: 1 to 8, --reset, --help); "
+        "keeping-score: no question group '' (valid: 1 to 9, --reset, --help); "
           + "see 'keeping-score --help'"
       ),
       (
         ["-"],
-        "keeping-score: unknown argument '-' (valid: a chapter 1 to 8, --reset, --help); "
+        "keeping-score: unknown argument '-' (valid: a chapter 1 to 9, --reset, --help); "
           + "see 'keeping-score --help'"
       ),
     ])

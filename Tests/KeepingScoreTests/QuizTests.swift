@@ -21,6 +21,7 @@ private let snippets:
     3: ("Chapter3.swift", QuizCode.chapter3), 4: ("Chapter4.swift", QuizCode.chapter4),
     5: ("Chapter5.swift", QuizCode.chapter5), 6: ("Chapter6.swift", QuizCode.chapter6),
     7: ("Chapter7.swift", QuizCode.chapter7), 8: ("Chapter8.swift", QuizCode.chapter8),
+    9: ("Chapter9.swift", QuizCode.chapter9),
   ]
 
 /// The body of the one function in `file`, as written, its indentation removed.
