@@ -196,7 +196,11 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     // Isolated to `isolation`, and called only there: the delivery loop checks it first.
     nonisolated(unsafe) let handler = handler
     let subscription = subscribe(
-      owner: nil, isolation: isolation, options: options, call: { handler($0) })
+      owner: nil, isolation: isolation, options: options,
+      deliver: { _, change in
+        handler(change)
+        return true
+      })
     return ObservationToken(observable: self, subscription: subscription)
   }
 
@@ -262,7 +266,12 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   public func observeOnAnyThread(
     options: ObservableOptions = [], _ handler: @escaping @Sendable (Change<Value>) -> Void
   ) -> ObservationToken {
-    let subscription = subscribe(owner: nil, isolation: nil, options: options, call: handler)
+    let subscription = subscribe(
+      owner: nil, isolation: nil, options: options,
+      deliver: { _, change in
+        handler(change)
+        return true
+      })
     return ObservationToken(observable: self, subscription: subscription)
   }
 
@@ -402,14 +411,13 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @inlinable
   func subscribe(
     owner: (AnyObject & Sendable)?, isolation: (any Actor)?, options: ObservableOptions,
-    finish: (@Sendable () -> Void)? = nil, call: (@Sendable (Change<Value>) -> Void)? = nil,
-    deliver: (@Sendable (Subscription<Value>, Change<Value>) -> Bool)? = nil
+    finish: (@Sendable () -> Void)? = nil,
+    deliver: @escaping @Sendable (Subscription<Value>, Change<Value>) -> Bool
   ) -> Subscription<Value> {
     let (subscription, replaced, initial) = withSlotsChanged {
       state -> (Subscription<Value>, Subscription<Value>?, Change<Value>?) in
       let subscription = Subscription(
-        id: state.nextID, owner: owner, isolation: isolation, finish: finish, call: call,
-        deliver: deliver)
+        id: state.nextID, owner: owner, isolation: isolation, finish: finish, deliver: deliver)
       state.nextID += 1
       var replaced: Subscription<Value>?
       if let owner {
@@ -589,10 +597,6 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     {
       return .elsewhere
     }
-    if let call = subscription.call {
-      call(change)
-      return .delivered
-    }
-    return subscription.deliver!(subscription, change) ? .delivered : .ownerGone
+    return subscription.deliver(subscription, change) ? .delivered : .ownerGone
   }
 }

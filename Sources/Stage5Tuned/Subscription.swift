@@ -11,11 +11,7 @@ final class Subscription<Value: Sendable>: Sendable {
   /// should end. One closure rather than an enum of kinds: calling it costs an indirect call,
   /// where copying an enum with a generic payload goes through the runtime. A handler isolated
   /// to an actor is called only on that actor: the delivery loop checks ``isolation`` first.
-  @usableFromInline let deliver: (@Sendable (Subscription<Value>, Change<Value>) -> Bool)?
-  /// The observer's own handler, for a subscription without an owner: called straight, with no
-  /// closure around it (one indirect call a delivery instead of two); `nil` for the others,
-  /// which ``deliver`` serves.
-  @usableFromInline let call: (@Sendable (Change<Value>) -> Void)?
+  @usableFromInline let deliver: @Sendable (Subscription<Value>, Change<Value>) -> Bool
   /// The actor the handler is isolated to; `nil` for a handler that may run on any thread.
   @usableFromInline let isolation: (any Actor)?
   /// Whether ``isolation`` is the main actor, whose thread can be recognised without a hop.
@@ -35,10 +31,9 @@ final class Subscription<Value: Sendable>: Sendable {
   @inlinable
   init(
     id: UInt64, owner: (AnyObject & Sendable)?, isolation: (any Actor)?,
-    finish: (@Sendable () -> Void)? = nil, call: (@Sendable (Change<Value>) -> Void)? = nil,
-    deliver: (@Sendable (Subscription<Value>, Change<Value>) -> Bool)? = nil
+    finish: (@Sendable () -> Void)? = nil,
+    deliver: @escaping @Sendable (Subscription<Value>, Change<Value>) -> Bool
   ) {
-    self.call = call
     self.id = id
     self.isolation = isolation
     self.isMainActor = isolation === MainActor.shared
