@@ -238,6 +238,9 @@ struct ObservableTests {
     #endif
     observable.value = 1
     #expect(log.entries == (90..<100).map { "owner \($0)" })
+    // The owners live until here: an optimized build would otherwise free them after their
+    // last use above, and with them their subscriptions.
+    withExtendedLifetime(owners) {}
   }
 
   @Test("no retain cycle: dropping the observable frees it and its owners' subscriptions")
