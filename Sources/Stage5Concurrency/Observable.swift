@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A value that any thread may read, set and observe: the concurrency age.
 ///

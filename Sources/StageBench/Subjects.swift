@@ -107,6 +107,8 @@ package struct Contender: Sendable {
 /// callbacks would, with no observable, no closure and no call in between.
 private final class HarnessSubject: BenchSubject {
   var observers = 0
+  /// The sum the bench subscribed with; every subscription brings the same one.
+  var sum = Sum(0)
 
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     observers += 1
@@ -114,8 +116,6 @@ private final class HarnessSubject: BenchSubject {
   }
 
   func unsubscribe(_ owner: BenchOwner, index: Int) { observers -= 1 }
-
-  var sum = Sum(0)
 
   func set(_ value: Int) {
     for _ in 0..<observers {

@@ -76,6 +76,37 @@
     ),
   ]
 
+  /// Chapter 5's reasons for two names, each a small program of its own (compiled beside stage
+  /// 5's sources, which it does not use), and the error the compiler gives it.
+  private let designsNotTaken: [(code: String, error: String)] = [
+    (
+      // An overload taking a @MainActor closure beside the @Sendable one cannot be declared.
+      """
+      final class Box: Sendable {
+        func watch(_ handler: @escaping @Sendable (Int) -> Void) {}
+        func watch(_ handler: @escaping @MainActor (Int) -> Void) {}
+      }
+      """,
+      "invalid redeclaration of 'watch'"
+    ),
+    (
+      // Two overloads named alike, the isolated one told apart by a defaulted label: given a
+      // trailing closure, the compiler picks the @Sendable one and refuses the label's update.
+      """
+      final class Box: Sendable {
+        func watch(_ handler: @escaping @Sendable (Int) -> Void) {}
+        func watch(isolation: isolated any Actor = #isolation, _ handler: @escaping (Int) -> Void) {}
+      }
+      @MainActor final class Screen {
+        var text = ""
+        let box = Box()
+        func start() { box.watch { self.text = "\\($0)" } }
+      }
+      """,
+      "can not be mutated from a Sendable closure"
+    ),
+  ]
+
   @Suite("Stage 5 at compile time: a main-actor handler cannot be sent off the main actor")
   struct CompileTimeTests {
     @Test("the tutorial's spelling compiles: the handler is isolated to the main actor")
@@ -89,8 +120,22 @@
       "every spelling that would run it off the main actor is refused",
       arguments: wrongSpellings.indices)
     func wrongSpellingsDoNotCompile(index: Int) throws {
-      let (code, error) = wrongSpellings[index]
-      let errors = try diagnostics(compiling: screen.replacingOccurrences(of: "%@", with: code))
+      try expectRefused(wrongSpellings[index], in: screen)
+    }
+
+    @Test(
+      "chapter 5's designs not taken: one overload cannot be declared, the other picks @Sendable",
+      arguments: designsNotTaken.indices)
+    func designsNotTakenFail(index: Int) throws {
+      try expectRefused(designsNotTaken[index], in: "%@")
+    }
+
+    /// Compiles `code`, put in `template` at `%@`, and expects the compiler's `error`.
+    private func expectRefused(
+      _ snippet: (code: String, error: String), in template: String
+    ) throws {
+      let (code, error) = snippet
+      let errors = try diagnostics(compiling: template.replacingOccurrences(of: "%@", with: code))
       let refused = errors?.contains(error) == true
       #expect(refused, "\(code): expected \"\(error)\", got \(errors ?? "no error")")
     }

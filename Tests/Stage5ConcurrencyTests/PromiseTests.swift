@@ -23,6 +23,20 @@ import Testing
   deinit { deinits.append("screen") }
 }
 
+/// An actor other than the main one, whose handler records what it is handed, on itself.
+actor Tally {
+  private(set) var values: [Int] = []
+  private var token: ObservationToken?
+
+  /// Observes `score` with a handler isolated to this actor, which checks that it runs here.
+  func start(_ score: Observable<Int>) {
+    token = score.observe { change in
+      self.preconditionIsolated("a handler written in an actor runs on it")
+      self.values.append(change.newValue)
+    }
+  }
+}
+
 /// Something a handler captures, whose deinitialization is logged.
 final class Capture: Sendable {
   let log: SharedLog<String>
@@ -152,6 +166,16 @@ struct PromiseTests {
     #expect(log.entries == ["released"], "the observable's end released it")
     token.cancel()
     #expect(log.entries == ["released"])
+  }
+
+  @Test("a handler written in another actor runs on it: every change, in the order set, once")
+  nonisolated func handlerOfAnotherActor() async {
+    let score = Observable(0)
+    let tally = Tally()
+    await tally.start(score)
+    for value in 1...100 { score.value = value }
+    while await tally.values.count < 100 { await Task.yield() }
+    #expect(await tally.values == Array(1...100))
   }
 
   @Test("a handler written in a @MainActor type runs on the main actor for every set")
