@@ -13,7 +13,8 @@ let package = Package(
       dependencies: [.product(name: "ObserverScenarios", package: "ObserverEvolution")]),
     // Three observables shaped like real libraries' storage, graded the same way: one whose
     // order breaks past 31 observers, one that reuses freed slots, one whose tokens live in
-    // their owners. DocumentationTests checks the verdicts each must get.
+    // their owners; and a fourth graded through a ready-made adapter, with no adapter of its
+    // own. DocumentationTests checks the verdicts each must get.
     .executableTarget(
       name: "LibraryShapes",
       dependencies: [.product(name: "ObserverScenarios", package: "ObserverEvolution")]),

@@ -32,8 +32,7 @@ extension ObservableDesign {
   static let stoneAge = ObservableDesign(
     id: "1", name: "stage 1", shortName: "stone", title: "stone age: an array of closures",
     module: "Stage1Closures", typeName: "Stage1Closures.Observable<Int>",
-    chapter: TutorialChapter.stoneAge.path, role: .stage(1), identity: .none,
-    capabilities: [.storedEntryCount],
+    chapter: TutorialChapter.stoneAge.path, role: .stage(1),
     isSendable: isSendable(Stage1Closures.Observable<Int>.self),
     documentedFlaws: [
       .releasedObserverNotCalled, .deadEntriesRemoved, .deadEntriesRemovedOnSet,
@@ -41,25 +40,10 @@ extension ObservableDesign {
       .strongCaptureFreedWithoutUnsubscribe, .sameObserverTwice, .initialValue, .oldValue,
       .unsubscribeDuringNotification, .reentrantSetEndsOnLatest, .sendable,
     ],
-    makeObservable: { StoneAgeAdapter($0) })
+    adapter: AppendOnlyAdapter<Stage1Closures.Observable<Int>>.self)
 }
 
-final class StoneAgeAdapter: ScenarioObservable {
-  let observable: Stage1Closures.Observable<Int>
-
-  init(_ value: Int) { observable = .init(value) }
-
-  var value: Int {
-    get { observable.value }
-    set { observable.value = newValue }
-  }
-
-  var storedEntryCount: Int { observable.observerCount }
-
-  func subscribe(_ subscription: ScenarioSubscription) {
-    observable.bindObserver(subscription.closure { .new($0) })
-  }
-}
+extension Stage1Closures.Observable: AdaptableObservable, AppendOnlyObservable where Value == Int {}
 
 private final class StoneAgeBench: BenchSubject {
   let observable = Stage1Closures.Observable(0)

@@ -33,37 +33,17 @@ extension ObservableDesign {
   static let ironAge = ObservableDesign(
     id: "2", name: "stage 2", shortName: "iron", title: "iron age: closures keyed by string",
     module: "Stage2KeyedDict", typeName: "Stage2KeyedDict.Observable<Int>",
-    chapter: TutorialChapter.ironAge.path, role: .stage(2), identity: .key,
-    capabilities: [.unsubscribe, .storedEntryCount],
+    chapter: TutorialChapter.ironAge.path, role: .stage(2),
     isSendable: isSendable(Stage2KeyedDict.Observable<Int>.self),
     documentedFlaws: [
       .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved, .deadEntriesRemovedOnSet,
       .strongCaptureFreedWithoutUnsubscribe, .sameKeyTwoObservers, .initialValue, .oldValue,
       .unsubscribeDuringNotification, .reentrantSetEndsOnLatest, .sendable,
     ],
-    makeObservable: { IronAgeAdapter($0) })
+    adapter: KeyedAdapter<Stage2KeyedDict.Observable<Int>>.self)
 }
 
-final class IronAgeAdapter: ScenarioObservable {
-  let observable: Stage2KeyedDict.Observable<Int>
-
-  init(_ value: Int) { observable = .init(value) }
-
-  var value: Int {
-    get { observable.value }
-    set { observable.value = newValue }
-  }
-
-  var storedEntryCount: Int { observable.observerCount }
-
-  func subscribe(_ subscription: ScenarioSubscription) {
-    observable.bindObserver(forKey: subscription.key, subscription.closure { .new($0) })
-  }
-
-  func unsubscribe(_ subscription: ScenarioSubscription) {
-    observable.removeObserver(forKey: subscription.key)
-  }
-}
+extension Stage2KeyedDict.Observable: AdaptableObservable, KeyedObservable where Value == Int {}
 
 private final class IronAgeBench: BenchSubject {
   let observable = Stage2KeyedDict.Observable(0)

@@ -33,34 +33,19 @@ extension ObservableDesign {
   static let informationAge = ObservableDesign(
     id: "3", name: "stage 3", shortName: "info", title: "information age: observers held weakly",
     module: "Stage3WeakRefs", typeName: "Stage3WeakRefs.Observable<Int>",
-    chapter: TutorialChapter.informationAge.path, role: .stage(3), identity: .object,
+    chapter: TutorialChapter.informationAge.path, role: .stage(3),
     // Binding cleans every dead entry first: O(n) per subscription.
-    capabilities: [.storedEntryCount, .linearSubscribe],
+    addingCapabilities: [.linearSubscribe],
     isSendable: isSendable(Stage3WeakRefs.Observable<Int>.self),
     documentedFlaws: [
       .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
       .strongCaptureFreedWithoutUnsubscribe, .sameObserverTwice, .initialValue, .oldValue,
       .unsubscribeDuringNotification, .reentrantSetEndsOnLatest, .sendable,
     ],
-    makeObservable: { InformationAgeAdapter($0) })
+    adapter: WeakAdapter<Stage3WeakRefs.Observable<Int>>.self)
 }
 
-final class InformationAgeAdapter: ScenarioObservable {
-  let observable: Stage3WeakRefs.Observable<Int>
-
-  init(_ value: Int) { observable = .init(value) }
-
-  var value: Int {
-    get { observable.value }
-    set { observable.value = newValue }
-  }
-
-  var storedEntryCount: Int { observable.observerCount }
-
-  func subscribe(_ subscription: ScenarioSubscription) {
-    observable.bindObserver(subscription.owner, closure: subscription.closure { .new($0) })
-  }
-}
+extension Stage3WeakRefs.Observable: AdaptableObservable, WeakObservable where Value == Int {}
 
 private final class InformationAgeBench: BenchSubject {
   let observable = Stage3WeakRefs.Observable(0)

@@ -33,47 +33,19 @@ extension ObservableDesign {
   static let optionSets = ObservableDesign(
     id: "4", name: "stage 4", shortName: "options", title: "option sets and automatic removal",
     module: "Stage4Options", typeName: "Stage4Options.Observable<Int>",
-    chapter: TutorialChapter.optionSets.path, role: .stage(4), identity: .object,
+    chapter: TutorialChapter.optionSets.path, role: .stage(4),
     // Adding removes the observer's earlier callbacks first: O(n) per subscription.
-    capabilities: [.unsubscribe, .storedEntryCount, .initialValue, .oldValue, .linearSubscribe],
+    addingCapabilities: [.linearSubscribe],
     isSendable: isSendable(Stage4Options.Observable<Int>.self),
     documentedFlaws: [
       .strongCaptureFreedWithoutUnsubscribe, .unsubscribeDuringNotification,
       .reentrantSetEndsOnLatest, .sendable,
     ],
-    makeObservable: { OptionSetsAdapter($0) })
+    adapter: OptionsAdapter<Stage4Options.Observable<Int>>.self)
 }
 
-final class OptionSetsAdapter: ScenarioObservable {
-  let observable: Stage4Options.Observable<Int>
-
-  init(_ value: Int) { observable = .init(value) }
-
-  var value: Int {
-    get { observable.value }
-    set { observable.value = newValue }
-  }
-
-  var storedEntryCount: Int { observable.observerCount }
-
-  func subscribe(_ subscription: ScenarioSubscription) {
-    var options: ObservableOptions = [.new]
-    if subscription.wantsInitial { options.insert(.initial) }
-    if subscription.wantsOld { options.insert(.old) }
-    let closure = subscription.closure { (value: Int, option: ObservableOptions) -> Delivery in
-      switch option {
-      case .initial: .initial(value)
-      case .old: .old(value)
-      default: .new(value)
-      }
-    }
-    observable.addObserver(subscription.owner, options: options) { closure(($0, $1)) }
-  }
-
-  func unsubscribe(_ subscription: ScenarioSubscription) {
-    observable.removeObserver(subscription.owner)
-  }
-}
+extension Stage4Options.Observable: AdaptableObservable, OptionsObservable where Value == Int {}
+extension Stage4Options.ObservableOptions: DeliveryOptions {}
 
 private final class OptionSetsBench: BenchSubject {
   let observable = Stage4Options.Observable(0)

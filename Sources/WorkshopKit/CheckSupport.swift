@@ -74,7 +74,7 @@ func storedEntries(of object: AnyObject) -> (count: Int, property: String)? {
 /// when the two differ, a flaw that says so.
 ///
 /// - Returns: The count, and what the evidence calls it.
-func countedEntries(of observable: some ExerciseObservable) -> (
+func countedEntries(of observable: some AdaptableObservable) -> (
   count: Int, said: String
 ) {
   // The storage first: an observerCount that cleans as it counts must not hide what a set left.

@@ -11,28 +11,28 @@ import Solution09
 import WorkshopKit
 
 // Each exercise's module declares the API its adapter drives: one line each.
-extension Solution01.Observable: ExerciseObservable, RemovableClosuresObservable
+extension Solution01.Observable: AdaptableObservable, RemovableClosuresObservable
 where Value == Int {}
-extension Solution02.Observable: ExerciseObservable, KeyedObservable where Value == Int {}
-extension Solution03.Observable: ExerciseObservable, OwnerKeyedObservable where Value == Int {}
-extension Solution04.Observable: ExerciseObservable, WeakObservable where Value == Int {}
-extension Solution05.Observable: ExerciseObservable, WeakObservable where Value == Int {}
-extension Solution06.Observable: ExerciseObservable, OptionsObservable where Value == Int {
+extension Solution02.Observable: AdaptableObservable, KeyedObservable where Value == Int {}
+extension Solution03.Observable: AdaptableObservable, OwnerKeyedObservable where Value == Int {}
+extension Solution04.Observable: AdaptableObservable, WeakObservable where Value == Int {}
+extension Solution05.Observable: AdaptableObservable, WeakObservable where Value == Int {}
+extension Solution06.Observable: AdaptableObservable, OptionsObservable where Value == Int {
   package typealias Options = Solution06.ObservableOptions
 }
-extension Solution06.ObservableOptions: ExerciseOptions {}
-extension Solution07.Observable: ExerciseObservable, OptionsObservable where Value == Int {
+extension Solution06.ObservableOptions: DeliveryOptions {}
+extension Solution07.Observable: AdaptableObservable, OptionsObservable where Value == Int {
   package typealias Options = Solution07.ObservableOptions
 }
-extension Solution07.ObservableOptions: ExerciseOptions {}
-extension Solution08.Observable: ExerciseObservable, HandingObservable where Value == Int {
+extension Solution07.ObservableOptions: DeliveryOptions {}
+extension Solution08.Observable: AdaptableObservable, HandingObservable where Value == Int {
   package typealias Options = Solution08.ObservableOptions
 }
-extension Solution08.ObservableOptions: ExerciseOptions {}
-extension Solution09.Observable: ExerciseObservable, SendableOptionsObservable where Value == Int {
+extension Solution08.ObservableOptions: DeliveryOptions {}
+extension Solution09.Observable: AdaptableObservable, SendableOptionsObservable where Value == Int {
   package typealias Options = Solution09.ObservableOptions
 }
-extension Solution09.ObservableOptions: ExerciseOptions {}
+extension Solution09.ObservableOptions: DeliveryOptions {}
 
 /// The design of each exercise in the solutions, in `Exercises/Solutions/`: what the tests grade.
 package let solutionCode: [Int: ExerciseCode] = [

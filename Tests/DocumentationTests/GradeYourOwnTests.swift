@@ -71,7 +71,8 @@ struct GradeYourOwnTests {
     try #require(run.status == 0, "the example did not build or run:\n\(run.error)")
     #expect(run.output == shown.content, "README.md:\(shown.line): the example's output changed")
 
-    // The same build, another product: three observables shaped like real libraries' storage.
+    // The same build, another product: observables shaped like real libraries' storage, and one
+    // graded through a ready-made adapter.
     let shapes = try swiftCommand([
       "run", "--package-path", packageRoot.appendingPathComponent(example).path,
       "--scratch-path", scratch.path, "--quiet", "LibraryShapes",
@@ -85,6 +86,9 @@ struct GradeYourOwnTests {
       ("token-in-owner", "released-observer-not-called", "holds", "its token dies with the owner"),
       ("token-in-owner", "same-observer-twice", "n/a", "anonymous closures, marked not applicable"),
       ("token-in-owner", "delivery-order", "holds", "an array that appends"),
+      ("named", "delivery-order", "holds", "the ready-made KeyedAdapter, over an array"),
+      ("named", "explicit-unsubscribe", "holds", "KeyedAdapter removes by the request's key"),
+      ("named", "same-key-two-observers", "flaw", "a second owner's closure replaces the first's"),
     ]
     for (design, scenario, verdict, why) in required {
       #expect(

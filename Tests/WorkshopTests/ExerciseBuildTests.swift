@@ -101,8 +101,8 @@ struct ExerciseBuildTests {
     let source = ExerciseBuilder.entryPoint(of: exercise)
     #expect(
       source.contains(
-        "extension Exercise09.Observable: ExerciseObservable, SendableOptionsObservable"))
-    #expect(source.contains("extension Exercise09.ObservableOptions: ExerciseOptions {}"))
+        "extension Exercise09.Observable: AdaptableObservable, SendableOptionsObservable"))
+    #expect(source.contains("extension Exercise09.ObservableOptions: DeliveryOptions {}"))
     #expect(source.contains("SendableOptionsAdapter<Exercise09.Observable<Int>>"))
   }
 }

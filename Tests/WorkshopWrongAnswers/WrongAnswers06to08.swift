@@ -2,7 +2,7 @@ import ObserverScenarios
 import WorkshopKit
 
 /// Stage 4's option set, for the wrong answers of exercises 6 to 9.
-struct WrongOptions: ExerciseOptions {
+struct WrongOptions: DeliveryOptions {
   let rawValue: Int
   static let initial = WrongOptions(rawValue: 1)
   static let old = WrongOptions(rawValue: 2)

@@ -24,6 +24,19 @@ final class MyAdapter: ScenarioObservable {
   }
 }
 
+/// What the examples call `MyKeyedObservable`: one of stage 2's shape.
+typealias MyKeyedObservable = NamedClosures
+
+// ObservableDesign.init(id:name:shortName:title:module:typeName:chapter:role:...:adapter:),
+// which declares NamedClosures' shape for the whole module.
+extension MyKeyedObservable: AdaptableObservable, KeyedObservable where Value == Int {}
+
+let mine = ObservableDesign(
+  id: "mine", title: "my observable: closures by key", module: "MyApp",
+  typeName: "MyKeyedObservable<Int>",
+  isSendable: ObservableDesign.isSendable(MyKeyedObservable<Int>.self),
+  adapter: KeyedAdapter<MyKeyedObservable<Int>>.self)
+
 /// ObservableDesign.
 func describingADesign() -> ObservableDesign {
   let mine = ObservableDesign(
