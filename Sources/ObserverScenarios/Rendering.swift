@@ -59,11 +59,11 @@ extension ScenarioReport {
             }.joined()))
     }
     lines.append("")
-    for (role, heading) in [
-      (ObservableDesign.Role.stage(0), "Stages: "), (.reference, "References: "),
-      (.graded, "Graded: "),
+    for (heading, listed) in [
+      ("Stages: ", designs.filter { $0.stageNumber != nil }),
+      ("References: ", designs.filter { $0.role == .reference }),
+      ("Graded: ", designs.filter { $0.role == .graded }),
     ] {
-      let listed = designs.filter { $0.role.isLike(role) }
       for (index, design) in listed.enumerated() {
         lines.append(
           (index == 0 ? heading : String(repeating: " ", count: heading.count))
@@ -105,16 +105,6 @@ extension ScenarioReport {
     return mismatchCount == 0
       ? "All \(count) stage verdicts match the documented table."
       : "\(mismatchCount) of \(count) stage verdicts differ from the documented table."
-  }
-}
-
-extension ObservableDesign.Role {
-  /// Whether the two roles are the same kind, whatever the stage numbers.
-  fileprivate func isLike(_ other: Self) -> Bool {
-    switch (self, other) {
-    case (.stage, .stage), (.reference, .reference), (.graded, .graded): true
-    default: false
-    }
   }
 }
 
@@ -162,6 +152,11 @@ extension ScenarioReport {
       var module: String
       var title: String
     }
+    struct GradedEntry: Encodable {
+      var graded: String
+      var module: String
+      var title: String
+    }
     struct ScenarioEntry: Encodable {
       var name: String
       var title: String
@@ -171,22 +166,28 @@ extension ScenarioReport {
     struct Result: Encodable {
       var stage: Int?
       var reference: String?
+      var graded: String?
       var verdict: Verdict
       var detail: String
       var documented: Verdict?
     }
     var stages: [StageEntry]
     var references: [ReferenceEntry]?
+    var graded: [GradedEntry]?
     var scenarios: [ScenarioEntry]
     var matchesDocumentedTable: Bool
   }
 
-  /// The comparison as JSON, keys sorted, for programs: the stages, the other designs (under
-  /// `references`, each by its ``ObservableDesign/id``), and every scenario's results, one per
-  /// design, with its verdict (`holds`, `flaw` or `n/a`) and evidence.
+  /// The comparison as JSON, keys sorted, for programs: the stages (each by its number), the
+  /// platform's references (under `references`) and the graded designs (under `graded`), each
+  /// by its ``ObservableDesign/id``, and every scenario's results, one per design, with its
+  /// verdict (`holds`, `flaw` or `n/a`) and evidence.
   public var json: String {
-    let references = designs.filter { $0.stageNumber == nil }.map {
+    let references = designs.filter { $0.role == .reference }.map {
       JSONReport.ReferenceEntry(reference: $0.id, module: $0.module, title: $0.title)
+    }
+    let graded = designs.filter { $0.role == .graded }.map {
+      JSONReport.GradedEntry(graded: $0.id, module: $0.module, title: $0.title)
     }
     let report = JSONReport(
       stages: designs.compactMap { design in
@@ -196,6 +197,7 @@ extension ScenarioReport {
         }
       },
       references: references.isEmpty ? nil : references,
+      graded: graded.isEmpty ? nil : graded,
       scenarios: rows.map { row in
         .init(
           name: row.scenario.name, title: row.scenario.title, chapter: row.scenario.chapter,
@@ -204,8 +206,10 @@ extension ScenarioReport {
               .init(
                 stage: stage, verdict: outcome.verdict, detail: outcome.detail,
                 documented: design.documentedVerdict(for: row.scenario.id))
-            } else {
+            } else if design.role == .reference {
               .init(reference: design.id, verdict: outcome.verdict, detail: outcome.detail)
+            } else {
+              .init(graded: design.id, verdict: outcome.verdict, detail: outcome.detail)
             }
           })
       },

@@ -103,7 +103,7 @@ struct GradeYourOwnTests {
     struct Report: Decodable {
       struct Row: Decodable {
         struct Result: Decodable {
-          var reference: String?
+          var graded: String?
           var verdict: String
         }
         var name: String
@@ -115,7 +115,7 @@ struct GradeYourOwnTests {
     var verdicts: [String: [String: String]] = [:]
     for row in report.scenarios {
       for result in row.results {
-        verdicts[result.reference ?? "?", default: [:]][row.name] = result.verdict
+        verdicts[result.graded ?? "?", default: [:]][row.name] = result.verdict
       }
     }
     return verdicts
