@@ -15,7 +15,7 @@ package enum CompareStages {
   /// - Parameters:
   ///   - arguments: The command-line arguments, without the program name.
   ///   - io: Where to write; text output uses colour when ``CommandIO/allowsColor`` says so.
-  ///   - isDebugBuild: Whether to warn that `--bench` timings mean little in a debug build.
+  ///   - isDebugBuild: Whether to warn that `bench` timings mean little in a debug build.
   /// - Returns: ``ExitCode/success``; ``ExitCode/failure`` if a verdict differs from the
   ///   documented table or a bench sum came out wrong; ``ExitCode/usage`` on bad input, named
   ///   in one line on standard error.
@@ -77,7 +77,7 @@ package enum CompareStages {
     if isDebugBuild {
       io.printError(
         "compare-stages: this is a debug build; timings are only meaningful with "
-          + "'swift run -c release compare-stages --bench'")
+          + "'swift run -c release compare-stages bench'")
     }
     do {
       let report = try Bench.run(sizes: quick ? .quick : .full, contenders: Design.contenders)
@@ -121,21 +121,19 @@ package enum CompareStages {
     return mismatches.isEmpty ? .success : .failure
   }
 
-  /// The text of `--help`: its OPTIONS are made from ``Command/options``.
+  /// The text of `--help`: its USAGE and COMMANDS are made from ``Command/subcommands``, its
+  /// OPTIONS from ``Command/options``.
   package static let help = """
     OVERVIEW: Run the same observer experiments on every stage, live, and show where each
     stage leaks, collides or misbehaves.
 
-    USAGE: compare-stages [--format <format>] [--scenario <name> ...] [--stage <number> ...]
-                          [--with-platform]
-           compare-stages --list
-           compare-stages --explain <name>
-           compare-stages --trace <name> --stage <number> [--format text|mermaid]
-           compare-stages --graph <number>
-           compare-stages --bench [--quick] [--format <format>] [--chart <folder>]
-
+    \(usageHelp)
+    COMMANDS:
+    \(columns(Command.subcommands.map { ($0.name, $0.help) }))
     OPTIONS:
-    \(optionsHelp)
+    \(columns(Command.options.map { ($0.label, $0.help) }))
+    \(oldSpellings)
+
     Colour is used only when standard output is a terminal and NO_COLOR is unset.
 
     EXIT STATUS:
@@ -146,18 +144,43 @@ package enum CompareStages {
 
     """
 
-  /// The OPTIONS part of `--help`: each option's label, then its help wrapped beside it.
-  private static var optionsHelp: String {
-    let width = (Command.options.map(\.label.count).max() ?? 0) + 3
-    return Command.options.flatMap { option in
+  /// The USAGE part of `--help`: one line a command, wrapped.
+  private static var usageHelp: String {
+    Command.subcommands.enumerated().flatMap { index, command in
+      let usage =
+        command.name == "compare"
+        ? command.usage.replacing("compare-stages compare", with: "compare-stages [compare]")
+        : command.usage
+      return wrap(
+        usage, firstPrefix: index == 0 ? "USAGE: " : "       ",
+        prefix: "                      ", width: 90)
+    }.map { $0 + "\n" }.joined()
+  }
+
+  /// The old spellings of the commands, as `--help` lists them.
+  private static var oldSpellings: String {
+    let spellings = Command.subcommands.compactMap { command in
+      command.oldSpelling.map { $0 + (command.argumentName.map { " <\($0)>" } ?? "") }
+    }
+    return wrap(
+      "The old spellings, each command as an option, still work: "
+        + spellings.joined(separator: ", ") + ".",
+      firstPrefix: "", prefix: "", width: 90
+    ).map { $0 + "\n" }.joined()
+  }
+
+  /// Labels, then their help wrapped beside them, as the COMMANDS and OPTIONS parts show them.
+  private static func columns(_ rows: [(label: String, help: String)]) -> String {
+    let width = (rows.map(\.label.count).max() ?? 0) + 3
+    return rows.flatMap { row in
       wrap(
-        option.help,
-        firstPrefix: "  " + option.label.padding(toLength: width, withPad: " ", startingAt: 0),
+        row.help,
+        firstPrefix: "  " + row.label.padding(toLength: width, withPad: " ", startingAt: 0),
         prefix: String(repeating: " ", count: width + 2), width: 90)
     }.map { $0 + "\n" }.joined()
   }
 
-  /// The text of `--list`.
+  /// The text of `list`.
   package static var list: String {
     let width = (Scenario.all.map(\.name.count).max() ?? 0) + 2
     return Scenario.all.flatMap {
@@ -167,7 +190,7 @@ package enum CompareStages {
     }.map { $0 + "\n" }.joined()
   }
 
-  /// The text of `--explain`: what the scenario does, what each stage shows, and where to read
+  /// The text of `explain`: what the scenario does, what each stage shows, and where to read
   /// more.
   ///
   /// - Parameters:

@@ -140,10 +140,10 @@ public struct Scenario: Sendable, Identifiable {
   public let id: Name
   /// What it checks, in one line.
   public let title: String
-  /// What the experiment does, told for `compare-stages --explain`.
+  /// What the experiment does, told by `compare-stages explain`.
   public let story: String
   /// What the experiment's sizes are chosen for (how many observers, observables or sets, and
-  /// which storage thresholds or designs that is enough to tell apart), told by `--explain`.
+  /// which storage thresholds or designs that is enough to tell apart), told by `compare-stages explain`.
   public let sizing: String
   /// The tutorial chapter that covers it, relative to the package root.
   public let chapter: String
