@@ -158,7 +158,7 @@ struct BenchTests {
     #expect(
       result.error
         == "compare-stages: this is a debug build; timings are only meaningful with "
-        + "'swift run -c release compare-stages --bench'\n")
+        + "'swift run -c release compare-stages bench'\n")
     let release = CapturedIO()
     _ = CompareStages.run(["--bench", "--quick"], io: release.io, isDebugBuild: false)
     #expect(release.error.isEmpty)
