@@ -34,7 +34,7 @@ let package = Package(
     .target(name: "Support"),
 
     // The one shape of every command: run(arguments, io) -> ExitCode, in a library.
-    .target(name: "CommandSupport"),
+    .target(name: "CommandSupport", dependencies: ["Support"]),
 
     // Real objects whose deinitialization is counted: how tests and scenarios see leaks.
     .target(name: "LifetimeTracking"),

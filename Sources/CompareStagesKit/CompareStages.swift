@@ -121,19 +121,17 @@ package enum CompareStages {
     return mismatches.isEmpty ? .success : .failure
   }
 
-  /// The text of `--help`: its USAGE and COMMANDS are made from ``Command/subcommands``, its
-  /// OPTIONS from ``Command/options``.
+  /// The text of `--help`: its USAGE, COMMANDS and OPTIONS are made from ``Command/syntax``.
   package static let help = """
     OVERVIEW: Run the same observer experiments on every stage, live, and show where each
     stage leaks, collides or misbehaves.
 
-    \(usageHelp)
+    \(Command.syntax.usage)
     COMMANDS:
-    \(columns(Command.subcommands.map { ($0.name, $0.help) }))
+    \(Command.syntax.wordsHelp)
     OPTIONS:
-    \(columns(Command.options.map { ($0.label, $0.help) }))
-    \(oldSpellings)
-
+    \(Command.syntax.optionsHelp)
+    \(Command.syntax.oldSpellingsHelp)
     Colour is used only when standard output is a terminal and NO_COLOR is unset.
 
     EXIT STATUS:
@@ -143,42 +141,6 @@ package enum CompareStages {
       64  bad usage; the problem is named on standard error
 
     """
-
-  /// The USAGE part of `--help`: one line a command, wrapped.
-  private static var usageHelp: String {
-    Command.subcommands.enumerated().flatMap { index, command in
-      let usage =
-        command.name == "compare"
-        ? command.usage.replacing("compare-stages compare", with: "compare-stages [compare]")
-        : command.usage
-      return wrap(
-        usage, firstPrefix: index == 0 ? "USAGE: " : "       ",
-        prefix: "                      ", width: 90)
-    }.map { $0 + "\n" }.joined()
-  }
-
-  /// The old spellings of the commands, as `--help` lists them.
-  private static var oldSpellings: String {
-    let spellings = Command.subcommands.compactMap { command in
-      command.oldSpelling.map { $0 + (command.argumentName.map { " <\($0)>" } ?? "") }
-    }
-    return wrap(
-      "The old spellings, each command as an option, still work: "
-        + spellings.joined(separator: ", ") + ".",
-      firstPrefix: "", prefix: "", width: 90
-    ).map { $0 + "\n" }.joined()
-  }
-
-  /// Labels, then their help wrapped beside them, as the COMMANDS and OPTIONS parts show them.
-  private static func columns(_ rows: [(label: String, help: String)]) -> String {
-    let width = (rows.map(\.label.count).max() ?? 0) + 3
-    return rows.flatMap { row in
-      wrap(
-        row.help,
-        firstPrefix: "  " + row.label.padding(toLength: width, withPad: " ", startingAt: 0),
-        prefix: String(repeating: " ", count: width + 2), width: 90)
-    }.map { $0 + "\n" }.joined()
-  }
 
   /// The text of `list`.
   package static var list: String {

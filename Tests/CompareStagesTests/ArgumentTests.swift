@@ -1,3 +1,4 @@
+import CommandSupport
 import CompareStagesKit
 import DesignCatalog
 import ObserverScenarios
@@ -111,7 +112,7 @@ struct ArgumentTests {
 
   @Test("an unknown option or argument lists exactly the options the command takes")
   func unknownListsTheTable() throws {
-    for command in Command.subcommands {
+    for command in Command.syntax.words {
       let valid = command.options.isEmpty ? "none" : command.options.joined(separator: ", ")
       let argument = command.argumentName == nil ? [] : [command.name == "graph" ? "1" : "sendable"]
       let option = try #require(throws: UsageError.self) {
@@ -128,10 +129,11 @@ struct ArgumentTests {
   @Test(
     "every option a command takes is known to it; a flag takes no value, the others need one")
   func everyOptionIsKnown() throws {
-    for command in Command.subcommands {
+    for command in Command.syntax.words {
       let argument = command.argumentName == nil ? [] : [command.name == "graph" ? "1" : "sendable"]
       for name in command.options {
-        let option = try #require(Command.options.first { $0.name == name }, "\(name) is listed")
+        let option = try #require(
+          Command.syntax.options.first { $0.name == name }, "\(name) is listed")
         if option.valueName == nil {
           let error = try #require(throws: UsageError.self) {
             try Command.parse([command.name] + argument + [name + "=x"])
@@ -167,7 +169,7 @@ struct ArgumentTests {
     for (new, old) in pairs {
       #expect(try Command.parse(new) == Command.parse(old), "\(new) and \(old)")
     }
-    #expect(Command.subcommands.filter { $0.oldSpelling == nil }.map(\.name) == ["compare"])
+    #expect(Command.syntax.words.filter { $0.oldSpelling == nil }.map(\.name) == ["compare"])
   }
 
   @Test("every valid choice is listed when a scenario name is wrong")

@@ -193,13 +193,14 @@ struct OptionTableTests {
         entries[last].help += " " + line.trimmingPrefix(while: { $0 == " " })
       }
     }
-    #expect(entries.map(\.label) == Command.options.map(\.label))
-    #expect(entries.map(\.help) == Command.options.map(\.help))
+    #expect(entries.map(\.label) == Command.syntax.options.map(\.label))
+    #expect(entries.map(\.help) == Command.syntax.options.map(\.help))
   }
 
   @Test("each option's label names its value, or none for a flag")
   func labels() {
-    let labels = Dictionary(uniqueKeysWithValues: Command.options.map { ($0.name, $0.label) })
+    let labels = Dictionary(
+      uniqueKeysWithValues: Command.syntax.options.map { ($0.name, $0.label) })
     #expect(labels["--format"] == "--format <format>")
     #expect(labels["--with-platform"] == "--with-platform")
     #expect(labels["--help"] == "-h, --help")

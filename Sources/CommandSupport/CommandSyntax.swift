@@ -1,0 +1,378 @@
+import Foundation
+import Support
+
+/// Bad input to a command: the message names the problem and the valid choices.
+package struct UsageError: Error, Equatable, CustomStringConvertible {
+  /// What is wrong, in one line, with the valid choices.
+  package var message: String
+  /// The command's name, for the line printed.
+  package var command: String
+
+  /// Creates an error of `command` that says `message`.
+  ///
+  /// - Parameters:
+  ///   - message: What is wrong, with the valid choices.
+  ///   - command: The command's name; the one parsing fills it in when left empty.
+  package init(message: String, command: String = "") {
+    self.message = message
+    self.command = command
+  }
+
+  /// The one line printed on standard error.
+  package var description: String { CommandIO.usageLine(command, message) }
+}
+
+/// One option of a command: the one place its name, its value, its help and its handling are
+/// written. `Parsed` is what the options given so far ask for.
+package struct CommandOption<Parsed>: Sendable {
+  /// Its name, as given: "--format".
+  package let name: String
+  /// Another spelling, "-h" for `--help`; the valid options that errors list leave it out.
+  package let alias: String?
+  /// What `--help` calls its value, "format"; `nil` for a flag, which takes none.
+  package let valueName: String?
+  /// What it does, for `--help`: one paragraph, wrapped when printed.
+  package let help: String
+  /// What it does to the options parsed so far.
+  let handling: Handling
+
+  /// How `--help` shows it: "--format <format>", "-h, --help".
+  package var label: String {
+    (alias.map { "\($0), " } ?? "") + name + (valueName.map { " <\($0)>" } ?? "")
+  }
+
+  /// What an option does, given its value if it takes one.
+  enum Handling {
+    /// A flag: it takes no value.
+    case flag(@Sendable (inout Parsed) throws(UsageError) -> Void)
+    /// An option with a value; `valid` names the values it takes, for "needs a value".
+    case value(valid: String, @Sendable (inout Parsed, String) throws(UsageError) -> Void)
+  }
+
+  /// A flag, which takes no value.
+  ///
+  /// - Parameters:
+  ///   - name: Its name, "--quick".
+  ///   - alias: Another spelling, if any.
+  ///   - help: What it does.
+  ///   - handle: What it does to the options parsed so far.
+  /// - Returns: The option.
+  package static func flag(
+    _ name: String, alias: String? = nil, help: String,
+    _ handle: @escaping @Sendable (inout Parsed) throws(UsageError) -> Void
+  ) -> Self {
+    Self(name: name, alias: alias, valueName: nil, help: help, handling: .flag(handle))
+  }
+
+  /// An option with a value.
+  ///
+  /// - Parameters:
+  ///   - name: Its name, "--format".
+  ///   - valueName: What `--help` calls its value.
+  ///   - valid: The values it takes, for an error that names them.
+  ///   - help: What it does.
+  ///   - handle: What it does with its value to the options parsed so far.
+  /// - Returns: The option.
+  package static func value(
+    _ name: String, _ valueName: String, valid: String, help: String,
+    _ handle: @escaping @Sendable (inout Parsed, String) throws(UsageError) -> Void
+  ) -> Self {
+    Self(
+      name: name, alias: nil, valueName: valueName, help: help,
+      handling: .value(valid: valid, handle))
+  }
+}
+
+/// One of a command's modes, named by a word: its argument, the options it takes, its help,
+/// and the option that spelled it once, still accepted.
+package struct CommandWord<Parsed, Result>: Sendable {
+  /// Its word: "bench". The first word of a syntax may be left out.
+  package let name: String
+  /// What `--help` calls its argument, "name"; `nil` for none.
+  package let argumentName: String?
+  /// Whether the argument may be left out.
+  package let argumentIsOptional: Bool
+  /// The valid values of its argument, for errors.
+  package let argumentChoices: @Sendable () -> String
+  /// The options it takes, by name.
+  package let options: [String]
+  /// The options among ``options`` it cannot do without, which USAGE shows without brackets.
+  package let required: [String]
+  /// What it does, for `--help`.
+  package let help: String
+  /// The spelling it had as an option, "--bench", still accepted anywhere in the arguments.
+  package let oldSpelling: String?
+  /// Makes the result from its argument and the options given.
+  let make: @Sendable (_ argument: String?, _ options: Parsed) throws(UsageError) -> Result
+
+  /// Describes a word.
+  ///
+  /// - Parameters:
+  ///   - name: The word.
+  ///   - argument: What `--help` calls its argument, and its valid values; `nil` for none.
+  ///   - argumentIsOptional: Whether the argument may be left out.
+  ///   - options: The options it takes, by name.
+  ///   - required: Those it cannot do without; `make` says so when one is missing.
+  ///   - help: What it does.
+  ///   - oldSpelling: The option that spelled it once, if any.
+  ///   - make: Makes the result from its argument and the options given.
+  package init(
+    _ name: String, argument: (name: String, choices: @Sendable () -> String)? = nil,
+    argumentIsOptional: Bool = false, options: [String] = [], required: [String] = [],
+    help: String,
+    oldSpelling: String? = nil,
+    make: @escaping @Sendable (_ argument: String?, _ options: Parsed) throws(UsageError) -> Result
+  ) {
+    self.name = name
+    self.argumentName = argument?.name
+    if let choices = argument?.choices {
+      self.argumentChoices = choices
+    } else {
+      self.argumentChoices = { "" }
+    }
+    self.argumentIsOptional = argumentIsOptional
+    self.options = options
+    self.required = required
+    self.help = help
+    self.oldSpelling = oldSpelling
+    self.make = make
+  }
+}
+
+/// A command's syntax: its options and its words, each written once, from which the parser and
+/// the USAGE, COMMANDS and OPTIONS parts of `--help` are made.
+///
+/// A command line is a word, its argument and options (`bench --quick`); the first word may be
+/// left out. A word's old spelling as an option (`--bench`) is accepted anywhere. `--help`,
+/// `-h` or the word `help` anywhere asks for the help; `--version`, alone, for the version.
+package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
+  /// The command's name, for errors and USAGE.
+  package let command: String
+  /// Every option, in the order `--help` lists them.
+  package let options: [CommandOption<Parsed>]
+  /// Every word, in the order `--help` lists them; the first is the one run when none is
+  /// given.
+  package let words: [CommandWord<Parsed, Result>]
+  /// What no option has asked for yet.
+  package let initial: Parsed
+
+  /// Describes a command's syntax.
+  ///
+  /// - Parameters:
+  ///   - command: The command's name.
+  ///   - options: Every option, in the order `--help` lists them.
+  ///   - words: Every word; the first may be left out.
+  ///   - initial: What no option has asked for yet.
+  package init(
+    command: String, options: [CommandOption<Parsed>], words: [CommandWord<Parsed, Result>],
+    initial: Parsed
+  ) {
+    self.command = command
+    self.options = options
+    self.words = words
+    self.initial = initial
+  }
+
+  /// What a command line asks for.
+  package enum Request: Sendable {
+    /// The help.
+    case help
+    /// The version.
+    case version
+    /// What a word made of its argument and options.
+    case run(Result)
+  }
+
+  /// Parses the arguments, without the program name.
+  ///
+  /// Options take their value as the next argument or after `=` (`--format=json`).
+  ///
+  /// - Parameter arguments: The arguments as given.
+  /// - Returns: What they ask for.
+  /// - Throws: ``UsageError`` naming the first problem found, and the valid choices.
+  package func parse(_ arguments: [String]) throws(UsageError) -> Request {
+    do {
+      return try parseUnnamed(arguments)
+    } catch {
+      throw UsageError(message: error.message, command: command)
+    }
+  }
+
+  private func parseUnnamed(_ arguments: [String]) throws(UsageError) -> Request {
+    if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) || arguments.first == "help" {
+      return .help
+    }
+    if arguments.contains("--version") {
+      guard arguments.count == 1 else {
+        throw UsageError(message: "--version takes nothing else")
+      }
+      return .version
+    }
+    var remaining = arguments[...]
+    // The word: given first, or by its old spelling anywhere.
+    var word: CommandWord<Parsed, Result>?
+    var spelledAs = ""
+    if let first = remaining.first, !first.hasPrefix("-") || first == "-",
+      let named = words.first(where: { $0.name == first })
+    {
+      word = named
+      spelledAs = first
+      remaining.removeFirst()
+    } else if let first = remaining.first, !first.hasPrefix("-"), words.count > 1,
+      words[0].argumentName == nil
+    {
+      throw UsageError(
+        message: "unknown command '\(first)' (valid: "
+          + words.map(\.name).joined(separator: ", ") + ")")
+    }
+    var argument: String?
+    var rest: [String] = []
+    while let next = remaining.popFirst() {
+      let flag = String(next.prefix { $0 != "=" })
+      guard let old = words.first(where: { $0.oldSpelling == flag }) else {
+        rest.append(next)
+        continue
+      }
+      if word != nil {
+        throw UsageError(message: "\(spelledAs) and \(flag) cannot be combined")
+      }
+      word = old
+      spelledAs = flag
+      if old.argumentName == nil {
+        if flag != next { throw UsageError(message: "\(flag) takes no value") }
+      } else if flag != next {
+        argument = String(next.dropFirst(flag.count + 1))
+      } else if let value = remaining.first, !value.hasPrefix("--") {
+        argument = remaining.removeFirst()
+      } else if !old.argumentIsOptional {
+        throw UsageError(message: "\(flag) needs a value (valid: \(old.argumentChoices()))")
+      }
+    }
+    let chosen = word ?? words[0]
+    if spelledAs.isEmpty { spelledAs = chosen.name }
+    // Its argument, if it takes one that the old spelling did not give: the first that is
+    // neither an option nor an option's value.
+    if chosen.argumentName != nil && argument == nil {
+      if let index = rest.indices.first(where: { index in
+        !rest[index].hasPrefix("-") && (index == 0 || !takesValue(rest[index - 1]))
+      }) {
+        argument = rest.remove(at: index)
+      } else if !chosen.argumentIsOptional {
+        throw UsageError(
+          message: "\(spelledAs) needs a \(chosen.argumentName ?? "value") "
+            + "(valid: \(chosen.argumentChoices()))")
+      }
+    }
+    let parsed = try parseOptions(rest, for: chosen, spelledAs: word == nil ? nil : spelledAs)
+    return .run(try chosen.make(argument, parsed))
+  }
+
+  /// The options in `arguments`, each checked to be one that `word` takes; `spelledAs` is how
+  /// the word was given, `nil` when it was left out.
+  private func parseOptions(
+    _ arguments: [String], for word: CommandWord<Parsed, Result>, spelledAs: String?
+  ) throws(UsageError) -> Parsed {
+    var parsed = initial
+    var remaining = arguments[...]
+    let valid = word.options.isEmpty ? "none" : word.options.joined(separator: ", ")
+    while let argument = remaining.popFirst() {
+      var flag = argument
+      var inlineValue: String?
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        flag = String(argument[..<equals])
+        inlineValue = String(argument[argument.index(after: equals)...])
+      }
+      guard let option = options.first(where: { $0.name == flag || $0.alias == flag }) else {
+        if argument.hasPrefix("-") && argument.count > 1 && Int(argument) == nil {
+          throw UsageError(message: "unknown option '\(flag)' (valid for \(word.name): \(valid))")
+        }
+        throw UsageError(
+          message: "unexpected argument '\(argument)' (valid for \(word.name): \(valid))")
+      }
+      guard word.options.contains(option.name) else {
+        guard let spelledAs else {
+          let takers = words.filter { $0.options.contains(option.name) }.map(\.name)
+          throw UsageError(
+            message: "\(flag) goes with "
+              + (takers.isEmpty ? "no command" : takers.joined(separator: " or "))
+              + " (valid without a command: \(valid))")
+        }
+        throw UsageError(
+          message: "\(spelledAs) and \(flag) cannot be combined (valid for \(word.name): \(valid))"
+        )
+      }
+      switch option.handling {
+      case .flag(let handle):
+        if inlineValue != nil { throw UsageError(message: "\(flag) takes no value") }
+        try handle(&parsed)
+      case .value(let validValues, let handle):
+        if let inlineValue {
+          try handle(&parsed, inlineValue)
+        } else if let next = remaining.first, !next.hasPrefix("--") {
+          remaining.removeFirst()
+          try handle(&parsed, next)
+        } else {
+          throw UsageError(message: "\(flag) needs a value (valid: \(validValues))")
+        }
+      }
+    }
+    return parsed
+  }
+
+  /// Whether `argument` is an option that takes the next argument as its value.
+  private func takesValue(_ argument: String) -> Bool {
+    guard let option = options.first(where: { $0.name == argument }) else { return false }
+    if case .value = option.handling { return true }
+    return false
+  }
+
+  // MARK: - Help
+
+  /// The USAGE part of `--help`: one line a word, wrapped; the first word in brackets, since it
+  /// may be left out.
+  package var usage: String {
+    words.enumerated().flatMap { index, word in
+      let argument = word.argumentName.map { word.argumentIsOptional ? "[<\($0)>]" : "<\($0)>" }
+      let options = word.options.compactMap { name -> String? in
+        guard let option = self.options.first(where: { $0.name == name }) else { return nil }
+        let label = name + (option.valueName.map { " <\($0)>" } ?? "")
+        return word.required.contains(name) ? label : "[\(label)]"
+      }
+      let words = [command, index == 0 ? "[\(word.name)]" : word.name]
+      let line = (words + [argument].compactMap { $0 } + options).joined(separator: " ")
+      return wrap(
+        line, firstPrefix: index == 0 ? "USAGE: " : "       ",
+        prefix: String(repeating: " ", count: 8 + command.count), width: 90)
+    }.map { $0 + "\n" }.joined()
+  }
+
+  /// The COMMANDS part of `--help`.
+  package var wordsHelp: String { columns(words.map { ($0.name, $0.help) }) }
+
+  /// The OPTIONS part of `--help`.
+  package var optionsHelp: String { columns(options.map { ($0.label, $0.help) }) }
+
+  /// The words' old spellings, as `--help` lists them; empty when none has one.
+  package var oldSpellingsHelp: String {
+    let spellings = words.compactMap { word in
+      word.oldSpelling.map { $0 + (word.argumentName.map { " <\($0)>" } ?? "") }
+    }
+    guard !spellings.isEmpty else { return "" }
+    return wrap(
+      "The old spellings, each command as an option, still work: "
+        + spellings.joined(separator: ", ") + ".",
+      firstPrefix: "", prefix: "", width: 90
+    ).map { $0 + "\n" }.joined()
+  }
+
+  /// Labels, then their help wrapped beside them.
+  private func columns(_ rows: [(label: String, help: String)]) -> String {
+    let width = (rows.map(\.label.count).max() ?? 0) + 3
+    return rows.flatMap { row in
+      wrap(
+        row.help,
+        firstPrefix: "  " + row.label.padding(toLength: width, withPad: " ", startingAt: 0),
+        prefix: String(repeating: " ", count: width + 2), width: 90)
+    }.map { $0 + "\n" }.joined()
+  }
+}
