@@ -209,21 +209,23 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
       return .version
     }
     var remaining = arguments[...]
-    // The word: given first, or by its old spelling anywhere.
+    // The word: the first argument that is neither an option nor an option's value, or a
+    // word's old spelling anywhere.
     var word: CommandWord<Parsed, Result>?
     var spelledAs = ""
-    if let first = remaining.first, !first.hasPrefix("-") || first == "-",
-      let named = words.first(where: { $0.name == first })
-    {
-      word = named
-      spelledAs = first
-      remaining.removeFirst()
-    } else if let first = remaining.first, !first.hasPrefix("-"), words.count > 1,
-      words[0].argumentName == nil
-    {
-      throw UsageError(
-        message: "unknown command '\(first)' (valid: "
-          + words.map(\.name).joined(separator: ", ") + ")")
+    if let index = remaining.indices.first(where: { index in
+      !isOption(remaining[index])
+        && (index == remaining.startIndex || !takesValue(remaining[index - 1]))
+    }) {
+      if let named = words.first(where: { $0.name == remaining[index] }) {
+        word = named
+        spelledAs = named.name
+        remaining.remove(at: index)
+      } else if words.count > 1, words[0].argumentName == nil {
+        throw UsageError(
+          message: "unknown command '\(remaining[index])' (valid: "
+            + words.map(\.name).joined(separator: ", ") + ")")
+      }
     }
     var argument: String?
     var rest: [String] = []
@@ -242,7 +244,7 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
         if flag != next { throw UsageError(message: "\(flag) takes no value") }
       } else if flag != next {
         argument = String(next.dropFirst(flag.count + 1))
-      } else if let value = remaining.first, !value.hasPrefix("--") {
+      } else if let value = remaining.first, !isOption(value) {
         argument = remaining.removeFirst()
       } else if !old.argumentIsOptional {
         throw UsageError(message: "\(flag) needs a value (valid: \(old.argumentChoices()))")
@@ -254,7 +256,7 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
     // neither an option nor an option's value.
     if chosen.argumentName != nil && argument == nil {
       if let index = rest.indices.first(where: { index in
-        !rest[index].hasPrefix("-") && (index == 0 || !takesValue(rest[index - 1]))
+        !isOption(rest[index]) && (index == 0 || !takesValue(rest[index - 1]))
       }) {
         argument = rest.remove(at: index)
       } else if !chosen.argumentIsOptional {
@@ -283,7 +285,7 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
         inlineValue = String(argument[argument.index(after: equals)...])
       }
       guard let option = options.first(where: { $0.name == flag || $0.alias == flag }) else {
-        if argument.hasPrefix("-") && argument.count > 1 && Int(argument) == nil {
+        if isOption(argument) {
           throw UsageError(message: "unknown option '\(flag)' (valid for \(word.name): \(valid))")
         }
         throw UsageError(
@@ -319,8 +321,18 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
     return parsed
   }
 
-  /// Whether `argument` is an option that takes the next argument as its value.
+  /// Whether `argument` is spelled as an option: a dash and more, and not a number ("-1" is an
+  /// argument, left for the word to name).
+  private func isOption(_ argument: String) -> Bool {
+    argument.hasPrefix("-") && argument.count > 1 && Int(argument) == nil
+  }
+
+  /// Whether `argument` is an option, or a word's old spelling, that takes the next argument
+  /// as its value.
   private func takesValue(_ argument: String) -> Bool {
+    if words.contains(where: { $0.oldSpelling == argument && $0.argumentName != nil }) {
+      return true
+    }
     guard let option = options.first(where: { $0.name == argument }) else { return false }
     if case .value = option.handling { return true }
     return false

@@ -39,114 +39,97 @@ package enum WorkshopCommand {
     package var strict = false
   }
 
-  /// Bad input, named in one line.
-  package struct UsageError: Error, Equatable, CustomStringConvertible {
-    /// What is wrong, and the valid choices.
-    package var message: String
-
-    /// The line printed on standard error.
-    package var description: String { CommandIO.usageLine("workshop", message) }
+  /// What the options given so far ask for.
+  package struct Options: Sendable {
+    var format: Format?
+    var strict = false
+    var watch = false
+    var reset = false
   }
 
   private static var numbers: String {
     Exercise.all.map { String($0.number) }.joined(separator: ", ")
   }
 
-  private static let options = ["--format", "--strict", "--watch", "--reset", "--help"]
+  /// The exercise numbered `word`.
+  private static func exercise(_ word: String) throws(UsageError) -> Int {
+    guard let number = Int(word), Exercise.numbered(number) != nil else {
+      if word.isEmpty { throw UsageError(message: "an empty argument (valid: \(numbers))") }
+      throw UsageError(message: "no exercise '\(word)' (valid: \(numbers))")
+    }
+    return number
+  }
 
-  /// Parses the arguments, without the program name.
+  /// The command line of `workshop`: its options and its two words, each written once; the
+  /// parser and `--help` are made from it.
+  package static let syntax = CommandSyntax<Options, Invocation>(
+    command: "workshop",
+    options: [
+      .value(
+        "--format", "format", valid: Format.allCases.map(\.rawValue).joined(separator: ", "),
+        help: "text (the default) or json"
+      ) { options, name throws(UsageError) in
+        guard let parsed = Format(rawValue: name) else {
+          let valid = Format.allCases.map(\.rawValue).joined(separator: ", ")
+          throw UsageError(message: "unknown format '\(name)' (valid: \(valid))")
+        }
+        guard options.format == nil else {
+          throw UsageError(message: "--format given more than once")
+        }
+        options.format = parsed
+      },
+      .flag("--strict", help: "exit 1 when an exercise graded is not yet solved") { options in
+        options.strict = true
+      },
+      .flag("--watch", help: "rebuild and regrade on every change under Exercises/; Ctrl-C stops") {
+        options in options.watch = true
+      },
+      .flag("--reset", help: "start the hints again from the first") { options in
+        options.reset = true
+      },
+      .flag("--help", alias: "-h", help: "print this help") { _ in },
+    ],
+    words: [
+      CommandWord(
+        "grade", argument: ("number", { numbers }), argumentIsOptional: true,
+        options: ["--format", "--strict", "--watch"],
+        help: "grade every exercise, or the one numbered: each scenario it aims at and keeps, "
+          + "with the evidence; the word may be left out"
+      ) { word, options throws(UsageError) in
+        let number = try word.map { word throws(UsageError) in try exercise(word) }
+        if options.watch, options.format == .json {
+          throw UsageError(message: "--watch prints text only (valid: --format text)")
+        }
+        let request: Request =
+          options.watch ? .watch(number) : number.map { .grade($0) } ?? .list
+        return Invocation(request: request, format: options.format ?? .text, strict: options.strict)
+      },
+      CommandWord(
+        "hint", argument: ("number", { numbers }), argumentIsOptional: true,
+        options: ["--reset"],
+        help: "the next hint for the exercise numbered; with --reset, forget the hints shown, "
+          + "of that exercise or of all"
+      ) { word, options throws(UsageError) in
+        let number = try word.map { word throws(UsageError) in try exercise(word) }
+        if options.reset { return Invocation(request: .resetHints(number)) }
+        guard let number else {
+          throw UsageError(message: "hint needs an exercise number (valid: \(numbers))")
+        }
+        return Invocation(request: .hint(number))
+      },
+    ],
+    initial: Options())
+
+  /// Parses the arguments, without the program name, as ``syntax`` says.
   ///
   /// - Parameter arguments: The arguments as given.
   /// - Returns: What to do.
   /// - Throws: ``UsageError`` naming the first problem.
   package static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
-    var format: Format?
-    var strict = false
-    var watch = false
-    var reset = false
-    var words: [String] = []
-    var remaining = arguments[...]
-    while let argument = remaining.popFirst() {
-      // A word that is not an option ("3", "hint", "-1", "", "=") is left for the checks below,
-      // which name it; only an option may carry "=value".
-      guard argument.hasPrefix("-"), argument.count > 1, Int(argument) == nil else {
-        words.append(argument)
-        continue
-      }
-      let equals = argument.firstIndex(of: "=")
-      let option = String(argument[..<(equals ?? argument.endIndex)])
-      let attached = equals.map { String(argument[argument.index(after: $0)...]) }
-      if attached != nil, option != "--format", options.contains(option) {
-        throw UsageError(message: "\(option) takes no value")
-      }
-      switch option {
-      case "--help", "-h":
-        return Invocation(request: .help)
-      case "--format":
-        let valid = Format.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let name = attached ?? remaining.popFirst() else {
-          throw UsageError(message: "--format needs a value (valid: \(valid))")
-        }
-        guard let parsed = Format(rawValue: name) else {
-          throw UsageError(message: "unknown format '\(name)' (valid: \(valid))")
-        }
-        guard format == nil else { throw UsageError(message: "--format given more than once") }
-        format = parsed
-      case "--strict":
-        strict = true
-      case "--watch":
-        watch = true
-      case "--reset":
-        reset = true
-      default:
-        throw UsageError(
-          message: "unknown option '\(option)' (valid: \(options.joined(separator: ", ")))")
-      }
+    switch try syntax.parse(arguments) {
+    case .help, .version: Invocation(request: .help)
+    case .run(let invocation): invocation
     }
-
-    func exercise(_ word: String) throws(UsageError) -> Int {
-      guard let number = Int(word), Exercise.numbered(number) != nil else {
-        if word.isEmpty { throw UsageError(message: "an empty argument (valid: \(numbers))") }
-        throw UsageError(message: "no exercise '\(word)' (valid: \(numbers))")
-      }
-      return number
-    }
-
-    let request: Request
-    switch words.count {
-    case 0:
-      request = watch ? .watch(nil) : .list
-    case 1 where words[0] == "hint" && reset:
-      request = .resetHints(nil)
-    case 1 where words[0] == "hint":
-      throw UsageError(message: "hint needs an exercise number (valid: \(numbers))")
-    case 1:
-      let number = try exercise(words[0])
-      request = watch ? .watch(number) : .grade(number)
-    case 2 where words[0] == "hint":
-      let number = try exercise(words[1])
-      request = reset ? .resetHints(number) : .hint(number)
-    default:
-      throw UsageError(
-        message: "unexpected '\(words.joined(separator: " "))' (valid: an exercise number, "
-          + "'hint N', or nothing for every exercise)")
-    }
-    switch request {
-    case .hint, .resetHints:
-      if watch || strict || format != nil {
-        throw UsageError(
-          message: "hint takes no option but --reset (valid: hint N, hint N --reset, hint --reset)")
-      }
-    default:
-      if reset {
-        throw UsageError(
-          message: "--reset goes with hint (valid: hint N --reset, or hint --reset for all)")
-      }
-    }
-    if case .watch = request, format == .json {
-      throw UsageError(message: "--watch prints text only (valid: --format text)")
-    }
-    return Invocation(request: request, format: format ?? .text, strict: strict)
   }
 
   /// Runs the command.
@@ -409,26 +392,14 @@ package enum WorkshopCommand {
     OVERVIEW: Fix each stage's flaw yourself, in Exercises/, and have the scenarios that
     compare-stages runs grade your code, live.
 
-    USAGE: workshop [--format text|json] [--strict]    every exercise, solved or not
-           workshop <number> [--format text|json] [--strict]
-                                                        grade one: each scenario it aims at
-                                                        and keeps, with the evidence
-           workshop hint <number>                       the next hint for that exercise
-           workshop hint [<number>] --reset             forget the hints shown, of that
-                                                        exercise or of all
-           workshop --watch [<number>]                  regrade whenever a file under
-                                                        Exercises/ changes; Ctrl-C stops
-
+    \(syntax.usage)
+    COMMANDS:
+    \(syntax.wordsHelp)
     EXERCISES:
     \(Exercise.all.map { "  \(String($0.number).padding(toLength: 2, withPad: " ", startingAt: 0)) \($0.title) (after chapter \($0.chapter))" }.joined(separator: "\n"))
 
     OPTIONS:
-      --format <format>   text (the default) or json
-      --strict            exit 1 when an exercise graded is not yet solved
-      --watch             rebuild and regrade on every change under Exercises/
-      --reset             with hint: start the hints again from the first
-      -h, --help          print this help
-
+    \(syntax.optionsHelp)
     Edit the files of Exercises/NN-name/; a solution for each is in Exercises/Solutions/.
     Beside the scenarios, each exercise has checks of what its task asks. Each exercise is
     graded in a process of its own: a scenario or check that hangs (\(Int(GradingLimits.standard.perCriterion)) seconds) gets a ✗

@@ -219,7 +219,7 @@ struct WorkshopCommandTests {
   func help() {
     let result = workshop(["--help"])
     #expect(result.status == .success)
-    for text in ["workshop hint <number>", "--watch", "--strict", "--format"] {
+    for text in ["workshop hint [<number>] [--reset]", "--watch", "--strict", "--format"] {
       #expect(result.output.contains(text))
     }
     for exercise in Exercise.all {
