@@ -39,7 +39,7 @@ extension ObservableDesign {
       .releasedObserverNotCalled, .deadEntriesRemoved, .deadEntriesRemovedOnSet,
       .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
       .strongCaptureFreedWithoutUnsubscribe, .sameObserverTwice, .initialValue, .oldValue,
-      .unsubscribeDuringNotification, .reentrantSetEndsOnLatest, .sendable,
+      .unsubscribeDuringNotification, .reentrantSetSeenOnceInOrder, .sendable,
     ],
     makeObservable: { StoneAgeAdapter($0) })
 }

@@ -39,7 +39,7 @@ extension ObservableDesign {
     documentedFlaws: [
       .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved, .deadEntriesRemovedOnSet,
       .strongCaptureFreedWithoutUnsubscribe, .sameKeyTwoObservers, .initialValue, .oldValue,
-      .unsubscribeDuringNotification, .reentrantSetEndsOnLatest, .sendable,
+      .unsubscribeDuringNotification, .reentrantSetSeenOnceInOrder, .sendable,
     ],
     makeObservable: { IronAgeAdapter($0) })
 }
