@@ -14,7 +14,7 @@ let package = Package(
     .library(name: "Stage5Concurrency", targets: ["Stage5Concurrency"]),
     // Stage 5 tuned for speed: the same promises, measured in appendix 05a.
     .library(name: "Stage5Tuned", targets: ["Stage5Tuned"]),
-    // The fifteen scenarios, open to any observable: grade your own with them.
+    // The sixteen scenarios, open to any observable: grade your own with them.
     .library(name: "ObserverScenarios", targets: ["ObserverScenarios"]),
     .executable(name: "compare-stages", targets: ["compare-stages"]),
     .executable(name: "tutorial", targets: ["tutorial"]),

@@ -26,14 +26,15 @@ package final class Observable<Value> {
   private var observers: [(Value) -> Void] = []
   private var lastID = 0
 
-  /// The current value. Setting it calls every bound closure with the new value, in binding order.
+  /// The current value. Setting it calls every bound closure, in binding order, each with the
+  /// value read again at its turn, as stage 1 does.
   ///
   /// - Complexity: O(*n*), where *n* is ``observerCount``.
   package var value: Value {
     get { storedValue }
     set {
       storedValue = newValue
-      notifyObservers(of: newValue)
+      notifyObservers()
     }
   }
 
@@ -53,7 +54,7 @@ package final class Observable<Value> {
   ///
   /// Anything the closure captures strongly stays alive for as long as the closure is stored.
   ///
-  /// - Parameter observer: Called with the new value after every set.
+  /// - Parameter observer: Called with the current value after every set.
   /// - Returns: The ticket to pass to ``removeObserver(_:)``. A fresh one on every call.
   /// - Complexity: O(1) amortized.
   @discardableResult
@@ -74,9 +75,9 @@ package final class Observable<Value> {
     // one; the others must still be called, in binding order.
   }
 
-  private func notifyObservers(of newValue: Value) {
+  private func notifyObservers() {
     for observer in observers {
-      observer(newValue)
+      observer(value)
     }
   }
 }

@@ -17,7 +17,8 @@
 package final class Observable<Value> {
   private var observers: [String: (Value) -> Void] = [:]
 
-  /// The current value. Setting it calls every stored closure with the new value.
+  /// The current value. Setting it calls every stored closure, each with the value read again
+  /// at its turn, as stage 2 does.
   ///
   /// The closures should run in the order their keys were first bound. A key bound again keeps
   /// its place; a key removed and then bound again goes last.
@@ -27,7 +28,7 @@ package final class Observable<Value> {
     get { storedValue }
     set {
       storedValue = newValue
-      notifyObservers(of: newValue)
+      notifyObservers()
     }
   }
 
@@ -50,7 +51,7 @@ package final class Observable<Value> {
   ///
   /// - Parameters:
   ///   - key: The name to remove the closure by later. Choose one no other observer uses.
-  ///   - observer: Called with the new value after every set.
+  ///   - observer: Called with the current value after every set.
   /// - Complexity: O(1) amortized.
   package func bindObserver(forKey key: String, _ observer: @escaping (Value) -> Void) {
     observers[key] = observer
@@ -64,12 +65,12 @@ package final class Observable<Value> {
     observers[key] = nil
   }
 
-  private func notifyObservers(of newValue: Value) {
+  private func notifyObservers() {
     // TODO: The dictionary picks this order. Call the closures in the order their keys were
     // first bound instead: a key bound again keeps its place, a key removed and bound again
     // goes last.
     for observer in observers.values {
-      observer(newValue)
+      observer(value)
     }
   }
 }

@@ -18,7 +18,8 @@
 package final class Observable<Value> {
   private var observers: [String: (Value) -> Void] = [:]
 
-  /// The current value. Setting it calls every stored closure with the new value.
+  /// The current value. Setting it calls every stored closure, each with the value read again
+  /// at its turn, as stage 2 does.
   ///
   /// The closures run in the dictionary's order, which is unspecified: it differs between
   /// observables and between runs of the same program.
@@ -28,7 +29,7 @@ package final class Observable<Value> {
     get { storedValue }
     set {
       storedValue = newValue
-      notifyObservers(of: newValue)
+      notifyObservers()
     }
   }
 
@@ -52,7 +53,7 @@ package final class Observable<Value> {
   /// - Parameters:
   ///   - owner: The object that binds. It need only pick keys that it does not use itself.
   ///   - key: The name to remove the closure by later.
-  ///   - observer: Called with the new value after every set.
+  ///   - observer: Called with the current value after every set.
   /// - Complexity: O(1) amortized.
   package func bindObserver(
     _ owner: AnyObject, forKey key: String, _ observer: @escaping (Value) -> Void
@@ -73,9 +74,9 @@ package final class Observable<Value> {
     observers[key] = nil
   }
 
-  private func notifyObservers(of newValue: Value) {
+  private func notifyObservers() {
     for observer in observers.values {
-      observer(newValue)
+      observer(value)
     }
   }
 }

@@ -21,7 +21,8 @@ package final class Observable<Value> {
 
   private var entries: [Entry] = []
 
-  /// The current value. Setting it calls the closure of each entry whose observer is alive.
+  /// The current value. Setting it calls the closure of each entry whose observer is alive,
+  /// with the value read again at its turn, as stage 3 does.
   ///
   /// Entries are visited in binding order. Those whose observer is gone are skipped, but stay
   /// stored.
@@ -31,7 +32,7 @@ package final class Observable<Value> {
     get { storedValue }
     set {
       storedValue = newValue
-      notifyObservers(of: newValue)
+      notifyObservers()
     }
   }
 
@@ -54,7 +55,7 @@ package final class Observable<Value> {
   ///
   /// - Parameters:
   ///   - observer: The object whose lifetime bounds the subscription.
-  ///   - closure: Called with the new value after every set, while `observer` lives. Capture
+  ///   - closure: Called with the current value after every set, while `observer` lives. Capture
   ///     `observer` weakly in it, or it never dies.
   /// - Complexity: O(*n*), where *n* is ``observerCount``.
   package func bindObserver(_ observer: AnyObject, closure: @escaping (Value) -> Void) {
@@ -64,9 +65,9 @@ package final class Observable<Value> {
     entries.append(Entry(observer: observer, closure: closure))
   }
 
-  private func notifyObservers(of newValue: Value) {
+  private func notifyObservers() {
     for entry in entries where entry.observer != nil {
-      entry.closure(newValue)
+      entry.closure(value)
     }
   }
 }

@@ -38,7 +38,7 @@ extension ObservableDesign {
       .releasedObserverNotCalled, .deadEntriesRemoved, .deadEntriesRemovedOnSet,
       .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
       .strongCaptureFreedWithoutUnsubscribe, .sameObserverTwice, .initialValue, .oldValue,
-      .unsubscribeDuringNotification, .reentrantSetEndsOnLatest, .sendable,
+      .unsubscribeDuringNotification, .reentrantSetSeenOnceInOrder, .sendable,
     ],
     adapter: AppendOnlyAdapter<Stage1Closures.Observable<Int>>.self)
 }

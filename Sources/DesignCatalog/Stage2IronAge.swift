@@ -38,7 +38,7 @@ extension ObservableDesign {
     documentedFlaws: [
       .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved, .deadEntriesRemovedOnSet,
       .strongCaptureFreedWithoutUnsubscribe, .sameKeyTwoObservers, .initialValue, .oldValue,
-      .unsubscribeDuringNotification, .reentrantSetEndsOnLatest, .sendable,
+      .unsubscribeDuringNotification, .reentrantSetSeenOnceInOrder, .sendable,
     ],
     adapter: KeyedAdapter<Stage2KeyedDict.Observable<Int>>.self)
 }

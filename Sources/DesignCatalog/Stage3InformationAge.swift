@@ -40,7 +40,7 @@ extension ObservableDesign {
     documentedFlaws: [
       .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
       .strongCaptureFreedWithoutUnsubscribe, .sameObserverTwice, .initialValue, .oldValue,
-      .unsubscribeDuringNotification, .reentrantSetEndsOnLatest, .sendable,
+      .unsubscribeDuringNotification, .reentrantSetSeenOnceInOrder, .sendable,
     ],
     adapter: WeakAdapter<Stage3WeakRefs.Observable<Int>>.self)
 }

@@ -39,7 +39,7 @@ extension ObservableDesign {
     isSendable: isSendable(Stage4Options.Observable<Int>.self),
     documentedFlaws: [
       .strongCaptureFreedWithoutUnsubscribe, .unsubscribeDuringNotification,
-      .reentrantSetEndsOnLatest, .sendable,
+      .reentrantSetEndsOnLatest, .reentrantSetSeenOnceInOrder, .sendable,
     ],
     adapter: OptionsAdapter<Stage4Options.Observable<Int>>.self)
 }

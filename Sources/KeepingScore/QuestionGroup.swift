@@ -215,6 +215,14 @@ package struct QuestionGroup: Sendable {
           right: "first 1 / second 1", wrong: ["first 1", "second 1 / first 1"],
           explanation: "Each bind stores an entry, even for the same observer; both run, in order."
         ),
+        Question(
+          "Stage 3 binds closures A, B and C in that order; A sets the value to 2 when it sees "
+            + "1. The value is set to 1. What does B receive?",
+          right: "2, twice",
+          wrong: ["1, then 2", "2, then 1"],
+          explanation:
+            "Each closure reads the value at its turn; A's nested set made it 2 before B's turn, "
+            + "and B is called again when the first round resumes."),
       ]),
     QuestionGroup(
       number: 4, title: "Option sets and automatic removal",

@@ -51,7 +51,7 @@ public struct ScenarioReport: Sendable {
     }
   }
 
-  /// Runs `scenarios`, the fifteen or any of your own beside them, on every design in
+  /// Runs `scenarios`, the sixteen or any of your own beside them, on every design in
   /// `designs`.
   ///
   /// - Parameters:

@@ -53,13 +53,13 @@ public struct Outcome: Sendable, Equatable {
 
 /// A short experiment on real objects, run the same way on every design.
 public struct Scenario: Sendable, Identifiable {
-  /// The name of a scenario: one of the fifteen, which ``allCases`` lists in the order the
+  /// The name of a scenario: one of the sixteen, which ``allCases`` lists in the order the
   /// comparison prints them, or one of your own, made with ``init(custom:)``.
   public struct Name: RawRepresentable, Sendable, Hashable, Codable, CaseIterable {
     /// The name, as `--scenario` takes it: `delivery-order`.
     public let rawValue: String
 
-    /// One of the fifteen, by its name, or `nil` when none of the fifteen has that name.
+    /// One of the sixteen, by its name, or `nil` when none of the sixteen has that name.
     ///
     /// - Parameter rawValue: A name as `--scenario` takes it.
     public init?(rawValue: String) {
@@ -69,7 +69,7 @@ public struct Scenario: Sendable, Identifiable {
 
     /// A name for a scenario of your own, to pass to ``Scenario/init(_:title:story:sizing:chapter:experiment:)``.
     ///
-    /// - Parameter name: Its name, which should differ from the fifteen's.
+    /// - Parameter name: Its name, which should differ from the sixteen's.
     public init(custom name: String) { rawValue = name }
 
     private init(builtIn name: String) { rawValue = name }
@@ -105,10 +105,13 @@ public struct Scenario: Sendable, Identifiable {
       builtIn: "unsubscribe-during-notification")
     /// After a set inside a callback, every observer ends on the final value.
     public static let reentrantSetEndsOnLatest = Name(builtIn: "reentrant-set-ends-on-latest")
+    /// After a set inside a callback, every observer receives each value once, in the order set.
+    public static let reentrantSetSeenOnceInOrder = Name(
+      builtIn: "reentrant-set-seen-once-in-order")
     /// The observable may be shared across threads.
     public static let sendable = Name(builtIn: "sendable")
 
-    /// The fifteen, in the order the comparison prints them.
+    /// The sixteen, in the order the comparison prints them.
     public static let allCases: [Name] = [
       .deliversEveryChange,
       .deliveryOrder,
@@ -124,13 +127,14 @@ public struct Scenario: Sendable, Identifiable {
       .oldValue,
       .unsubscribeDuringNotification,
       .reentrantSetEndsOnLatest,
+      .reentrantSetSeenOnceInOrder,
       .sendable,
     ]
 
-    /// The scenario of this name, which must be one of the fifteen (``allCases``).
+    /// The scenario of this name, which must be one of the sixteen (``allCases``).
     public var scenario: Scenario {
       guard let scenario = Scenario.experiment(named: self) else {
-        preconditionFailure("\(rawValue) is not one of the fifteen scenarios")
+        preconditionFailure("\(rawValue) is not one of the sixteen scenarios")
       }
       return scenario
     }
@@ -152,7 +156,7 @@ public struct Scenario: Sendable, Identifiable {
   /// The scenario's name, as `--scenario` takes it: `delivery-order`.
   public var name: String { id.rawValue }
 
-  /// Creates a scenario: one of your own, to run beside the fifteen with
+  /// Creates a scenario: one of your own, to run beside the sixteen with
   /// ``ScenarioReport/init(running:designs:)``.
   ///
   /// ```swift

@@ -61,7 +61,7 @@ public struct ScenarioSubscription {
   }
 
   /// Creates a subscription request on behalf of `owner`, to drive an adapter from a test of
-  /// your own, outside the fifteen scenarios.
+  /// your own, outside the sixteen scenarios.
   ///
   /// ```swift
   /// let owner = ScenarioOwner(name: "screen")

@@ -4,7 +4,7 @@ import Support
 // MARK: - The catalogue
 
 extension Scenario {
-  /// The scenario of each of the fifteen names, or `nil` for a name of one's own.
+  /// The scenario of each of the sixteen names, or `nil` for a name of one's own.
   static func experiment(named name: Name) -> Scenario? {
     switch name {
     case .deliversEveryChange: deliversEveryChange
@@ -21,6 +21,7 @@ extension Scenario {
     case .oldValue: oldValue
     case .unsubscribeDuringNotification: unsubscribeDuringNotification
     case .reentrantSetEndsOnLatest: reentrantSetEndsOnLatest
+    case .reentrantSetSeenOnceInOrder: reentrantSetSeenOnceInOrder
     case .sendable: sendable
     default: nil
     }
@@ -532,7 +533,9 @@ extension Scenario {
       first sets it to 2 from inside its callback, as an observer that corrects or clamps a \
       value does. Every observer's last received value must be 2, the value the observable \
       ends with. A stage that delivers the nested set at once, depth first, hands 2 to \
-      everyone and then goes on handing out the stale 1.
+      everyone and then goes on handing out the stale 1. One that reads the value again for \
+      each call, as stages 1 to 3 do after their articles, ends everyone on 2 and passes; \
+      `reentrant-set-seen-once-in-order` shows what it gets wrong instead.
       """,
     sizing: """
       16 observers: whoever is called first sets again, so 15 are still waiting when it does. \
@@ -571,6 +574,72 @@ extension Scenario {
           "\(stale) of \(owners.count) observers ended on the stale value 1, though the value is "
             + "\(final): the nested set reached them first")
       }
+    }
+  }
+
+  static let reentrantSetSeenOnceInOrder = Scenario(
+    .reentrantSetSeenOnceInOrder,
+    title: "when an observer sets a new value inside its callback, every observer receives each "
+      + "value once, in the order set",
+    story: """
+      The same experiment as `reentrant-set-ends-on-latest`, judged another way. Sixteen \
+      observers subscribe; the value is set to 1, and whichever observer is called first sets \
+      it to 2 from inside its callback. Two values were set, 1 then 2, so every observer must \
+      receive exactly 1, then 2: each change once, in the order it was made. A design that \
+      delivers the nested set at once, depth first, hands the later observers 2 before 1. One \
+      that also reads the value again for each call, as the three UZObservable ages do, hands \
+      them 2 twice and 1 never: they end on the latest value, yet saw one change twice and \
+      the other not at all.
+      """,
+    sizing: """
+      16 observers: whoever is called first sets again, so 15 are still waiting when it does. \
+      The verdict looks at what each observer received, not at the order between observers, \
+      so it does not depend on how the design stores them.
+      """,
+    chapter: TutorialChapter.concurrency.path
+  ) { subject in
+    let owners = LifetimeTracker().makeObjects(16)
+    let observable = subject.freshObservable(0)
+    let logs = owners.map { _ in ValueLog<Int>() }
+    var corrected = false
+    for (owner, log) in zip(owners, logs) {
+      observable.subscribe(
+        ScenarioSubscription(owner: owner) { [weak observable] delivery in
+          guard let value = delivery.newValue else { return }
+          log.append(value)
+          if value == 1 && !corrected {
+            corrected = true
+            observable?.value = 2
+          }
+        })
+    }
+    observable.value = 1
+    let final = observable.value
+    let received = logs.map(\.entries)
+    return withExtendedLifetime(owners) {
+      let wrong = received.count { $0 != [1, 2] }
+      if final != 2 {
+        return .flaw(
+          "the value set inside the callback was lost: the outer set stored \(final) after it, "
+            + "as the callback ran before the outer write")
+      }
+      if wrong == 0 {
+        return .holds("all \(owners.count) observers received 1, then 2, once each")
+      }
+      let neverOne = received.count { !$0.contains(1) }
+      let twice = received.count { Set($0).count < $0.count }
+      let reversed = received.count {
+        guard let one = $0.firstIndex(of: 1), let two = $0.firstIndex(of: 2) else { return false }
+        return two < one
+      }
+      let neverTwo = received.count { !$0.contains(2) }
+      let parts = [
+        (neverOne, "never received 1"), (twice, "received a value twice"),
+        (reversed, "received 2 before 1"), (neverTwo, "never received 2"),
+      ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+      return .flaw(
+        "\(wrong) of \(owners.count) observers did not receive 1 then 2, once each: "
+          + parts.joined(separator: ", "))
     }
   }
 

@@ -3,13 +3,17 @@
 /// The listeners live in a `Set` whose members are equal when their names are equal. That
 /// gives the opposite collision to ``Observable``: binding a name that is already bound leaves
 /// the first listener in place and silently drops the new one, because `Set.insert` keeps the
-/// member it already has.
+/// member it already has. That is today's `Set.insert`: Swift 2's, which Yep was written for,
+/// replaced an equal member, so there the newcomer won, as in the dictionary.
 ///
-/// Every set first runs the setter action, which Yep used to persist the logged-in user, and
-/// then every listener, in the set's unspecified order.
+/// Every set first runs the setter action, which the blog post this port follows used to
+/// persist the logged-in user, and then every listener, in the set's unspecified order.
 ///
 /// Listeners that set the value they listen to, directly or through each other, call each
-/// other for ever: nothing here stops such a loop.
+/// other for ever: nothing here stops such a loop. As in Yep's `didSet`, each listener is handed
+/// ``value`` read again at its turn, so after a listener sets the value, the listeners the old
+/// round had still to call receive the newer value a second time and never the one it started
+/// with.
 ///
 /// ```swift
 /// let score = Listenable(0) { saved = $0 }
@@ -31,7 +35,8 @@ public final class Listenable<Value> {
   private let setterAction: (Value) -> Void
   private var listeners: Set<Listener> = []
 
-  /// The current value. Setting it runs the setter action, then every listener.
+  /// The current value. Setting it runs the setter action, then every listener, each with the
+  /// value read again at its turn.
   ///
   /// - Complexity: O(*n*), where *n* is ``listenerCount``.
   public var value: Value {

@@ -6,6 +6,11 @@
 /// collide, and the second silently replaces the first. And a dictionary has no order, so
 /// observers are called in an order that is unspecified and changes from run to run.
 ///
+/// As in the original article, each closure is handed ``value`` read again at its turn, not the
+/// value that started the round: a closure that sets the value starts a new round at once, and
+/// the closures the old round had still to call then receive the newer value a second time and
+/// never the one it started with.
+///
 /// ```swift
 /// let message = Observable("")
 /// message.bindObserver(forKey: "label") { print("label shows \($0)") }
@@ -17,7 +22,8 @@
 public final class Observable<Value> {
   @usableFromInline var observers: [String: (Value) -> Void] = [:]
 
-  /// The current value. Setting it calls every stored closure with the new value.
+  /// The current value. Setting it calls every stored closure, each with the value read again
+  /// at its turn: a closure before it may have set another.
   ///
   /// The closures run in the dictionary's order, which is unspecified: it differs between
   /// observables and between runs of the same program.
@@ -27,7 +33,7 @@ public final class Observable<Value> {
     get { storedValue }
     set {
       storedValue = newValue
-      notifyObservers(of: newValue)
+      notifyObservers()
     }
   }
 
@@ -50,7 +56,7 @@ public final class Observable<Value> {
   ///
   /// - Parameters:
   ///   - key: The name to remove the closure by later. Choose one no other observer uses.
-  ///   - observer: Called with the new value after every set.
+  ///   - observer: Called with the current value after every set.
   /// - Complexity: O(1) amortized.
   @inlinable public func bindObserver(forKey key: String, _ observer: @escaping (Value) -> Void) {
     observers[key] = observer
@@ -64,9 +70,9 @@ public final class Observable<Value> {
     observers[key] = nil
   }
 
-  @inlinable func notifyObservers(of newValue: Value) {
+  @inlinable func notifyObservers() {
     for observer in observers.values {
-      observer(newValue)
+      observer(value)
     }
   }
 }

@@ -7,7 +7,10 @@
 /// Its flaws: the dead entries are skipped but stay stored until the next
 /// ``bindObserver(_:closure:)``, the only place that cleans; there is no way to leave except by
 /// being deallocated; binding the same object twice stores two entries; and a closure that
-/// captures its observer strongly keeps it alive for ever, weak entry or not.
+/// captures its observer strongly keeps it alive for ever, weak entry or not. And, as in the
+/// original article, each closure is handed ``value`` read again at its turn: a closure that
+/// sets the value starts a new round at once, and the closures after it in the old round then
+/// receive the newer value a second time and never the one it started with.
 ///
 /// ```swift
 /// let message = Observable("")
@@ -29,7 +32,8 @@ public final class Observable<Value> {
 
   @usableFromInline var entries: [Entry] = []
 
-  /// The current value. Setting it calls the closure of each entry whose observer is alive.
+  /// The current value. Setting it calls the closure of each entry whose observer is alive,
+  /// with the value read again at its turn: a closure before it may have set another.
   ///
   /// Entries are visited in binding order. Those whose observer is gone are skipped, but stay
   /// stored.
@@ -39,7 +43,7 @@ public final class Observable<Value> {
     get { storedValue }
     set {
       storedValue = newValue
-      notifyObservers(of: newValue)
+      notifyObservers()
     }
   }
 
@@ -62,7 +66,7 @@ public final class Observable<Value> {
   ///
   /// - Parameters:
   ///   - observer: The object whose lifetime bounds the subscription.
-  ///   - closure: Called with the new value after every set, while `observer` lives. Capture
+  ///   - closure: Called with the current value after every set, while `observer` lives. Capture
   ///     `observer` weakly in it, or it never dies.
   /// - Complexity: O(*n*), where *n* is ``observerCount``.
   @inlinable public func bindObserver(_ observer: AnyObject, closure: @escaping (Value) -> Void) {
@@ -70,9 +74,9 @@ public final class Observable<Value> {
     entries.append(Entry(observer: observer, closure: closure))
   }
 
-  @inlinable func notifyObservers(of newValue: Value) {
+  @inlinable func notifyObservers() {
     for entry in entries where entry.observer != nil {
-      entry.closure(newValue)
+      entry.closure(value)
     }
   }
 }

@@ -20,5 +20,23 @@ extension Demo {
     }
     message.value = "Goodbye"
     print("closures stored: \(message.observerCount)")
+
+    print("")
+    stoneAgeNestedSet()
+  }
+
+  /// Chapter 1: a closure that sets the value, delivered as the article's `notify()` does.
+  func stoneAgeNestedSet() {
+    let score = Observable(0)
+    var received: [String] = []
+    score.bindObserver { [weak score] value in
+      received.append("A:\(value)")
+      if value == 1 { score?.value = 2 }
+    }
+    score.bindObserver { received.append("B:\($0)") }
+    score.bindObserver { received.append("C:\($0)") }
+    score.value = 1
+    print("received: \(received.joined(separator: " "))")
+    print("the value is \(score.value)")
   }
 }

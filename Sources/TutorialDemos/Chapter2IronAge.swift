@@ -16,7 +16,32 @@ extension Demo {
     print("closures stored after two binds: \(message.observerCount)")
 
     print("")
+    ironAgeNestedSet()
+
+    print("")
     yepLoginUser()
+  }
+
+  /// Chapter 2: a closure that sets the value, delivered as the article's `notify()` does, in
+  /// the dictionary's order.
+  func ironAgeNestedSet() {
+    let score = Observable(0)
+    var received: [String: [Int]] = [:]
+    var first: String?
+    for name in ["A", "B", "C"] {
+      score.bindObserver(forKey: name) { [weak score] value in
+        received[name, default: []].append(value)
+        if first == nil {
+          first = name  // whichever the dictionary calls first sets 2
+          score?.value = 2
+        }
+      }
+    }
+    score.value = 1
+    let others = received.filter { $0.key != first }.values.map(\.description).sorted()
+    print("the one called first received \(received[first ?? "", default: []])")
+    print("the two others received \(others.joined(separator: " and "))")
+    print("the value is \(score.value)")
   }
 
   /// Chapter 2: Yep's `Listenable`, which persists the logged-in user on every set.

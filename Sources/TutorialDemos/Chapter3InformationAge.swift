@@ -30,7 +30,26 @@ extension Demo {
     )
 
     print("")
+    informationAgeNestedSet()
+
+    print("")
     subscriptionCenter()
+  }
+
+  /// Chapter 3: a closure that sets the value, delivered as the article's `notify()` does.
+  func informationAgeNestedSet() {
+    let score = Observable(0)
+    let (a, b, c) = (Screen("A"), Screen("B"), Screen("C"))
+    var received: [String] = []
+    score.bindObserver(a) { [weak score] value in
+      received.append("A:\(value)")
+      if value == 1 { score?.value = 2 }
+    }
+    score.bindObserver(b) { received.append("B:\($0)") }
+    score.bindObserver(c) { received.append("C:\($0)") }
+    score.value = 1
+    print("received: \(received.joined(separator: " "))")
+    withExtendedLifetime((a, b, c)) {}
   }
 
   /// Chapter 3: the subscription center, with topics of weak subscribers.

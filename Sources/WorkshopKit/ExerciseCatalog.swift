@@ -148,7 +148,7 @@ extension Exercise {
         the stale one last. Queue a set made during a notification and deliver it once the \
         current round is done, so that every observer ends on the latest value.
         """,
-      aimed: [.reentrantSetEndsOnLatest],
+      aimed: [.reentrantSetEndsOnLatest, .reentrantSetSeenOnceInOrder],
       kept: [
         .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
         .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,

@@ -112,7 +112,7 @@ struct GraderContractTests {
     }
   }
 
-  @Test("a scenario of one's own runs beside the fifteen, and renders in every format")
+  @Test("a scenario of one's own runs beside the sixteen, and renders in every format")
   func scenarioOfOnesOwn() {
     let own = Scenario(
       Scenario.Name(custom: "reads-back"), title: "the value reads back", story: "Sets 3.",
@@ -128,6 +128,6 @@ struct GraderContractTests {
     #expect(report.text().contains("reads-back"))
     #expect(report.markdown.contains("`reads-back`"))
     #expect(report.json.contains("\"reads-back\""))
-    #expect(Scenario.Name(rawValue: "reads-back") == nil, "not one of the fifteen")
+    #expect(Scenario.Name(rawValue: "reads-back") == nil, "not one of the sixteen")
   }
 }

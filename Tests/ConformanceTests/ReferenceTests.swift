@@ -22,6 +22,7 @@ private let pinned: [String: [String: Verdict]] = [
     "old-value": .notApplicable,
     "unsubscribe-during-notification": .flaw,
     "reentrant-set-ends-on-latest": .flaw,
+    "reentrant-set-seen-once-in-order": .flaw,
     "sendable": .holds,
   ],
   "observation": [
@@ -39,6 +40,7 @@ private let pinned: [String: [String: Verdict]] = [
     "old-value": .notApplicable,
     "unsubscribe-during-notification": .notApplicable,
     "reentrant-set-ends-on-latest": .flaw,
+    "reentrant-set-seen-once-in-order": .flaw,
     "sendable": .flaw,
   ],
   "observations": [
@@ -56,6 +58,7 @@ private let pinned: [String: [String: Verdict]] = [
     "old-value": .notApplicable,
     "unsubscribe-during-notification": .holds,
     "reentrant-set-ends-on-latest": .holds,
+    "reentrant-set-seen-once-in-order": .flaw,
     "sendable": .flaw,
   ],
 ]

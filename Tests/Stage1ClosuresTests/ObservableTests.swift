@@ -78,17 +78,21 @@ struct ObservableTests {
     #expect(tracker.deinitCount == 0)
   }
 
-  @Test("flaw: a value set inside a closure reaches later closures first, leaving them stale")
-  func reentrantSetIsDepthFirst() {
+  @Test(
+    "flaw: after a closure sets the value, the closures after it receive the newer value twice and never the first"
+  )
+  func reentrantSetRereadsTheValue() {
+    // The article's `notify()` hands each closure `self.value`, read again at its turn.
     let log = ValueLog<String>()
     let observable = Observable(0)
     observable.bindObserver { value in
-      log.append("first=\(value)")
+      log.append("A:\(value)")
       if value == 1 { observable.value = 2 }
     }
-    observable.bindObserver { log.append("second=\($0)") }
+    observable.bindObserver { log.append("B:\($0)") }
+    observable.bindObserver { log.append("C:\($0)") }
     observable.value = 1
-    #expect(log.entries == ["first=1", "first=2", "second=2", "second=1"])
+    #expect(log.entries == ["A:1", "A:2", "B:2", "C:2", "B:2", "C:2"])
     #expect(observable.value == 2)
   }
 }

@@ -102,4 +102,34 @@ struct ListenableTests {
     listenable.value = 1
     #expect(log.entries == Array(1...10))
   }
+
+  @Test(
+    "flaw: after a listener sets the value, the listeners after it receive the newer value twice and never the first"
+  )
+  func reentrantSetRereadsTheValue() throws {
+    // Yep's `didSet` hands each listener `value`, read again at its turn. The set picks the
+    // order, so whichever listener is called first sets 2, and the order is read from the nested
+    // round, which walks the same set.
+    let log = ValueLog<String>()
+    let listenable = Listenable(0) { log.append("saved \($0)") }
+    var corrected = false
+    for name in ["A", "B", "C"] {
+      listenable.bindListener(name: name) { value in
+        log.append("\(name):\(value)")
+        if value == 1 && !corrected {
+          corrected = true
+          listenable.value = 2
+        }
+      }
+    }
+    listenable.value = 1
+    try #require(log.entries.count == 8)
+    let order = log.entries[3...5].map { String($0.prefix(1)) }
+    #expect(order.sorted() == ["A", "B", "C"])
+    let expected =
+      ["saved 1", "\(order[0]):1", "saved 2"] + order.map { "\($0):2" }
+      + order.dropFirst().map { "\($0):2" }
+    #expect(log.entries == expected)
+    #expect(listenable.value == 2)
+  }
 }

@@ -108,4 +108,33 @@ struct ObservableTests {
     #expect(weakOwner != nil)
     #expect(tracker.deinitCount == 0)
   }
+
+  @Test(
+    "flaw: after a closure sets the value, the closures after it receive the newer value twice and never the first"
+  )
+  func reentrantSetRereadsTheValue() throws {
+    // The article's `notify()` hands each closure `self.value`, read again at its turn. The
+    // dictionary picks the order, so whichever closure is called first sets 2, and the order is
+    // read from the nested round, which walks the same dictionary.
+    let log = ValueLog<String>()
+    let observable = Observable(0)
+    var corrected = false
+    for name in ["A", "B", "C"] {
+      observable.bindObserver(forKey: name) { value in
+        log.append("\(name):\(value)")
+        if value == 1 && !corrected {
+          corrected = true
+          observable.value = 2
+        }
+      }
+    }
+    observable.value = 1
+    try #require(log.entries.count == 6)
+    let order = log.entries[1...3].map { String($0.prefix(1)) }
+    #expect(order.sorted() == ["A", "B", "C"])
+    let expected =
+      ["\(order[0]):1"] + order.map { "\($0):2" } + order.dropFirst().map { "\($0):2" }
+    #expect(log.entries == expected)
+    #expect(observable.value == 2)
+  }
 }

@@ -98,4 +98,24 @@ struct ObservableTests {
     #expect(weakOwner?.received == [1])
     #expect(tracker.deinitCount == 0)
   }
+
+  @Test(
+    "flaw: after a closure sets the value, the closures after it receive the newer value twice and never the first"
+  )
+  func reentrantSetRereadsTheValue() {
+    // The article's `notify()` hands each closure `self.value`, read again at its turn.
+    let owners = LifetimeTracker().makeObjects(3)
+    let log = ValueLog<String>()
+    let observable = Observable(0)
+    observable.bindObserver(owners[0]) { value in
+      log.append("A:\(value)")
+      if value == 1 { observable.value = 2 }
+    }
+    observable.bindObserver(owners[1]) { log.append("B:\($0)") }
+    observable.bindObserver(owners[2]) { log.append("C:\($0)") }
+    observable.value = 1
+    #expect(log.entries == ["A:1", "A:2", "B:2", "C:2", "B:2", "C:2"])
+    #expect(observable.value == 2)
+    withExtendedLifetime(owners) {}
+  }
 }

@@ -33,14 +33,15 @@ package final class Observable<Value> {
   private var entries: [Entry] = []
   private var lastID = 0
 
-  /// The current value. Setting it calls every bound closure with the new value, in binding order.
+  /// The current value. Setting it calls every bound closure, in binding order, each with the
+  /// value read again at its turn, as stage 1 does.
   ///
   /// - Complexity: O(*n*), where *n* is ``observerCount``.
   package var value: Value {
     get { storedValue }
     set {
       storedValue = newValue
-      notifyObservers(of: newValue)
+      notifyObservers()
     }
   }
 
@@ -60,7 +61,7 @@ package final class Observable<Value> {
   ///
   /// Anything the closure captures strongly stays alive for as long as the closure is stored.
   ///
-  /// - Parameter observer: Called with the new value after every set.
+  /// - Parameter observer: Called with the current value after every set.
   /// - Returns: The ticket to pass to ``removeObserver(_:)``. A fresh one on every call.
   /// - Complexity: O(1) amortized.
   @discardableResult
@@ -82,9 +83,9 @@ package final class Observable<Value> {
     entries.removeAll { $0.id == id }
   }
 
-  private func notifyObservers(of newValue: Value) {
+  private func notifyObservers() {
     for entry in entries {
-      entry.observer(newValue)
+      entry.observer(value)
     }
   }
 }

@@ -20,7 +20,8 @@ package final class Observable<Value> {
   // were first bound; the dictionary still finds each key's closure in O(1).
   private var keysInBindingOrder: [String] = []
 
-  /// The current value. Setting it calls every stored closure with the new value.
+  /// The current value. Setting it calls every stored closure, each with the value read again
+  /// at its turn, as stage 2 does.
   ///
   /// The closures run in the order their keys were first bound. A key bound again keeps its
   /// place; a key removed and then bound again goes last.
@@ -30,7 +31,7 @@ package final class Observable<Value> {
     get { storedValue }
     set {
       storedValue = newValue
-      notifyObservers(of: newValue)
+      notifyObservers()
     }
   }
 
@@ -53,7 +54,7 @@ package final class Observable<Value> {
   ///
   /// - Parameters:
   ///   - key: The name to remove the closure by later. Choose one no other observer uses.
-  ///   - observer: Called with the new value after every set.
+  ///   - observer: Called with the current value after every set.
   /// - Complexity: O(1) amortized.
   package func bindObserver(forKey key: String, _ observer: @escaping (Value) -> Void) {
     if observers.updateValue(observer, forKey: key) == nil {
@@ -71,9 +72,9 @@ package final class Observable<Value> {
     }
   }
 
-  private func notifyObservers(of newValue: Value) {
+  private func notifyObservers() {
     for key in keysInBindingOrder {
-      observers[key]?(newValue)
+      observers[key]?(value)
     }
   }
 }
