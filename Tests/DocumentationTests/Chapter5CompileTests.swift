@@ -150,9 +150,13 @@
 
     @Test("step 2: an actor makes every set an await, and cannot take a main-actor handler")
     func actorIsRefused() throws {
-      let errors = try diagnostics(compiling: actorObservable)
       let chapter = try MarkdownDocument("Tutorial/05-concurrency-age.md")
-      for error in actorErrors {
+      // The second error comes from a later pass, which runs only once the first is gone.
+      let withoutTheSet = actorObservable.replacingOccurrences(
+        of: "  func set() { score.value = 1 }\n", with: "")
+      #expect(withoutTheSet != actorObservable)
+      for (snippet, error) in zip([actorObservable, withoutTheSet], actorErrors) {
+        let errors = try diagnostics(compiling: snippet)
         #expect(errors?.contains(error) == true, "\(errors ?? "it compiled")")
         #expect(chapter.text.contains(error))
       }
