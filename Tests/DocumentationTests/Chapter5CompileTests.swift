@@ -34,8 +34,8 @@
     return process.terminationStatus == 0 ? nil : text
   }
 
-  /// Step 1's observable, as chapter 5 shows it: its source in `Chapter5Steps.swift`, from its
-  /// declaration to the next step's mark.
+  /// A step's class as chapter 5 shows it: its source in `Chapter5Steps.swift`, from `start` to
+  /// the first `end` after it.
   private func stepSource(from start: String, to end: String) throws -> String {
     let source = try String(
       contentsOf: packageRoot.appending(path: "Sources/TutorialDemos/Chapter5Steps.swift"),
