@@ -334,6 +334,23 @@ package struct QuestionGroup: Sendable {
             """#,
           right: "A 1 / B 1 / A 2 / B 2", wrong: ["A 1 / A 2 / B 2 / B 1", "A 1 / B 1"],
           explanation: "The nested set waits until everyone has seen 1: breadth first."),
+        Question(
+          "Which of these is Sendable without a lock?", right: "a @MainActor class",
+          wrong: [
+            "a final class with a var property", "any class whose methods are all private",
+          ],
+          explanation:
+            "Only code on the main actor may touch a @MainActor class, so no two threads ever do."
+        ),
+        Question(
+          "A thread sets the value; a main-actor handler's turn comes. What happens?",
+          right: "the rest of the delivery moves to the main actor, and the setter returns",
+          wrong: [
+            "the setter waits until the main actor has called the handler",
+            "the main-actor handler is called on the setting thread",
+          ],
+          explanation:
+            "The turn moves in one Task: handlers after it run there too, never two at a time."),
       ]),
     QuestionGroup(
       number: 6, title: "Comparing the stages",

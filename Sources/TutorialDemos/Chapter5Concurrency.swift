@@ -36,10 +36,10 @@ final class TokenSlot: Sendable {
 }
 
 extension Demo {
-  /// Chapter 5: the three rows every earlier stage failed, answered.
+  /// Chapter 5: the four steps, the last two on stage 5 itself.
   func concurrencyAge() {
     concurrencySteps()
-    print("-- stage 5: a set inside a handler is queued, not delivered depth first --")
+    print("-- step 3, stage 5: a set inside a handler is queued, not delivered depth first --")
     let score = Observable(0)
     let clamp = score.observeOnAnyThread { change in
       print("clamp sees \(change.newValue)")
@@ -51,7 +51,7 @@ extension Demo {
     score.value = 42
     print("")
 
-    print("-- stage 5: a handler removed during a delivery is not called for it --")
+    print("-- step 3, stage 5: a handler removed during a delivery is not called for it --")
     let level = Observable(0)
     let badge = TokenSlot()
     let closer = level.observeOnAnyThread { change in
@@ -64,7 +64,7 @@ extension Demo {
     closer.cancel()
     print("")
 
-    print("-- stage 5: an owner is handed to its handler, and the subscription ends with it --")
+    print("-- step 3, stage 5: an owner is handed to its handler, and ends its subscription --")
     var label: ScoreLabel? = ScoreLabel("score label")
     score.observeOnAnyThread(label!, options: .initial) { label, change in
       print("\(label.name) shows \(change.newValue)")
@@ -76,19 +76,7 @@ extension Demo {
     display.cancel()
     print("")
 
-    print("-- stage 5 on the main actor: a screen's label --")
-    // The demo runs on the main actor, as an app's screen does: `swift run tutorial` calls it
-    // from its main thread.
-    MainActor.assumeIsolated {
-      let screen = MainActorScreen()
-      screen.start()
-      print("after start(), the label shows \(screen.label.text)")
-      screen.score.value = 3
-      print("right after the set, the label shows \(screen.label.text)")
-    }
-    print("")
-
-    print("-- stage 5: many threads set at once --")
+    print("-- step 3, stage 5: many threads set at once --")
     let counter = Observable(0)
     let seen = SharedList<Change<Int>>()
     let token = counter.observeOnAnyThread { seen.append($0) }
@@ -103,12 +91,24 @@ extension Demo {
     print("each change starts where the last one ended: \(chained)")
     print("the last change seen is the final value: \(changes.last?.newValue == counter.value)")
     token.cancel()
+    print("")
+
+    print("-- step 4, stage 5 on the main actor: a screen's label --")
+    // The demo runs on the main actor, as an app's screen does: `swift run tutorial` calls it
+    // from its main thread.
+    MainActor.assumeIsolated {
+      let screen = MainActorScreen()
+      screen.start()
+      print("after start(), the label shows \(screen.label.text)")
+      screen.score.value = 3
+      print("right after the set, the label shows \(screen.label.text)")
+    }
   }
 }
 
 extension Demo {
-  /// Chapter 5's first steps: a queue and a flag on one thread, then a lock let go before the
-  /// handlers run.
+  /// Chapter 5's first steps: a queue, a flag and an owner on one thread; the same on the main
+  /// actor; then a lock let go before the handlers run.
   func concurrencySteps() {
     print("-- step 1: a value set inside a handler waits its turn --")
     let score = QueuedObservable(0)
@@ -131,7 +131,31 @@ extension Demo {
     level.set(1)
     print("")
 
-    print("-- step 2: the lock is let go before the handlers run --")
+    print("-- step 1: the owner is handed to its handler, which need not capture it --")
+    let points = QueuedObservable(0)
+    var label: Screen? = Screen("score label")
+    weak let watched = label
+    points.observe(label!) { label, value in print("\(label.name) shows \(value)") }
+    points.set(5)
+    label = nil
+    print("after the last reference goes, the label is freed: \(watched == nil)")
+    points.set(6)
+    print("")
+
+    print("-- step 2: the same observable on the main actor, Sendable with no lock --")
+    MainActor.assumeIsolated {
+      let score = MainActorObservable(0)
+      let screen = Screen("score label")
+      score.observe(screen) { screen, value in print("\(screen.name) shows \(value)") }
+      score.set(3)
+      // Compiles because a @MainActor class is Sendable: any thread may hold it; only code on
+      // the main actor may use it.
+      let shared: any Sendable = score
+      print("handed on as Sendable: a \(type(of: shared))")
+    }
+    print("")
+
+    print("-- step 3: the lock is let go before the handlers run --")
     let shared = CopyThenCall(0)
     shared.observe { value in
       print("handler sees \(value); reading the value again gives \(shared.value)")

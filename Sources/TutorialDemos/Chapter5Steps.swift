@@ -1,15 +1,18 @@
 import Synchronization
 
-// Chapter 5 builds stage 5 in steps. These are the steps before the last, compiled so that the
-// chapter's code is real; stage 5 itself is the last step.
+// Chapter 5 builds stage 5 in four steps. These are the code of steps 1 to 3 before stage 5,
+// compiled so that the chapter's code is real; stage 5 itself is step 3's answer, and step 4
+// is stage 5 on the main actor.
 
-// MARK: - Step 1: one thread, a queue and a flag
+// MARK: - Step 1: one thread, a queue, a flag and an owner
 
-/// Step 1: stage 4's delivery, fixed for one thread. Not thread-safe: the next step is.
+/// Step 1: stage 4's delivery, fixed for one thread. Not thread-safe: step 2 puts it on one
+/// actor, step 3 behind a lock.
 ///
 /// A value set while a delivery is under way waits in a queue until the delivery ends, so every
 /// observer sees the values in the order they were set. A cancelled subscription is skipped even
-/// later in the delivery under way, because its flag is read just before each call.
+/// later in the delivery under way, because its flag is read just before each call. An owner is
+/// held weakly and handed to its handler, which need not capture it.
 package final class QueuedObservable<Value> {
   /// One observer's entry: its handler, and whether it still wants deliveries.
   package final class Subscription {
@@ -36,6 +39,16 @@ package final class QueuedObservable<Value> {
     return subscription
   }
 
+  @discardableResult
+  package func observe<Owner: AnyObject>(
+    _ owner: Owner, _ handler: @escaping (Owner, Value) -> Void
+  ) -> Subscription {
+    // The owner is held weakly and handed over: the handler has no reason to capture it.
+    observe { [weak owner] value in
+      if let owner { handler(owner, value) }
+    }
+  }
+
   package func cancel(_ subscription: Subscription) {
     subscription.isActive = false
     subscriptions.removeAll { $0 === subscription }
@@ -57,9 +70,73 @@ package final class QueuedObservable<Value> {
   }
 }
 
-// MARK: - Step 2, the wrong way: calling handlers under the lock
+// MARK: - Step 2: the same observable, on the main actor
 
-/// Step 2 done wrong: thread-safe, but it calls the handlers while holding its lock.
+/// Step 2: step 1's observable on the main actor. `@MainActor` is the only change.
+///
+/// Every use of it must be on the main actor, and the compiler checks that; so no two threads
+/// ever touch it at once, and it is `Sendable` with no lock. Its handlers, called by `set`,
+/// run on the main actor too.
+@MainActor package final class MainActorObservable<Value> {
+  /// One observer's entry: its handler, and whether it still wants deliveries.
+  package final class Subscription {
+    let handler: (Value) -> Void
+    var isActive = true
+
+    init(handler: @escaping (Value) -> Void) {
+      self.handler = handler
+    }
+  }
+
+  package private(set) var value: Value
+  private var subscriptions: [Subscription] = []
+  private var pending: [Value] = []
+  private var isDelivering = false
+
+  package init(_ value: Value) {
+    self.value = value
+  }
+
+  package func observe(_ handler: @escaping (Value) -> Void) -> Subscription {
+    let subscription = Subscription(handler: handler)
+    subscriptions.append(subscription)
+    return subscription
+  }
+
+  @discardableResult
+  package func observe<Owner: AnyObject>(
+    _ owner: Owner, _ handler: @escaping (Owner, Value) -> Void
+  ) -> Subscription {
+    // The owner is held weakly and handed over: the handler has no reason to capture it.
+    observe { [weak owner] value in
+      if let owner { handler(owner, value) }
+    }
+  }
+
+  package func cancel(_ subscription: Subscription) {
+    subscription.isActive = false
+    subscriptions.removeAll { $0 === subscription }
+  }
+
+  package func set(_ newValue: Value) {
+    value = newValue
+    pending.append(newValue)
+    // A delivery is under way further up this thread's stack: it will reach this value next.
+    guard !isDelivering else { return }
+    isDelivering = true
+    while !pending.isEmpty {
+      let next = pending.removeFirst()
+      for subscription in subscriptions where subscription.isActive {
+        subscription.handler(next)
+      }
+    }
+    isDelivering = false
+  }
+}
+
+// MARK: - Step 3, the wrong way: calling handlers under the lock
+
+/// Step 3 done wrong: thread-safe, but it calls the handlers while holding its lock.
 ///
 /// A handler that reads the value asks for the lock its own thread already holds. The
 /// Synchronization module's `Mutex` stops the program then: on Linux, with
@@ -96,9 +173,9 @@ package final class LockedWhileCalling<Value: Sendable>: Sendable {
   }
 }
 
-// MARK: - Step 2, the right way: copy under the lock, call after
+// MARK: - Step 3, the right way: copy under the lock, call after
 
-/// Step 2 done right: the lock guards the state, and is let go before any handler runs.
+/// Step 3 done right: the lock guards the state, and is let go before any handler runs.
 ///
 /// Each set copies the handlers under the lock and calls the copy afterwards, so a handler may
 /// read or set the value. It still lacks step 1's queue: two threads that set at once deliver

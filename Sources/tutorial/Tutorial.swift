@@ -6,7 +6,9 @@ import TutorialDemos
 /// streams, and exits with what it returns.
 @main
 struct TutorialMain {
-  static func main() {
-    exit(TutorialCommand.run(Array(CommandLine.arguments.dropFirst()), io: .standard).rawValue)
+  @MainActor
+  static func main() async {
+    exit(
+      await TutorialCommand.run(Array(CommandLine.arguments.dropFirst()), io: .standard).rawValue)
   }
 }

@@ -46,3 +46,34 @@ struct Chapter5StepsTests {
     #expect(seen.value == 1)
   }
 }
+
+/// The chapters that show stage 5's lesson: chapter 5 climbs to it, 5b reads the rest.
+let stage5Chapters = ["Tutorial/05-concurrency-age.md", "Tutorial/05b-stage-5-whole.md"]
+
+@Suite("Chapter 5 shows stage 5 whole")
+struct Stage5WholeTests {
+  @Test(
+    "every line of code of Sources/Stage5Concurrency is in a block of chapter 5 or 5b",
+    arguments: swiftFiles(under: "Sources/Stage5Concurrency").map(\.lastPathComponent))
+  func everyLineShown(file: String) throws {
+    let path = "Sources/Stage5Concurrency/\(file)"
+    let source = try String(contentsOf: packageRoot.appending(path: path), encoding: .utf8)
+    let lines = withoutPerformanceAttributes(
+      source.split(separator: "\n", omittingEmptySubsequences: false))
+    var shown = Set<Int>()
+    for chapter in stage5Chapters {
+      for block in try MarkdownDocument(chapter).fencedBlocks where block.marker == "from: \(path)"
+      {
+        if let range = lineRange(of: block.content, in: source) { shown.formUnion(range) }
+      }
+    }
+    let missing = lines.indices.filter { index in
+      let line = lines[index].trimmingCharacters(in: .whitespaces)
+      return !line.isEmpty && !line.hasPrefix("//") && !shown.contains(index)
+    }
+    #expect(
+      missing.isEmpty,
+      "\(path): lines not shown: \(missing.map { "\($0 + 1): \(lines[$0])" }.joined(separator: "\n"))"
+    )
+  }
+}

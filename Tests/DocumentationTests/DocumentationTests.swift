@@ -7,8 +7,10 @@ import StageBench
 import Testing
 import TutorialDemos
 
-/// What a command shown in the docs prints, run in-process.
-private func output(of command: String) throws -> String {
+/// What a command shown in the docs prints, run in-process, on the main actor, where
+/// `swift run tutorial` runs its demos.
+@MainActor
+private func output(of command: String) async throws -> String {
   var words = command.split(separator: " ").map(String.init)
   guard words.starts(with: ["swift", "run"]), words.count >= 3 else {
     throw DocumentationError("a documented command must start with 'swift run PRODUCT': \(command)")
@@ -24,12 +26,12 @@ private func output(of command: String) throws -> String {
     }
     return result.output
   case "tutorial":
-    // A demo, and nothing else: the usage is not documented output.
-    guard words.count == 1, Int(words[0]) != nil else {
+    // A demo or chapter 5's picture, and nothing else: the usage is not documented output.
+    guard words.count == 1 && Int(words[0]) != nil || words == ["5", "--picture"] else {
       throw DocumentationError("no demo for '\(command)'")
     }
     let result = CapturedIO()
-    let status = TutorialCommand.run(words, io: result.io)
+    let status = await TutorialCommand.run(words, io: result.io)
     guard status == .success else {
       throw DocumentationError("\(command) exited \(status.rawValue): \(result.error)")
     }
@@ -75,18 +77,18 @@ struct DocumentationTests {
   // that lives there.
   @Test("every output block is what its command prints", arguments: try MarkdownDocument.all())
   @MainActor
-  func outputBlocks(document: MarkdownDocument) throws {
+  func outputBlocks(document: MarkdownDocument) async throws {
     for block in document.fencedBlocks {
       guard let marker = block.marker, marker.hasPrefix("output: ") else { continue }
       let command = String(marker.dropFirst("output: ".count))
       guard checkedHere(document.path, command: command) else { continue }
       #expect(
-        block.content == (try output(of: command)),
+        block.content == (try await output(of: command)),
         "\(document.path):\(block.line): the output of '\(command)' has changed")
     }
     for raw in document.rawOutputs where checkedHere(document.path, command: raw.command) {
       #expect(
-        raw.content == (try output(of: raw.command)),
+        raw.content == (try await output(of: raw.command)),
         "\(document.path):\(raw.line): the output of '\(raw.command)' has changed")
     }
   }
@@ -156,6 +158,12 @@ func withoutPerformanceAttributes(_ lines: [Substring]) -> [Substring] {
 /// one after another, with the same indentation relative to each other. Performance
 /// attributes (``performanceAttributes``) are the only difference allowed.
 func containsLines(of block: String, in source: String) -> Bool {
+  lineRange(of: block, in: source) != nil
+}
+
+/// Where the lines of `block` stand in `source`, as ``containsLines(of:in:)`` finds them: the
+/// indices of the first match among the source's lines without performance attributes.
+func lineRange(of block: String, in source: String) -> Range<Int>? {
   func dedented(_ lines: [Substring]) -> [String] {
     let indent =
       lines.filter { !$0.allSatisfy(\.isWhitespace) }
@@ -167,12 +175,12 @@ func containsLines(of block: String, in source: String) -> Bool {
       Array(block.split(separator: "\n", omittingEmptySubsequences: false).dropLast())))
   let sourceLines = withoutPerformanceAttributes(
     source.split(separator: "\n", omittingEmptySubsequences: false))
-  guard !wanted.isEmpty, wanted.count <= sourceLines.count else { return false }
+  guard !wanted.isEmpty, wanted.count <= sourceLines.count else { return nil }
   for start in 0...(sourceLines.count - wanted.count) {
     let window = Array(sourceLines[start..<(start + wanted.count)])
-    if dedented(window) == wanted { return true }
+    if dedented(window) == wanted { return start..<(start + wanted.count) }
   }
-  return false
+  return nil
 }
 
 @Suite("Documentation: structure")
@@ -245,11 +253,12 @@ struct DocumentationStructureTests {
   }
 
   @Test("the README's JSON example uses only keys the real output has")
-  func jsonExampleKeys() throws {
+  @MainActor
+  func jsonExampleKeys() async throws {
     let readme = try MarkdownDocument("README.md")
     let example = try #require(readme.fencedBlocks.first { $0.language == "json" })
     let real = try JSONSerialization.jsonObject(
-      with: Data(output(of: "swift run compare-stages --format json").utf8))
+      with: Data(try await output(of: "swift run compare-stages --format json").utf8))
     let shown = try JSONSerialization.jsonObject(with: Data(example.content.utf8))
     #expect(keyPaths(of: shown).isSubset(of: keyPaths(of: real)))
     #expect(keyPaths(of: real) == keyPaths(of: shown), "the example should show every key")

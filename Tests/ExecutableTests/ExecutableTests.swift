@@ -151,6 +151,10 @@ struct TutorialExecutableTests {
         ["1", "2"],
         "tutorial: give one chapter number (valid: 0, 1, 2, 3, 4, 5, 7, 8, 9); see 'tutorial --help'\n"
       ),
+      (
+        ["3", "--picture"],
+        "tutorial: no picture for chapter '3' (valid: 5); see 'tutorial --help'\n"
+      ),
     ])
   func badInput(arguments: [String], message: String) throws {
     let result = try runProduct("tutorial", arguments)
