@@ -45,6 +45,25 @@ private func workshop(
   return (captured.output, captured.error, status)
 }
 
+/// Runs `body`, which blocks, on a thread of its own, and waits for it without holding a thread
+/// of the cooperative pool, as the workshop's own `main` grades off the pool. Exercise 10's
+/// checks wait for changes set on another thread to reach the main actor, through tasks that
+/// need a thread of that pool: on two cores it has two, and tests that block both would starve
+/// them.
+private func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    Thread { continuation.resume(returning: body()) }.start()
+  }
+}
+
+/// ``workshop(_:code:hints:)``, graded off the cooperative pool: for every run that grades
+/// exercise 10.
+private func workshopOffThePool(
+  _ arguments: [String], code: [Int: ExerciseCode] = solutionCode
+) async -> (output: String, error: String, status: ExitCode) {
+  await offThePool { workshop(arguments, code: code) }
+}
+
 extension Exercise: CustomTestStringConvertible {
   package var testDescription: String { "\(number) \(slug)" }
 }
@@ -54,9 +73,9 @@ struct SolutionTests {
   @Test(
     "the solution makes every aimed scenario hold and keeps every kept one", arguments: Exercise.all
   )
-  func solutionSolves(exercise: Exercise) throws {
+  func solutionSolves(exercise: Exercise) async throws {
     let code = try #require(solutionCode[exercise.number], "no solution code")
-    let grade = ExerciseGrade(exercise, code: code)
+    let grade = await offThePool { ExerciseGrade(exercise, code: code) }
     for result in grade.results {
       #expect(
         result.outcome.verdict == .holds,
@@ -87,7 +106,13 @@ struct ExerciseCatalogueTests {
 
   @Test("aimed and kept scenarios are disjoint, and there are hints", arguments: Exercise.all)
   func scenariosAndHints(exercise: Exercise) {
-    #expect(!exercise.aimed.isEmpty)
+    if exercise.api == .mainActorScores {
+      // An app's code, not an observable: no scenario can drive it, so its checks grade it all.
+      #expect(exercise.aimed.isEmpty && exercise.kept.isEmpty)
+      #expect(exercise.checks.count >= 3)
+    } else {
+      #expect(!exercise.aimed.isEmpty)
+    }
     #expect(Set(exercise.aimed).isDisjoint(with: exercise.kept))
     #expect(exercise.hints.count >= 2)
     #expect(
@@ -107,11 +132,12 @@ struct ExerciseCatalogueTests {
     #expect(starter == (try files(exercise.solutionFolder)))
   }
 
-  @Test("each chapter from 1 to 5 ends with its exercises: 'Your turn' and the grading command")
+  @Test("each chapter an exercise follows ends with it: 'Your turn' and the grading command")
   func chaptersPointToTheirExercises() throws {
     let tutorial = packageRoot.appendingPathComponent("Tutorial")
     let chapters = try FileManager.default.contentsOfDirectory(atPath: tutorial.path)
-    for number in 1...5 {
+    #expect(Set(Exercise.all.map(\.chapter)).isSuperset(of: 1...5))
+    for number in Set(Exercise.all.map(\.chapter)).sorted() {
       let name = try #require(chapters.first { $0.hasPrefix("0\(number)-") })
       let text = try String(contentsOf: tutorial.appendingPathComponent(name), encoding: .utf8)
       let turn = try #require(
@@ -148,20 +174,20 @@ struct ExerciseCatalogueTests {
 @Suite("Workshop: the command")
 struct WorkshopCommandTests {
   @Test("with every solution in place, every exercise is solved")
-  func allSolved() {
-    let result = workshop([])
+  func allSolved() async {
+    let result = await workshopOffThePool([])
     #expect(result.status == .success)
     #expect(result.error.isEmpty)
     #expect(result.output.contains("\(Exercise.all.count) of \(Exercise.all.count) solved."))
-    #expect(workshop(["--strict"]).status == .success)
+    #expect(await workshopOffThePool(["--strict"]).status == .success)
   }
 
   @Test(
     "an unsolved exercise: ✗, its failing verdicts and evidence, a hint; exit 0 unless --strict")
-  func unsolved() throws {
+  func unsolved() async throws {
     var code = solutionCode
     code[1] = silent
-    let list = workshop([], code: code)
+    let list = await workshopOffThePool([], code: code)
     #expect(list.status == .success)
     #expect(list.output.contains("  ✗  1 "))
     #expect(list.output.contains("\(Exercise.all.count - 1) of \(Exercise.all.count) solved."))
@@ -188,8 +214,8 @@ struct WorkshopCommandTests {
   }
 
   @Test("JSON: exercises with number, slug, title, chapter, solved and their scenarios")
-  func json() throws {
-    let result = workshop(["--format", "json"])
+  func json() async throws {
+    let result = await workshopOffThePool(["--format", "json"])
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     #expect(Array(object.keys) == ["exercises"])
