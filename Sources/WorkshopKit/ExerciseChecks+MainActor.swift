@@ -280,7 +280,7 @@ where Saver.Scores == Screen.Scores {
   }
 
   /// A flaw when what `display` showed is not `expected` in order, each once, on the main
-  /// thread.
+  /// actor.
   private static func screenFlaw(
     _ shown: [ScoreDisplay.Shown], expected: [Int], _ steps: String, patience: Double
   ) -> Outcome? {
