@@ -27,7 +27,7 @@ private let silent = ExerciseCode(design: silentDesign) { _ in .flaw("called nob
 
 /// Runs the workshop on `code` and returns what it wrote and how it ended.
 private func workshop(
-  _ arguments: [String], code: [Int: ExerciseCode] = solutionCode,
+  _ arguments: [String], code: [Int: ExerciseCode] = testedCode,
   hints: HintStore? = nil
 ) -> (output: String, error: String, status: ExitCode) {
   let captured = CapturedIO()
@@ -45,23 +45,23 @@ private func workshop(
   return (captured.output, captured.error, status)
 }
 
-/// Runs `body`, which blocks, on a thread of its own, and waits for it without holding a thread
-/// of the cooperative pool, as the workshop's own `main` grades off the pool. Exercise 10's
-/// checks wait for changes set on another thread to reach the main actor, through tasks that
-/// need a thread of that pool: on two cores it has two, and tests that block both would starve
-/// them.
-private func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-  await withCheckedContinuation { continuation in
-    Thread { continuation.resume(returning: body()) }.start()
-  }
-}
+/// The code of each solution, for the tests that grade in this process; exercise 10's is graded
+/// in its own grading child, as the workshop grades it. Its checks need a main thread that runs
+/// the main actor's jobs as they come, and in this process the `@MainActor` tests of other
+/// suites hold the main actor for seconds at a time.
+private let testedCode: [Int: ExerciseCode] = solutionCode.merging([
+  10: gradedInChild(10, as: "solution-10")
+]) { $1 }
 
-/// ``workshop(_:code:hints:)``, graded off the cooperative pool: for every run that grades
-/// exercise 10.
-private func workshopOffThePool(
-  _ arguments: [String], code: [Int: ExerciseCode] = solutionCode
-) async -> (output: String, error: String, status: ExitCode) {
-  await offThePool { workshop(arguments, code: code) }
+/// Code whose every check is run by the wrong answers' grading child, on the code it calls
+/// `name`: one child per check, given that check only.
+private func gradedInChild(_ number: Int, as name: String) -> ExerciseCode {
+  ExerciseCode { check in
+    guard var exercise = Exercise.numbered(number) else { return .flaw("no exercise \(number)") }
+    (exercise.aimed, exercise.kept, exercise.checks) = ([], [], [check])
+    let grade = IsolatedGrading.grade(exercise, command: [wrongAnswersChild, name])
+    return grade.results.first?.outcome ?? .flaw("\(check.rawValue) was not graded")
+  }
 }
 
 extension Exercise: CustomTestStringConvertible {
@@ -73,9 +73,9 @@ struct SolutionTests {
   @Test(
     "the solution makes every aimed scenario hold and keeps every kept one", arguments: Exercise.all
   )
-  func solutionSolves(exercise: Exercise) async throws {
-    let code = try #require(solutionCode[exercise.number], "no solution code")
-    let grade = await offThePool { ExerciseGrade(exercise, code: code) }
+  func solutionSolves(exercise: Exercise) throws {
+    let code = try #require(testedCode[exercise.number], "no solution code")
+    let grade = ExerciseGrade(exercise, code: code)
     for result in grade.results {
       #expect(
         result.outcome.verdict == .holds,
@@ -174,20 +174,20 @@ struct ExerciseCatalogueTests {
 @Suite("Workshop: the command")
 struct WorkshopCommandTests {
   @Test("with every solution in place, every exercise is solved")
-  func allSolved() async {
-    let result = await workshopOffThePool([])
+  func allSolved() {
+    let result = workshop([])
     #expect(result.status == .success)
     #expect(result.error.isEmpty)
     #expect(result.output.contains("\(Exercise.all.count) of \(Exercise.all.count) solved."))
-    #expect(await workshopOffThePool(["--strict"]).status == .success)
+    #expect(workshop(["--strict"]).status == .success)
   }
 
   @Test(
     "an unsolved exercise: ✗, its failing verdicts and evidence, a hint; exit 0 unless --strict")
-  func unsolved() async throws {
-    var code = solutionCode
+  func unsolved() throws {
+    var code = testedCode
     code[1] = silent
-    let list = await workshopOffThePool([], code: code)
+    let list = workshop([], code: code)
     #expect(list.status == .success)
     #expect(list.output.contains("  ✗  1 "))
     #expect(list.output.contains("\(Exercise.all.count - 1) of \(Exercise.all.count) solved."))
@@ -214,8 +214,8 @@ struct WorkshopCommandTests {
   }
 
   @Test("JSON: exercises with number, slug, title, chapter, solved and their scenarios")
-  func json() async throws {
-    let result = await workshopOffThePool(["--format", "json"])
+  func json() throws {
+    let result = workshop(["--format", "json"])
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     #expect(Array(object.keys) == ["exercises"])
