@@ -91,20 +91,30 @@ let package = Package(
     .target(name: "Solution07", path: "Exercises/Solutions/07-queue-nested-sets"),
     .target(name: "Solution08", path: "Exercises/Solutions/08-hand-over-the-owner"),
     .target(name: "Solution09", path: "Exercises/Solutions/09-sendable"),
+    // Exercise 10's code is an app's, on stage 5, with the grader's display and file.
     .target(
-      name: "WorkshopKit", dependencies: ["ObserverScenarios", "CommandSupport", "Support"]),
+      name: "Solution10", dependencies: ["Stage5Concurrency", "WorkshopKit"],
+      path: "Exercises/Solutions/10-scores-on-the-main-actor"),
+    // Stage 4 and stage 5 only so that they are built beside it: exercise 10's grading child
+    // links them, for the starter (stage 4) and the answer (stage 5).
+    .target(
+      name: "WorkshopKit",
+      dependencies: [
+        "ObserverScenarios", "CommandSupport", "Support", "Stage4Options", "Stage5Concurrency",
+      ]),
     .target(
       name: "WorkshopSolutions",
       dependencies: [
         "WorkshopKit", "ObserverScenarios", "Solution01", "Solution02", "Solution03", "Solution04",
-        "Solution05", "Solution06", "Solution07", "Solution08", "Solution09",
+        "Solution05", "Solution06", "Solution07", "Solution08", "Solution09", "Solution10",
       ]),
     .executableTarget(
       name: "workshop", dependencies: ["WorkshopKit", "CommandSupport"]),
     // Wrong answers to every exercise, the mistakes learners make, and a grading child that
     // runs them as the workshop runs a learner's code: the tests require each one not solved.
     .target(
-      name: "WorkshopWrongAnswers", dependencies: ["WorkshopKit", "ObserverScenarios"],
+      name: "WorkshopWrongAnswers",
+      dependencies: ["WorkshopKit", "ObserverScenarios", "Stage5Concurrency"],
       path: "Tests/WorkshopWrongAnswers"),
     .executableTarget(
       name: "workshop-wrong-answers",

@@ -423,13 +423,13 @@ package struct QuestionGroup: Sendable {
           ],
           explanation: "The game sets the scores only when it ends, so the saver never runs."),
         Question(
-          "One group's entry in the save file is damaged. What does the app do?",
-          right: "leaves that entry out, says so, keeps the rest",
-          wrong: [
-            "discards the whole file, starts afresh",
-            "stops, so that the file can be mended by hand",
-          ],
-          explanation: "Each entry is checked on its own: a damaged one loses nothing else."),
+          "A game ends on a background thread and sets the scores. Where does stage 4 run the "
+            + "screen's handler?",
+          right: "on the background thread that set them",
+          wrong: ["on the main thread, wherever they were set", "on a thread of its own"],
+          explanation:
+            "Stage 4 calls each handler on the setter's thread: exercise 10 moves it to the main "
+            + "actor."),
         Question(
           printsPrompt,
           code: #"""

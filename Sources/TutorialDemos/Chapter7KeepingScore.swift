@@ -3,8 +3,9 @@ import Foundation
 import KeepingScore
 
 extension Demo {
-  /// Chapter 7: three runs of the keeping-score app with typed answers, against a save file in
-  /// a temporary folder, the last one after the file was damaged.
+  /// Chapter 7: one run of the keeping-score app with typed answers, against a save file in a
+  /// temporary folder that an earlier game wrote, shown before and after: the screen opens on
+  /// the saved score, and both observers see the new one.
   func keepingScore() {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("keeping-score-demo-\(UUID().uuidString)")
@@ -36,10 +37,16 @@ extension Demo {
       print("")
     }
 
-    run([], typing: ["7", "a", "x", "a", "b", "a", "b"])
-    run(["7"], typing: ["c", "a", "b", "a", "b"])
-    try? Data("{ this is not a score".utf8).write(to: saveFile)
-    print("$ echo '{ this is not a score' > \(shownPath)")
-    run(["7"], typing: ["a"])
+    func showSaveFile() {
+      print("$ cat \(shownPath)")
+      print((try? String(contentsOf: saveFile, encoding: .utf8)) ?? "(no file)")
+      print("")
+    }
+
+    // An earlier game of chapter 7 scored 3 of 5, and its saver wrote it.
+    _ = try? ScoreStore(url: saveFile).save(Scores([7: Score(correct: 3, total: 5)]))
+    showSaveFile()
+    run(["7"], typing: ["a", "x", "a", "b", "a", "b"])
+    showSaveFile()
   }
 }

@@ -46,6 +46,16 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   case closureUsesTheObservable = "closure-uses-the-observable"
   /// Exercise 9: while a closure runs, another thread may use the observable.
   case otherThreadDuringClosure = "another-thread-while-a-closure-runs"
+  /// Exercise 10: a screen opened on saved scores shows them before its init returns.
+  case screenOpensOnSavedScores = "screen-opens-on-saved-scores"
+  /// Exercise 10: scores set on another thread reach the screen on the main thread, in order.
+  case screenShowsOnMainThread = "screen-shows-on-the-main-thread"
+  /// Exercise 10: the screen and the saver each get every score, in order, once.
+  case everyScoreToBothInOrder = "every-score-to-both-in-order"
+  /// Exercise 10: a closed screen shows nothing more, and is freed once let go.
+  case closedScreenStopsAndIsFreed = "closed-screen-stops-and-is-freed"
+  /// Exercise 10: a screen let go without closing is freed, and shows nothing more.
+  case screenLetGoIsFreed = "screen-let-go-is-freed"
 
   /// What it checks, in one line.
   package var title: String {
@@ -71,6 +81,13 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
     case .threadsShareIt: "threads adding, removing and setting at once lose nothing"
     case .closureUsesTheObservable: "a closure may read, add, remove and set: no lock held"
     case .otherThreadDuringClosure: "while a closure runs, another thread may use the observable"
+    case .screenOpensOnSavedScores: "a screen shows the saved scores the moment it opens"
+    case .screenShowsOnMainThread:
+      "scores set on another thread reach the screen on the main thread"
+    case .everyScoreToBothInOrder: "the screen and the saver each get every score, in order, once"
+    case .closedScreenStopsAndIsFreed:
+      "a closed screen shows nothing more, and is freed once let go"
+    case .screenLetGoIsFreed: "a screen let go without closing is freed, and shows nothing more"
     }
   }
 }

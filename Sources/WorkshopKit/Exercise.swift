@@ -102,6 +102,9 @@ package enum ExerciseAPI: Sendable {
   case handing
   /// Stage 4's, with `Sendable` observers and closures (``SendableOptionsObservable``).
   case sendableOptions
+  /// An app's: a model of the latest scores, a screen and a saver that observe it
+  /// (``ScoresScreenModel``, ``ScoreSaverModel``).
+  case mainActorScores
 
   /// The protocol the code's `Observable` conforms to.
   package var protocolName: String {
@@ -113,6 +116,7 @@ package enum ExerciseAPI: Sendable {
     case .options: "OptionsObservable"
     case .handing: "HandingObservable"
     case .sendableOptions: "SendableOptionsObservable"
+    case .mainActorScores: "ScoresScreenModel"
     }
   }
 
@@ -126,6 +130,7 @@ package enum ExerciseAPI: Sendable {
     case .options: "OptionsAdapter"
     case .handing: "HandingAdapter"
     case .sendableOptions: "SendableOptionsAdapter"
+    case .mainActorScores: "MainActorScoresChecks"
     }
   }
 
@@ -140,8 +145,9 @@ package enum ExerciseAPI: Sendable {
 
 /// An exercise's code as the grader sees it: the design the scenarios drive, and its checks.
 package struct ExerciseCode: Sendable {
-  /// The code behind the scenarios' interface.
-  package var design: ObservableDesign
+  /// The code behind the scenarios' interface; `nil` for an exercise graded by its checks
+  /// only, whose code is an app's rather than an observable (exercise 10).
+  package var design: ObservableDesign?
   /// Runs one check of the exercise's promise on fresh objects.
   package var check: @Sendable (Check) -> Outcome
 
@@ -155,13 +161,23 @@ package struct ExerciseCode: Sendable {
     self.check = check
   }
 
+  /// Describes the code of an exercise graded by its checks only.
+  ///
+  /// - Parameter check: Runs one check on fresh objects.
+  package init(check: @escaping @Sendable (Check) -> Outcome) {
+    design = nil
+    self.check = check
+  }
+
   /// What `criterion` finds on this code.
   ///
   /// - Parameter criterion: A scenario or a check.
   /// - Returns: The verdict and its evidence.
   package func run(_ criterion: Criterion) -> Outcome {
     switch criterion {
-    case .scenario(let name): refined(name.scenario.run(on: design), of: name)
+    case .scenario(let name):
+      design.map { refined(name.scenario.run(on: $0), of: name) }
+        ?? .flaw("\(name.rawValue) is not a scenario of this exercise: it has no observable")
     case .check(let named): check(named)
     }
   }
@@ -170,7 +186,9 @@ package struct ExerciseCode: Sendable {
   /// a different mistake's story: a nested set that was dropped is not one that "reached them
   /// first".
   private func refined(_ outcome: Outcome, of name: Scenario.Name) -> Outcome {
-    guard outcome.verdict == .flaw, name == .reentrantSetEndsOnLatest else { return outcome }
+    guard outcome.verdict == .flaw, name == .reentrantSetEndsOnLatest, let design else {
+      return outcome
+    }
     let events = name.scenario.trace(on: design).trace.events
     let nested = events.compactMap { event -> Int? in
       if case .set(_, let value, let by, _) = event, by != nil { return value }

@@ -218,5 +218,35 @@ extension Exercise {
           + "and call it after unlocking.",
       ],
       next: "Tutorial/06-comparing-the-stages.md"),
+    Exercise(
+      number: 10, slug: "10-scores-on-the-main-actor",
+      title: "Port the scores to stage 5 on the main actor", chapter: 7,
+      startsFrom: "chapter 7's scores, screen and saver, on stage 4",
+      task: """
+        A game may end on any thread, and set the latest scores there; stage 4 then calls the \
+        screen's handler on that thread, and a screen's labels must be set on the main thread \
+        only. Port LatestScores to stage 5 and make ScoresScreen a @MainActor class whose \
+        handler runs on the main actor, with .initial; the saver may save on any thread. A \
+        closed screen, or one let go, must show nothing more and be freed. There is no \
+        observable to grade here: the checks drive your model, screen and saver, from the \
+        main actor and from other threads.
+        """,
+      aimed: [], kept: [],
+      checks: [
+        .screenOpensOnSavedScores, .screenShowsOnMainThread, .everyScoreToBothInOrder,
+        .closedScreenStopsAndIsFreed, .screenLetGoIsFreed,
+      ],
+      api: .mainActorScores,
+      hints: [
+        "Import Stage5Concurrency instead of Stage4Options: its Observable is Sendable, so a "
+          + "game on any thread may set it. Then mark ScoresScreen @MainActor.",
+        "In the screen's init, observe(options: .initial) { change in … }: called from "
+          + "main-actor code, its handler runs on the main actor, wherever the value was set. "
+          + "observeOnAnyThread would run it on the setting thread.",
+        "observe(options:) returns an ObservationToken: keep it in a stored property, or the "
+          + "subscription ends at once, and cancel it in close(). The saver keeps the token of "
+          + "observeOnAnyThread the same way.",
+      ],
+      next: "Tutorial/08-beyond-the-stages.md"),
   ]
 }

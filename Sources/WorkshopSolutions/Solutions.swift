@@ -8,6 +8,7 @@ import Solution06
 import Solution07
 import Solution08
 import Solution09
+import Solution10
 import WorkshopKit
 
 // Each exercise's module declares the API its adapter drives: one line each.
@@ -33,6 +34,9 @@ extension Solution09.Observable: AdaptableObservable, SendableOptionsObservable 
   package typealias Options = Solution09.ObservableOptions
 }
 extension Solution09.ObservableOptions: DeliveryOptions {}
+extension Solution10.LatestScores: LatestScoresModel {}
+extension Solution10.ScoresScreen: ScoresScreenModel {}
+extension Solution10.ScoreSaver: ScoreSaverModel {}
 
 /// The design of each exercise in the solutions, in `Exercises/Solutions/`: what the tests grade.
 package let solutionCode: [Int: ExerciseCode] = [
@@ -63,4 +67,5 @@ package let solutionCode: [Int: ExerciseCode] = [
   9: .exercise(
     9, SendableOptionsAdapter<Solution09.Observable<Int>>.self,
     isSendable: ObservableDesign.isSendable(Solution09.Observable<Int>.self)),
+  10: .mainActorScores(Solution10.ScoresScreen.self, Solution10.ScoreSaver.self),
 ]

@@ -105,4 +105,15 @@ struct ExerciseBuildTests {
     #expect(source.contains("extension Exercise09.ObservableOptions: DeliveryOptions {}"))
     #expect(source.contains("SendableOptionsAdapter<Exercise09.Observable<Int>>"))
   }
+
+  @Test("exercise 10's entry point conforms its model, screen and saver, and no Observable")
+  func scoresEntryPoint() throws {
+    let exercise = try #require(Exercise.numbered(10))
+    let source = ExerciseBuilder.entryPoint(of: exercise)
+    #expect(source.contains("extension Exercise10.LatestScores: LatestScoresModel {}"))
+    #expect(source.contains("extension Exercise10.ScoresScreen: ScoresScreenModel {}"))
+    #expect(source.contains("extension Exercise10.ScoreSaver: ScoreSaverModel {}"))
+    #expect(source.contains("ExerciseCode.mainActorScores("))
+    #expect(!source.contains("Exercise10.Observable"))
+  }
 }

@@ -27,7 +27,7 @@ private let silent = ExerciseCode(design: silentDesign) { _ in .flaw("called nob
 
 /// Runs the workshop on `code` and returns what it wrote and how it ended.
 private func workshop(
-  _ arguments: [String], code: [Int: ExerciseCode] = solutionCode,
+  _ arguments: [String], code: [Int: ExerciseCode] = testedCode,
   hints: HintStore? = nil
 ) -> (output: String, error: String, status: ExitCode) {
   let captured = CapturedIO()
@@ -45,6 +45,25 @@ private func workshop(
   return (captured.output, captured.error, status)
 }
 
+/// The code of each solution, for the tests that grade in this process; exercise 10's is graded
+/// in its own grading child, as the workshop grades it. Its checks need a main thread that runs
+/// the main actor's jobs as they come, and in this process the `@MainActor` tests of other
+/// suites hold the main actor for seconds at a time.
+private let testedCode: [Int: ExerciseCode] = solutionCode.merging([
+  10: gradedInChild(10, as: "solution-10")
+]) { $1 }
+
+/// Code whose every check is run by the wrong answers' grading child, on the code it calls
+/// `name`: one child per check, given that check only.
+private func gradedInChild(_ number: Int, as name: String) -> ExerciseCode {
+  ExerciseCode { check in
+    guard var exercise = Exercise.numbered(number) else { return .flaw("no exercise \(number)") }
+    (exercise.aimed, exercise.kept, exercise.checks) = ([], [], [check])
+    let grade = IsolatedGrading.grade(exercise, command: [wrongAnswersChild, name])
+    return grade.results.first?.outcome ?? .flaw("\(check.rawValue) was not graded")
+  }
+}
+
 extension Exercise: CustomTestStringConvertible {
   package var testDescription: String { "\(number) \(slug)" }
 }
@@ -55,7 +74,7 @@ struct SolutionTests {
     "the solution makes every aimed scenario hold and keeps every kept one", arguments: Exercise.all
   )
   func solutionSolves(exercise: Exercise) throws {
-    let code = try #require(solutionCode[exercise.number], "no solution code")
+    let code = try #require(testedCode[exercise.number], "no solution code")
     let grade = ExerciseGrade(exercise, code: code)
     for result in grade.results {
       #expect(
@@ -87,7 +106,13 @@ struct ExerciseCatalogueTests {
 
   @Test("aimed and kept scenarios are disjoint, and there are hints", arguments: Exercise.all)
   func scenariosAndHints(exercise: Exercise) {
-    #expect(!exercise.aimed.isEmpty)
+    if exercise.api == .mainActorScores {
+      // An app's code, not an observable: no scenario can drive it, so its checks grade it all.
+      #expect(exercise.aimed.isEmpty && exercise.kept.isEmpty)
+      #expect(exercise.checks.count >= 3)
+    } else {
+      #expect(!exercise.aimed.isEmpty)
+    }
     #expect(Set(exercise.aimed).isDisjoint(with: exercise.kept))
     #expect(exercise.hints.count >= 2)
     #expect(
@@ -107,11 +132,12 @@ struct ExerciseCatalogueTests {
     #expect(starter == (try files(exercise.solutionFolder)))
   }
 
-  @Test("each chapter from 1 to 5 ends with its exercises: 'Your turn' and the grading command")
+  @Test("each chapter an exercise follows ends with it: 'Your turn' and the grading command")
   func chaptersPointToTheirExercises() throws {
     let tutorial = packageRoot.appendingPathComponent("Tutorial")
     let chapters = try FileManager.default.contentsOfDirectory(atPath: tutorial.path)
-    for number in 1...5 {
+    #expect(Set(Exercise.all.map(\.chapter)).isSuperset(of: 1...5))
+    for number in Set(Exercise.all.map(\.chapter)).sorted() {
       let name = try #require(chapters.first { $0.hasPrefix("0\(number)-") })
       let text = try String(contentsOf: tutorial.appendingPathComponent(name), encoding: .utf8)
       let turn = try #require(
@@ -159,7 +185,7 @@ struct WorkshopCommandTests {
   @Test(
     "an unsolved exercise: ✗, its failing verdicts and evidence, a hint; exit 0 unless --strict")
   func unsolved() throws {
-    var code = solutionCode
+    var code = testedCode
     code[1] = silent
     let list = workshop([], code: code)
     #expect(list.status == .success)

@@ -1,0 +1,155 @@
+import Stage5Concurrency
+import WorkshopKit
+
+// MARK: - Exercise 10: the scores on stage 5, the screen on the main actor
+
+/// The latest scores, on stage 5, as the answer has them: every wrong answer below shares it.
+final class WrongScores: Sendable, LatestScoresModel {
+  let observable: Observable<[Int: Int]>
+  init(_ scores: [Int: Int]) { observable = Observable(scores) }
+  func set(_ scores: [Int: Int]) { observable.value = scores }
+}
+
+/// The saver as the answer has it.
+final class RightSaver: Sendable, ScoreSaverModel {
+  let token: ObservationToken
+  init(saving scores: WrongScores, to file: ScoreFile) {
+    token = scores.observable.observeOnAnyThread { file.save($0.newValue) }
+  }
+}
+
+/// A `@MainActor` screen whose handler, passed to observeOnAnyThread, runs where the scores
+/// were set.
+@MainActor
+final class ScreenObservingOnAnyThread: ScoresScreenModel {
+  var token: ObservationToken?
+  init(showing scores: WrongScores, on display: ScoreDisplay) {
+    token = scores.observable.observeOnAnyThread(options: .initial) { display.show($0.newValue) }
+  }
+  func close() { token?.cancel() }
+}
+
+/// A `@MainActor` screen that observes on any thread and asserts that it is on the main actor:
+/// true for a set made there, a trap for one made on another thread.
+@MainActor
+final class ScreenAssumingTheMainActor: ScoresScreenModel {
+  var labels: [Int: Int] = [:]
+  var token: ObservationToken?
+  init(showing scores: WrongScores, on display: ScoreDisplay) {
+    token = scores.observable.observeOnAnyThread(options: .initial) { [weak self] change in
+      MainActor.assumeIsolated {
+        self?.labels = change.newValue
+        display.show(change.newValue)
+      }
+    }
+  }
+  func close() { token?.cancel() }
+}
+
+/// Drops the token `observe` returns: the subscription ends as soon as it starts.
+@MainActor
+final class ScreenDroppingItsToken: ScoresScreenModel {
+  init(showing scores: WrongScores, on display: ScoreDisplay) {
+    _ = scores.observable.observe(options: .initial) { display.show($0.newValue) }
+  }
+  func close() {}
+}
+
+/// Keeps its token, but `close()` forgets to cancel it.
+@MainActor
+final class ScreenNotCancellingOnClose: ScoresScreenModel {
+  var token: ObservationToken?
+  init(showing scores: WrongScores, on display: ScoreDisplay) {
+    token = scores.observable.observe(options: .initial) { display.show($0.newValue) }
+  }
+  func close() {}
+}
+
+/// Keeps its token, whose handler captures the screen strongly: a cycle, broken only by
+/// `close()`.
+@MainActor
+final class ScreenLeakedThroughItsToken: ScoresScreenModel {
+  let display: ScoreDisplay
+  var token: ObservationToken?
+  init(showing scores: WrongScores, on display: ScoreDisplay) {
+    self.display = display
+    token = scores.observable.observe(options: .initial) { change in
+      self.display.show(change.newValue)
+    }
+  }
+  func close() { token?.cancel() }
+}
+
+/// Observes without `.initial`: blank until the next game ends.
+@MainActor
+final class ScreenWithoutInitial: ScoresScreenModel {
+  var token: ObservationToken?
+  init(showing scores: WrongScores, on display: ScoreDisplay) {
+    token = scores.observable.observe { display.show($0.newValue) }
+  }
+  func close() { token?.cancel() }
+}
+
+/// The screen as the answer has it, for the saver's mistake below.
+@MainActor
+final class RightScreen: ScoresScreenModel {
+  var token: ObservationToken?
+  init(showing scores: WrongScores, on display: ScoreDisplay) {
+    token = scores.observable.observe(options: .initial) { display.show($0.newValue) }
+  }
+  func close() { token?.cancel() }
+}
+
+/// A saver that drops the token `observeOnAnyThread` returns: it saves nothing.
+final class SaverDroppingItsToken: Sendable, ScoreSaverModel {
+  init(saving scores: WrongScores, to file: ScoreFile) {
+    _ = scores.observable.observeOnAnyThread { file.save($0.newValue) }
+  }
+}
+
+extension WrongAnswer {
+  static let exercise10 = [
+    WrongAnswer(
+      name: "10-screen-observes-on-any-thread", exercise: 10,
+      mistake: "a @MainActor screen observes with observeOnAnyThread",
+      caughtBy: .check(.screenShowsOnMainThread),
+      evidence: "off the main actor, on the thread that set it",
+      code: .mainActorScores(ScreenObservingOnAnyThread.self, RightSaver.self)),
+    WrongAnswer(
+      name: "10-screen-assumes-the-main-actor", exercise: 10,
+      mistake: "the handler, on any thread, asserts MainActor.assumeIsolated",
+      caughtBy: .check(.screenShowsOnMainThread),
+      evidence: "the program crashed",
+      code: .mainActorScores(ScreenAssumingTheMainActor.self, RightSaver.self)),
+    WrongAnswer(
+      name: "10-screen-drops-its-token", exercise: 10,
+      mistake: "the screen drops the token observe returns",
+      caughtBy: .check(.screenShowsOnMainThread),
+      evidence: "its subscription ended",
+      code: .mainActorScores(ScreenDroppingItsToken.self, RightSaver.self)),
+    WrongAnswer(
+      name: "10-close-does-not-cancel", exercise: 10,
+      mistake: "close() does not cancel the token",
+      caughtBy: .check(.closedScreenStopsAndIsFreed),
+      evidence: "the closed screen still showed 1, 2",
+      code: .mainActorScores(ScreenNotCancellingOnClose.self, RightSaver.self)),
+    WrongAnswer(
+      name: "10-screen-leaked-through-its-token", exercise: 10,
+      mistake: "the handler captures self strongly, in a token the screen keeps",
+      caughtBy: .check(.screenLetGoIsFreed),
+      evidence: "it was not freed",
+      code: .mainActorScores(ScreenLeakedThroughItsToken.self, RightSaver.self)),
+    WrongAnswer(
+      name: "10-screen-without-initial", exercise: 10,
+      mistake: "the screen observes without .initial",
+      caughtBy: .check(.screenOpensOnSavedScores),
+      evidence: "showed nothing before its init returned",
+      code: .mainActorScores(ScreenWithoutInitial.self, RightSaver.self)),
+    WrongAnswer(
+      name: "10-saver-drops-its-token", exercise: 10,
+      mistake: "the saver drops the token observeOnAnyThread returns",
+      caughtBy: .check(.everyScoreToBothInOrder),
+      evidence: "the saver saved nothing",
+      code: .mainActorScores(RightScreen.self, SaverDroppingItsToken.self)),
+  ]
+}
