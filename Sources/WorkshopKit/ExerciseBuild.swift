@@ -170,8 +170,16 @@ package struct ExerciseBuilder: Sendable {
     let entry = output.appendingPathComponent("WorkshopGradingChild.swift")
     let objects = Self.linkedTargets.flatMap { target in
       let folder = buildFolder.appendingPathComponent("\(target).build")
+      // An object left by a source file since removed would be linked too, and may name what
+      // no longer exists: only those of the target's current sources are taken.
+      let current = Set(
+        FileManager.default.enumerator(
+          atPath: root.appendingPathComponent("Sources/\(target)").path)?
+          .compactMap { ($0 as? String).map { URL(fileURLWithPath: $0).lastPathComponent + ".o" } }
+          ?? [])
       return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-        .filter { $0.hasSuffix(".o") }.sorted().map { folder.appendingPathComponent($0).path }
+        .filter { $0.hasSuffix(".o") && (!$0.hasSuffix(".swift.o") || current.contains($0)) }
+        .sorted().map { folder.appendingPathComponent($0).path }
     }
     // What the child is made of: the sources' text and the objects' dates.
     var stamp = Self.entryPoint(of: exercise) + packageName
