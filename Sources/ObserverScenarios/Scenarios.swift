@@ -544,6 +544,31 @@ extension Scenario {
       """,
     chapter: TutorialChapter.concurrency.path
   ) { subject in
+    let (owners, final, received) = correctedInsideACallback(subject)
+    let stale = received.count { $0.last != final }
+    return withExtendedLifetime(owners) {
+      if final != 2 {
+        .flaw(
+          "the value set inside the callback was lost: the outer set stored \(final) after it, "
+            + "as the callback ran before the outer write")
+      } else if stale == 0 {
+        .holds("all \(owners.count) observers ended on the final value \(final)")
+      } else {
+        .flaw(
+          "\(stale) of \(owners.count) observers ended on the stale value 1, though the value is "
+            + "\(final): the nested set reached them first")
+      }
+    }
+  }
+
+  /// The experiment of both re-entrant scenarios: sixteen observers subscribe, the value is set
+  /// to 1, and whichever observer is called first sets it to 2 from inside its callback.
+  ///
+  /// - Returns: The owners (kept alive by the caller until it has judged), the value the
+  ///   observable ends with, and the values each observer received, in order.
+  private static func correctedInsideACallback(_ subject: ObservableDesign) -> (
+    owners: [TrackedObject], final: Int, received: [[Int]]
+  ) {
     let owners = LifetimeTracker().makeObjects(16)
     let observable = subject.freshObservable(0)
     let logs = owners.map { _ in ValueLog<Int>() }
@@ -560,21 +585,7 @@ extension Scenario {
         })
     }
     observable.value = 1
-    let final = observable.value
-    let stale = logs.count { $0.entries.last != final }
-    return withExtendedLifetime(owners) {
-      if final != 2 {
-        .flaw(
-          "the value set inside the callback was lost: the outer set stored \(final) after it, "
-            + "as the callback ran before the outer write")
-      } else if stale == 0 {
-        .holds("all \(owners.count) observers ended on the final value \(final)")
-      } else {
-        .flaw(
-          "\(stale) of \(owners.count) observers ended on the stale value 1, though the value is "
-            + "\(final): the nested set reached them first")
-      }
-    }
+    return (owners, observable.value, logs.map(\.entries))
   }
 
   static let reentrantSetSeenOnceInOrder = Scenario(
@@ -598,24 +609,7 @@ extension Scenario {
       """,
     chapter: TutorialChapter.concurrency.path
   ) { subject in
-    let owners = LifetimeTracker().makeObjects(16)
-    let observable = subject.freshObservable(0)
-    let logs = owners.map { _ in ValueLog<Int>() }
-    var corrected = false
-    for (owner, log) in zip(owners, logs) {
-      observable.subscribe(
-        ScenarioSubscription(owner: owner) { [weak observable] delivery in
-          guard let value = delivery.newValue else { return }
-          log.append(value)
-          if value == 1 && !corrected {
-            corrected = true
-            observable?.value = 2
-          }
-        })
-    }
-    observable.value = 1
-    let final = observable.value
-    let received = logs.map(\.entries)
+    let (owners, final, received) = correctedInsideACallback(subject)
     return withExtendedLifetime(owners) {
       let wrong = received.count { $0 != [1, 2] }
       if final != 2 {
