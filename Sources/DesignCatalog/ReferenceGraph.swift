@@ -18,6 +18,19 @@ package struct ReferenceGraph: Sendable {
     package var isStrong: Bool
     /// Whether this is the edge that keeps a gone screen alive: the leak.
     package var leaks = false
+    /// Whether a closure's capture makes it, not a stored property: the caller's doing, which
+    /// no `Mirror` of the observable can walk.
+    package var isCapture = false
+
+    /// The closure's capture of the screen that uses `self` in it: strong, and the leak.
+    ///
+    /// - Parameters:
+    ///   - from: The closure's node.
+    ///   - to: The screen's node.
+    /// - Returns: The edge, drawn as "captured self".
+    package static func capturedSelf(from: String, to: String) -> Edge {
+      Edge(from: from, to: to, path: "captured self", isStrong: true, leaks: true, isCapture: true)
+    }
   }
 
   /// Node identifiers and their labels, in drawing order.
@@ -47,8 +60,8 @@ package struct ReferenceGraph: Sendable {
 
 extension ReferenceGraph {
   /// The edges of `design`'s graph whose stored property cannot be found, walking `Mirror`s
-  /// of a real observable of the design with one owner subscribed. Captures (`captured self`)
-  /// are the caller's, not stored properties, and are not walked.
+  /// of a real observable of the design with one owner subscribed. Captures
+  /// (``Edge/isCapture``) are the caller's, not stored properties, and are not walked.
   ///
   /// - Parameter design: A design with a graph.
   /// - Returns: The paths not found; empty when every edge names a real stored property.
@@ -57,7 +70,7 @@ extension ReferenceGraph {
     let screen = GraphScreen()
     let observable = sample(screen)
     defer { withExtendedLifetime(screen) {} }
-    return graph.edges.filter { $0.path != "captured self" }.map(\.path).filter { path in
+    return graph.edges.filter { !$0.isCapture }.map(\.path).filter { path in
       !reaches(observable, path: path)
     }
   }

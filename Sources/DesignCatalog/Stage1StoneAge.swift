@@ -15,7 +15,7 @@ extension Design {
       edges: [
         .init(from: "O", to: "A", path: "observers", isStrong: true),
         .init(from: "A", to: "C", path: "observers[]", isStrong: true),
-        .init(from: "C", to: "S", path: "captured self", isStrong: true, leaks: true),
+        .capturedSelf(from: "C", to: "S"),
       ],
       caption:
         "No cycle: a leak rooted in the observable. Nothing can remove the closure, so only "

@@ -16,7 +16,7 @@ extension Design {
       edges: [
         .init(from: "O", to: "D", path: "observers", isStrong: true),
         .init(from: "D", to: "C", path: "observers[key]", isStrong: true),
-        .init(from: "C", to: "S", path: "captured self", isStrong: true, leaks: true),
+        .capturedSelf(from: "C", to: "S"),
       ],
       caption:
         "The same chain, now breakable: removeObserver(forKey:) cuts observers[key]; a screen "

@@ -16,7 +16,7 @@ extension Design {
         .init(from: "O", to: "E", path: "entries", isStrong: true),
         .init(from: "E", to: "S", path: "entries[].observer", isStrong: false),
         .init(from: "E", to: "C", path: "entries[].closure", isStrong: true),
-        .init(from: "C", to: "S", path: "captured self", isStrong: true, leaks: true),
+        .capturedSelf(from: "C", to: "S"),
       ],
       caption:
         "The entry holds the screen weakly, but its closure holds it strongly: the weak edge "

@@ -16,7 +16,7 @@ extension Design {
         .init(from: "O", to: "B", path: "callbacks", isStrong: true),
         .init(from: "B", to: "S", path: "callbacks[].observer", isStrong: false),
         .init(from: "B", to: "C", path: "callbacks[].closure", isStrong: true),
-        .init(from: "C", to: "S", path: "captured self", isStrong: true, leaks: true),
+        .capturedSelf(from: "C", to: "S"),
       ],
       caption:
         "Stage 3's picture with removal and options: a closure that captures its screen still "
