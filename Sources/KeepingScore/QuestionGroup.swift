@@ -1,3 +1,5 @@
+import Support
+
 /// A question with one right answer among a few choices, and why it is right.
 ///
 /// The right answer is written first; a game shows the choices shuffled
@@ -41,22 +43,23 @@ package struct Question: Sendable {
 /// A numbered group of questions, played as one game, as on the book's "Select Question Group"
 /// screen: one group per chapter of the tutorial, a self-check for its reader.
 package struct QuestionGroup: Sendable {
-  /// The group's number: the chapter it checks.
-  package var number: Int
-  /// The group's title.
-  package var title: String
+  /// The chapter it checks.
+  package var chapter: TutorialChapter
   /// Its questions, asked in order.
   package var questions: [Question]
+
+  /// The group's number: its chapter's.
+  package var number: Int { chapter.number }
+  /// The group's title: its chapter's.
+  package var title: String { chapter.title }
 
   /// Creates a group.
   ///
   /// - Parameters:
-  ///   - number: The group's number: the chapter it checks.
-  ///   - title: The group's title.
+  ///   - chapter: The chapter it checks.
   ///   - questions: Its questions, asked in order.
-  package init(number: Int, title: String, questions: [Question]) {
-    self.number = number
-    self.title = title
+  package init(chapter: TutorialChapter, questions: [Question]) {
+    self.chapter = chapter
     self.questions = questions
   }
 
@@ -80,7 +83,7 @@ package struct QuestionGroup: Sendable {
   /// Every group, one per chapter 1 to 9, in order.
   package static let all: [QuestionGroup] = [
     QuestionGroup(
-      number: 1, title: "Stone age: an array of closures",
+      chapter: .stoneAge,
       questions: [
         Question(
           "What does stage 1 have no way to do?", right: "remove an observer",
@@ -125,7 +128,7 @@ package struct QuestionGroup: Sendable {
           explanation: "Binding calls nothing; each set calls every closure, in the order bound."),
       ]),
     QuestionGroup(
-      number: 2, title: "Iron age: closures keyed by string",
+      chapter: .ironAge,
       questions: [
         Question(
           "What does keying closures by string add to stage 1?", right: "removal by key",
@@ -168,7 +171,7 @@ package struct QuestionGroup: Sendable {
           explanation: "One closure per key: the second bind under \"label\" replaced the first."),
       ]),
     QuestionGroup(
-      number: 3, title: "Information age: observers held weakly",
+      chapter: .informationAge,
       questions: [
         Question(
           "What does holding each observer weakly fix?",
@@ -225,7 +228,7 @@ package struct QuestionGroup: Sendable {
             + "and B is called again when the first round resumes."),
       ]),
     QuestionGroup(
-      number: 4, title: "Option sets and automatic removal",
+      chapter: .optionSets,
       questions: [
         Question(
           "What does the .initial option do?",
@@ -278,7 +281,7 @@ package struct QuestionGroup: Sendable {
           explanation: ".initial calls at once, with the value as it is; .new after each set."),
       ]),
     QuestionGroup(
-      number: 5, title: "The concurrency age",
+      chapter: .concurrency,
       questions: [
         Question(
           "What happens to a value set while a delivery is under way?",
@@ -353,7 +356,7 @@ package struct QuestionGroup: Sendable {
             "The turn moves in one Task: handlers after it run there too, never two at a time."),
       ]),
     QuestionGroup(
-      number: 6, title: "Comparing the stages",
+      chapter: .comparing,
       questions: [
         Question(
           "What does a ✗ in the comparison mean?",
@@ -398,7 +401,7 @@ package struct QuestionGroup: Sendable {
         ),
       ]),
     QuestionGroup(
-      number: 7, title: "A small app: keeping score",
+      chapter: .keepingScore,
       questions: [
         Question(
           "Why does the question groups screen observe the scores with .initial?",
@@ -448,7 +451,7 @@ package struct QuestionGroup: Sendable {
         ),
       ]),
     QuestionGroup(
-      number: 8, title: "Beyond the stages: what the platform offers",
+      chapter: .beyondTheStages,
       questions: [
         Question(
           "In what order does NotificationCenter call its observers, as measured on Linux?",
@@ -496,7 +499,7 @@ package struct QuestionGroup: Sendable {
           explanation: "Once removeObserver(_:) has returned, the center calls the block no more."),
       ]),
     QuestionGroup(
-      number: 9, title: "In your app: choosing, testing, SwiftUI",
+      chapter: .inYourApp,
       questions: [
         Question(
           "Which of these needs iOS 26 or macOS 26?",

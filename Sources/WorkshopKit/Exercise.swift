@@ -1,4 +1,5 @@
 import ObserverScenarios
+import Support
 
 /// One exercise of the workshop: a stage's flaw for the learner to fix in `Exercises/`, and the
 /// scenarios that grade the fix.
@@ -9,8 +10,8 @@ package struct Exercise: Sendable, Identifiable {
   package var slug: String
   /// What to do, in a few words.
   package var title: String
-  /// The number of the chapter it follows.
-  package var chapter: Int
+  /// The chapter it follows.
+  package var chapter: TutorialChapter
   /// What the starter behaves like: "stage 1".
   package var startsFrom: String
   /// What to build, told in a paragraph.
@@ -25,8 +26,8 @@ package struct Exercise: Sendable, Identifiable {
   package var api: ExerciseAPI
   /// Hints, each one step further than the one before.
   package var hints: [String]
-  /// What to read once it is solved, relative to the package root.
-  package var next: String
+  /// What to read once it is solved.
+  package var next: TutorialChapter
 
   /// Its number.
   package var id: Int { number }
@@ -53,9 +54,10 @@ package struct Exercise: Sendable, Identifiable {
   ///   - hints: Hints, each one step further.
   ///   - next: What to read once solved.
   package init(
-    number: Int, slug: String, title: String, chapter: Int, startsFrom: String, task: String,
+    number: Int, slug: String, title: String, chapter: TutorialChapter, startsFrom: String,
+    task: String,
     aimed: [Scenario.Name], kept: [Scenario.Name], checks: [Check], api: ExerciseAPI,
-    hints: [String], next: String
+    hints: [String], next: TutorialChapter
   ) {
     self.number = number
     self.slug = slug

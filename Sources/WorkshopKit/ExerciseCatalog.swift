@@ -1,11 +1,12 @@
 import ObserverScenarios
+import Support
 
 extension Exercise {
   /// Every exercise, in the order a learner meets them.
   package static let all: [Exercise] = [
     Exercise(
       number: 1, slug: "01-removable-closures", title: "Give stage 1 a way to unsubscribe",
-      chapter: 1, startsFrom: "stage 1",
+      chapter: .stoneAge, startsFrom: "stage 1",
       task: """
         Stage 1 keeps its closures for ever. bindObserver now hands out an ObserverID; make \
         removeObserver(_:) take the closure bound with that id out of the observable, so that \
@@ -24,10 +25,10 @@ extension Exercise {
         "removeObserver(_:) can then keep every entry whose id differs: removeAll(where:) does "
           + "it in one line.",
       ],
-      next: "Tutorial/02-iron-age-keyed-dictionary.md"),
+      next: .ironAge),
     Exercise(
       number: 2, slug: "02-call-in-order", title: "Make stage 2 call in subscription order",
-      chapter: 2, startsFrom: "stage 2",
+      chapter: .ironAge, startsFrom: "stage 2",
       task: """
         Stage 2 keeps its closures in a dictionary, so they are called in whatever order the \
         dictionary picks. Keep removal by key, and call the closures in the order their keys \
@@ -47,10 +48,10 @@ extension Exercise {
           + "when the value is set; a key bound again keeps its place.",
         "Removing a key must take it out of both places, or a removed key is still walked.",
       ],
-      next: "Tutorial/03-information-age-weak-references.md"),
+      next: .informationAge),
     Exercise(
       number: 3, slug: "03-keys-per-owner", title: "Stop two binds under one key colliding",
-      chapter: 2, startsFrom: "stage 2",
+      chapter: .ironAge, startsFrom: "stage 2",
       task: """
         Two screens that both bind under "label" collide: the second silently replaces the \
         first. bindObserver and removeObserver now take the owner beside the key; file each \
@@ -71,10 +72,10 @@ extension Exercise {
           + "the string together.",
         "Use that struct as the dictionary's key in bind and in remove alike.",
       ],
-      next: "Tutorial/03-information-age-weak-references.md"),
+      next: .informationAge),
     Exercise(
       number: 4, slug: "04-clean-on-set", title: "Clean stage 3's dead entries on set",
-      chapter: 3, startsFrom: "stage 3",
+      chapter: .informationAge, startsFrom: "stage 3",
       task: """
         Stage 3 skips the entries of released observers, but drops them only when somebody \
         binds. Make a set drop them too, so that an observable nobody binds to again does not \
@@ -93,10 +94,10 @@ extension Exercise {
         "An entry is dead when its weak observer reads nil; drop those before calling the "
           + "rest.",
       ],
-      next: "Tutorial/04-option-sets-auto-removal.md"),
+      next: .optionSets),
     Exercise(
       number: 5, slug: "05-one-entry-per-observer",
-      title: "One entry per observer in stage 3", chapter: 3, startsFrom: "stage 3",
+      title: "One entry per observer in stage 3", chapter: .informationAge, startsFrom: "stage 3",
       task: """
         A screen whose setup runs twice binds twice, and stage 3 then calls it twice for every \
         change. Make a second bind by the same observer replace its first entry, so that each \
@@ -114,10 +115,10 @@ extension Exercise {
         "Compare objects with ===, not ==: it is the same object you are after, not an equal "
           + "one. Remove its entries, then append the new one.",
       ],
-      next: "Tutorial/04-option-sets-auto-removal.md"),
+      next: .optionSets),
     Exercise(
       number: 6, slug: "06-remove-at-once", title: "Remove at once, even mid-notification",
-      chapter: 4, startsFrom: "stage 4",
+      chapter: .optionSets, startsFrom: "stage 4",
       task: """
         Stage 4 notifies from a copy of its callbacks taken before the first call, so an \
         observer that another observer removes during a notification is still called for it. \
@@ -138,10 +139,10 @@ extension Exercise {
         "Give each callback an identity (a counter is enough) and, just before calling one, "
           + "check that the live list still holds it.",
       ],
-      next: "Tutorial/05-concurrency-age.md"),
+      next: .concurrency),
     Exercise(
       number: 7, slug: "07-queue-nested-sets", title: "Queue a set made during a notification",
-      chapter: 4, startsFrom: "stage 4",
+      chapter: .optionSets, startsFrom: "stage 4",
       task: """
         An observer that sets the value from inside its closure starts a second notification \
         before the first ends, and the observers after it then receive the new value first and \
@@ -162,10 +163,10 @@ extension Exercise {
         "When one is under way, store the value and append the change to a queue instead of "
           + "notifying; the outer setter empties the queue, in order, before it returns.",
       ],
-      next: "Tutorial/05-concurrency-age.md"),
+      next: .concurrency),
     Exercise(
       number: 8, slug: "08-hand-over-the-owner", title: "Hand the owner to the handler",
-      chapter: 5, startsFrom: "stage 4",
+      chapter: .concurrency, startsFrom: "stage 4",
       task: """
         The handler is now handed its observer, so it need not capture it. But the starter \
         hands it over from a closure that captures the observer strongly, and the observable \
@@ -189,10 +190,10 @@ extension Exercise {
         "Capture the observer weakly in that closure, [weak observer], and return early when "
           + "it reads nil.",
       ],
-      next: "Tutorial/06-comparing-the-stages.md"),
+      next: .comparing),
     Exercise(
       number: 9, slug: "09-sendable", title: "Make an observable Sendable, lock let go",
-      chapter: 5, startsFrom: "stage 4 with immediate removal (exercise 6's answer)",
+      chapter: .concurrency, startsFrom: "stage 4 with immediate removal (exercise 6's answer)",
       task: """
         Make Observable Sendable, so that threads may share it: guard its state with a Mutex \
         from the Synchronization module. Never hold the lock while a closure runs: a closure \
@@ -217,10 +218,10 @@ extension Exercise {
         "Before each call, lock again just long enough to check the callback is still there, "
           + "and call it after unlocking.",
       ],
-      next: "Tutorial/06-comparing-the-stages.md"),
+      next: .comparing),
     Exercise(
       number: 10, slug: "10-scores-on-the-main-actor",
-      title: "Port the scores to stage 5 on the main actor", chapter: 7,
+      title: "Port the scores to stage 5 on the main actor", chapter: .keepingScore,
       startsFrom: "chapter 7's scores, screen and saver, on stage 4",
       task: """
         A game may end on any thread, and set the latest scores there; stage 4 then calls the \
@@ -247,6 +248,6 @@ extension Exercise {
           + "subscription ends at once, and cancel it in close(). The saver keeps the token of "
           + "observeOnAnyThread the same way.",
       ],
-      next: "Tutorial/08-beyond-the-stages.md"),
+      next: .beyondTheStages),
   ]
 }

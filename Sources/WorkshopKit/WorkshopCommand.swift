@@ -241,7 +241,7 @@ package enum WorkshopCommand {
       lines.append(
         "  \(grade.isSolved ? "✓" : "✗")  \(number) "
           + exercise.title.padding(toLength: titleWidth, withPad: " ", startingAt: 0)
-          + "  after chapter \(exercise.chapter)")
+          + "  after chapter \(exercise.chapter.number)")
     }
     let solved = grades.count { $0.isSolved }
     lines.append("")
@@ -260,7 +260,7 @@ package enum WorkshopCommand {
     let exercise = grade.exercise
     var lines = [
       "Exercise \(exercise.number): \(exercise.title)",
-      "After chapter \(exercise.chapter); starts from \(exercise.startsFrom). "
+      "After chapter \(exercise.chapter.number); starts from \(exercise.startsFrom). "
         + "Edit the files in \(exercise.folder)/.",
       "",
     ]
@@ -287,7 +287,7 @@ package enum WorkshopCommand {
     }
     lines.append("")
     if grade.isSolved {
-      lines.append("Solved. Read next: \(exercise.next)")
+      lines.append("Solved. Read next: \(exercise.next.path)")
     } else {
       let failing = grade.results.filter { $0.outcome.verdict != .holds }
       let broken = failing.filter { !$0.aimed }.count
@@ -331,7 +331,7 @@ package enum WorkshopCommand {
         exercises: grades.map { grade in
           JSONOutput.Entry(
             number: grade.exercise.number, slug: grade.exercise.slug, title: grade.exercise.title,
-            chapter: grade.exercise.chapter, solved: grade.isSolved,
+            chapter: grade.exercise.chapter.number, solved: grade.isSolved,
             scenarios: grade.results.map {
               JSONOutput.Result(
                 name: $0.criterion.name, verdict: $0.outcome.verdict, aimed: $0.aimed)
@@ -398,7 +398,7 @@ package enum WorkshopCommand {
     COMMANDS:
     \(syntax.wordsHelp)
     EXERCISES:
-    \(Exercise.all.map { "  \(String($0.number).padding(toLength: 2, withPad: " ", startingAt: 0)) \($0.title) (after chapter \($0.chapter))" }.joined(separator: "\n"))
+    \(Exercise.all.map { "  \(String($0.number).padding(toLength: 2, withPad: " ", startingAt: 0)) \($0.title) (after chapter \($0.chapter.number))" }.joined(separator: "\n"))
 
     OPTIONS:
     \(syntax.optionsHelp)

@@ -100,7 +100,7 @@ struct ExerciseCatalogueTests {
   @Test("every chapter from 1 to 5 is followed by at least one exercise")
   func everyChapter() {
     for chapter in 1...5 {
-      #expect(Exercise.all.contains { $0.chapter == chapter }, "chapter \(chapter)")
+      #expect(Exercise.all.contains { $0.chapter.number == chapter }, "chapter \(chapter)")
     }
   }
 
@@ -117,7 +117,8 @@ struct ExerciseCatalogueTests {
     #expect(exercise.hints.count >= 2)
     #expect(
       FileManager.default.fileExists(
-        atPath: packageRoot.appendingPathComponent(exercise.next).path), "\(exercise.next)")
+        atPath: packageRoot.appendingPathComponent(exercise.next.path).path),
+      "\(exercise.next.path)")
   }
 
   @Test("a starter and its solution have the same file names", arguments: Exercise.all)
@@ -136,13 +137,13 @@ struct ExerciseCatalogueTests {
   func chaptersPointToTheirExercises() throws {
     let tutorial = packageRoot.appendingPathComponent("Tutorial")
     let chapters = try FileManager.default.contentsOfDirectory(atPath: tutorial.path)
-    #expect(Set(Exercise.all.map(\.chapter)).isSuperset(of: 1...5))
-    for number in Set(Exercise.all.map(\.chapter)).sorted() {
+    #expect(Set(Exercise.all.map(\.chapter.number)).isSuperset(of: 1...5))
+    for number in Set(Exercise.all.map(\.chapter.number)).sorted() {
       let name = try #require(chapters.first { $0.hasPrefix("0\(number)-") })
       let text = try String(contentsOf: tutorial.appendingPathComponent(name), encoding: .utf8)
       let turn = try #require(
         text.components(separatedBy: "\n## Your turn\n").last, "\(name) has no Your turn")
-      for exercise in Exercise.all where exercise.chapter == number {
+      for exercise in Exercise.all where exercise.chapter.number == number {
         #expect(turn.contains("swift run workshop \(exercise.number)\n"), "\(name)")
       }
     }
@@ -154,7 +155,7 @@ struct ExerciseCatalogueTests {
       contentsOf: packageRoot.appendingPathComponent("Exercises/README.md"), encoding: .utf8)
     let rows = readme.split(separator: "\n").filter { $0.first == "|" }.dropFirst(2)
     let expected = try Exercise.all.map { exercise in
-      let chapter = try #require(TutorialChapter.numbered(exercise.chapter))
+      let chapter = try #require(TutorialChapter.numbered(exercise.chapter.number))
       return "| \(exercise.number) | [\(exercise.title)](\(exercise.slug)) | "
         + "[\(chapter.number)](../\(chapter.path)) | `swift run workshop \(exercise.number)` |"
     }
@@ -210,7 +211,7 @@ struct WorkshopCommandTests {
     for (criterion, _) in exercise.criteria {
       #expect(output.contains("✓ \(criterion.name)"), "\(criterion.name)")
     }
-    #expect(output.contains("Solved. Read next: \(exercise.next)"))
+    #expect(output.contains("Solved. Read next: \(exercise.next.path)"))
   }
 
   @Test("JSON: exercises with number, slug, title, chapter, solved and their scenarios")
@@ -226,7 +227,7 @@ struct WorkshopCommandTests {
         Set(entry.keys) == ["number", "slug", "title", "chapter", "solved", "scenarios"])
       #expect(entry["number"] as? Int == exercise.number)
       #expect(entry["slug"] as? String == exercise.slug)
-      #expect(entry["chapter"] as? Int == exercise.chapter)
+      #expect(entry["chapter"] as? Int == exercise.chapter.number)
       #expect(entry["solved"] as? Bool == true)
       let scenarios = try #require(entry["scenarios"] as? [[String: Any]])
       #expect(scenarios.count == exercise.criteria.count)
