@@ -1,4 +1,4 @@
-#if os(Linux) && !FORCE_APPLE_BRANCHES
+#if os(Linux) && !FORCE_APPLE_BRANCHES && !BENCH_VARIANT_MUTEX
   #if canImport(Glibc)
     import Glibc
   #elseif canImport(Musl)
@@ -20,7 +20,7 @@
 @usableFromInline
 final class StateLock<State: Sendable>: @unchecked Sendable {
   // Unchecked: `state` is read and written only while `mutex` is held.
-  #if os(Linux) && !FORCE_APPLE_BRANCHES
+  #if os(Linux) && !FORCE_APPLE_BRANCHES && !BENCH_VARIANT_MUTEX
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// Unchecked for exclusivity at run time: only ever reached under `mutex`, which already
     /// makes every access exclusive.
