@@ -620,11 +620,17 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from start: Int,
     here: (any Actor)?, endingIn observable: Observable
   ) -> Int? {
+    // Whether this thread is the main actor's: asked once a delivery, when a handler isolated
+    // to the main actor first comes up, since a thread cannot change actors in the middle of a
+    // synchronous loop.
+    var onMainActor: Bool?
     #if BENCH_VARIANT_RETAINING
       // Appendix 05a's variant: each subscription retained and released around its call.
       for slot in start..<snapshot.count {
         guard let subscription = snapshot[slot] else { continue }
-        switch deliver(change, to: subscription, before: before, here: here) {
+        switch deliver(
+          change, to: subscription, before: before, here: here, onMainActor: &onMainActor)
+        {
         case .delivered: continue
         case .subscribedLater: return nil
         case .ownerGone: observable.end(subscription)
@@ -635,11 +641,11 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     #else
       // The snapshot keeps every subscription alive for the whole loop, so each one is borrowed
       // from it, not retained and released around its call: that halves the cost of a delivery.
-      snapshot.withUnsafeBufferPointer { snapshot in
+      return snapshot.withUnsafeBufferPointer { snapshot -> Int? in
         for slot in start..<snapshot.count {
           guard let entry = snapshot[slot].map(Unmanaged.passUnretained) else { continue }
           switch entry._withUnsafeGuaranteedRef({
-            deliver(change, to: $0, before: before, here: here)
+            deliver(change, to: $0, before: before, here: here, onMainActor: &onMainActor)
           }) {
           case .delivered: continue
           case .subscribedLater: return nil
@@ -667,7 +673,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @inlinable
   static func deliver(
     _ change: Change<Value>, to subscription: Subscription<Value>, before: UInt64,
-    here: (any Actor)?
+    here: (any Actor)?, onMainActor: inout Bool?
   ) -> DeliveryOutcome {
     guard subscription.id < before else { return .subscribedLater }
     guard subscription.isActive.load(ordering: .acquiring) else { return .delivered }
@@ -685,10 +691,10 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         return .delivered
       }
     #endif
-    if let isolation = subscription.isolation, isolation !== here,
-      !(subscription.isMainActor && MainActorCheck.isCurrent)
-    {
-      return .elsewhere
+    if let isolation = subscription.isolation, isolation !== here {
+      guard subscription.isMainActor else { return .elsewhere }
+      if onMainActor == nil { onMainActor = MainActorCheck.isCurrent }
+      guard onMainActor == true else { return .elsewhere }
     }
     guard let ownerHandler = subscription.extra?.ownerHandler else {
       subscription.handler(change)
