@@ -189,8 +189,8 @@ let package = Package(
     .testTarget(
       name: "ExecutableTests",
       dependencies: [
-        "compare-stages", "tutorial", "keeping-score", "workshop", "CommandSupport",
-        "DesignCatalog",
+        "compare-stages", "tutorial", "keeping-score", "workshop", "stage5-variants",
+        "CommandSupport", "DesignCatalog",
       ]),
   ],
   swiftLanguageModes: [.v6]
