@@ -121,6 +121,36 @@ let package = Package(
       dependencies: ["WorkshopWrongAnswers", "WorkshopSolutions", "WorkshopKit", "CommandSupport"],
       path: "Tests/WorkshopWrongAnswersChild"),
 
+    // Appendix 05a's table: swift run -c release stage5-variants. Each variant is the tuned
+    // module's source again (Sources/Stage5TunedVariants/*/ link to its files), compiled with
+    // one optimisation taken away.
+    .target(
+      name: "Stage5TunedMutex", path: "Sources/Stage5TunedVariants/Mutex",
+      swiftSettings: [.define("BENCH_VARIANT_MUTEX")]),
+    .target(
+      name: "Stage5TunedTwoTrips", path: "Sources/Stage5TunedVariants/TwoTrips",
+      swiftSettings: [.define("BENCH_VARIANT_TWO_TRIPS")]),
+    .target(
+      name: "Stage5TunedAllocating", path: "Sources/Stage5TunedVariants/Allocating",
+      swiftSettings: [.define("BENCH_VARIANT_ALLOCATING")]),
+    .target(
+      name: "Stage5TunedRetaining", path: "Sources/Stage5TunedVariants/Retaining",
+      swiftSettings: [.define("BENCH_VARIANT_RETAINING")]),
+    .target(
+      name: "Stage5TunedWrapped", path: "Sources/Stage5TunedVariants/Wrapped",
+      swiftSettings: [.define("BENCH_VARIANT_WRAPPED")]),
+    .target(
+      name: "Stage5TunedWeakToken", path: "Sources/Stage5TunedVariants/WeakToken",
+      swiftSettings: [.define("BENCH_VARIANT_WEAK_TOKEN")]),
+    .target(
+      name: "Stage5Variants",
+      dependencies: [
+        "Stage5Tuned", "StageBench", "Stage5TunedMutex", "Stage5TunedTwoTrips",
+        "Stage5TunedAllocating", "Stage5TunedRetaining", "Stage5TunedWrapped",
+        "Stage5TunedWeakToken",
+      ]),
+    .executableTarget(name: "stage5-variants", dependencies: ["Stage5Variants", "StageBench"]),
+
     .testTarget(name: "Stage1ClosuresTests", dependencies: ["Stage1Closures", "LifetimeTracking"]),
     .testTarget(
       name: "Stage2KeyedDictTests", dependencies: ["Stage2KeyedDict", "LifetimeTracking"]),
@@ -144,7 +174,7 @@ let package = Package(
       name: "DocumentationTests",
       dependencies: [
         "CompareStagesKit", "DesignCatalog", "ObserverScenarios", "StageBench", "TutorialDemos",
-        "KeepingScore", "Support", "CommandSupport", "WorkshopKit",
+        "KeepingScore", "Support", "CommandSupport", "WorkshopKit", "Stage5Variants",
       ]
     ),
     .testTarget(
@@ -154,7 +184,7 @@ let package = Package(
       name: "StageBenchTests",
       dependencies: [
         "StageBench", "CompareStagesKit", "DesignCatalog", "AllocationCounter", "Support",
-        "ObserverScenarios",
+        "ObserverScenarios", "Stage5Variants",
         "CommandSupport",
       ]),
     // Grades the solutions and the wrong answers, never the learner's exercises, which are not
@@ -169,8 +199,8 @@ let package = Package(
     .testTarget(
       name: "ExecutableTests",
       dependencies: [
-        "compare-stages", "tutorial", "keeping-score", "workshop", "CommandSupport",
-        "DesignCatalog",
+        "compare-stages", "tutorial", "keeping-score", "workshop", "stage5-variants",
+        "CommandSupport", "DesignCatalog",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -81,7 +81,7 @@ private final class NotificationCenterSubject: BenchSubject {
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     let holder = holder
     tokens[index] = center.addObserver(forName: name, object: nil, queue: nil) { _ in
-      sum.value &+= holder.value
+      sum.add(holder.value)
     }
   }
 

@@ -106,7 +106,7 @@ private final class ObservationSubject: BenchSubject {
     withObservationTracking {
       _ = carried.value.model.value
     } onChange: {
-      carried.value.sum.value &+= carried.value.model.value
+      carried.value.sum.add(carried.value.model.value)
       track(carried)
     }
   }

@@ -138,7 +138,7 @@ private final class ObservationsSubject: BenchSubject {
           isFirst = false  // the value when subscribing, not a change
           continue
         }
-        sum.value &+= value
+        sum.add(value)
       }
     }
     executor.waitUntilIdle()

@@ -48,7 +48,7 @@ extension Stage1Closures.Observable: AdaptableObservable, AppendOnlyObservable w
 private final class StoneAgeBench: BenchSubject {
   let observable = Stage1Closures.Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
-    observable.bindObserver { sum.value &+= $0 }
+    observable.bindObserver { sum.add($0) }
   }
   func unsubscribe(_ owner: BenchOwner, index: Int) {}
   func set(_ value: Int) { observable.value = value }

@@ -48,7 +48,7 @@ extension Stage2KeyedDict.Observable: AdaptableObservable, KeyedObservable where
 private final class IronAgeBench: BenchSubject {
   let observable = Stage2KeyedDict.Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
-    observable.bindObserver(forKey: "observer \(index)") { sum.value &+= $0 }
+    observable.bindObserver(forKey: "observer \(index)") { sum.add($0) }
   }
   func unsubscribe(_ owner: BenchOwner, index: Int) {
     observable.removeObserver(forKey: "observer \(index)")

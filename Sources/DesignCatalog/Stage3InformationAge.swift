@@ -50,7 +50,7 @@ extension Stage3WeakRefs.Observable: AdaptableObservable, WeakObservable where V
 private final class InformationAgeBench: BenchSubject {
   let observable = Stage3WeakRefs.Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
-    observable.bindObserver(owner) { sum.value &+= $0 }
+    observable.bindObserver(owner) { sum.add($0) }
   }
   func unsubscribe(_ owner: BenchOwner, index: Int) {}
   func set(_ value: Int) { observable.value = value }

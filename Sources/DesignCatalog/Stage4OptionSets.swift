@@ -50,7 +50,7 @@ extension Stage4Options.ObservableOptions: DeliveryOptions {}
 private final class OptionSetsBench: BenchSubject {
   let observable = Stage4Options.Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
-    observable.addObserver(owner) { value, _ in sum.value &+= value }
+    observable.addObserver(owner) { value, _ in sum.add(value) }
   }
   func unsubscribe(_ owner: BenchOwner, index: Int) { observable.removeObserver(owner) }
   func set(_ value: Int) { observable.value = value }

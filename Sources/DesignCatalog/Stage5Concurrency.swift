@@ -111,11 +111,11 @@ extension Stage5Concurrency.Observable<Int>: Stage5Observable {
   }
 
   func observeWithToken(adding sum: Sum) -> AnyObject & Sendable {
-    observeOnAnyThread { sum.value &+= $0.newValue }
+    observeOnAnyThread { sum.add($0.newValue) }
   }
 
   @MainActor func observeOnMainActor(adding sum: Sum) -> AnyObject & Sendable {
-    observe { sum.value &+= $0.newValue }
+    observe { sum.add($0.newValue) }
   }
 
   func cancel(_ token: AnyObject) { (token as? Stage5Concurrency.ObservationToken)?.cancel() }
@@ -134,11 +134,11 @@ extension Stage5Tuned.Observable<Int>: Stage5Observable {
   }
 
   func observeWithToken(adding sum: Sum) -> AnyObject & Sendable {
-    observeOnAnyThread { sum.value &+= $0.newValue }
+    observeOnAnyThread { sum.add($0.newValue) }
   }
 
   @MainActor func observeOnMainActor(adding sum: Sum) -> AnyObject & Sendable {
-    observe { sum.value &+= $0.newValue }
+    observe { sum.add($0.newValue) }
   }
 
   func cancel(_ token: AnyObject) { (token as? Stage5Tuned.ObservationToken)?.cancel() }

@@ -59,6 +59,9 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     @usableFromInline var value: Value
     /// In subscription order; `nil` where a subscription ended, until the next compaction.
     @usableFromInline var slots: [Subscription<Value>?] = []
+    /// The id of the subscription in each slot, kept where it ended too: increasing, so that a
+    /// binary search finds a subscription's slot.
+    @usableFromInline var ids: [UInt64] = []
     @usableFromInline var storedCount = 0
     @usableFromInline var nextID: UInt64 = 0
     @usableFromInline var subscriptionByOwner: [ObjectIdentifier: Subscription<Value>] = [:]
@@ -68,37 +71,68 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     /// the lock.
     @usableFromInline var pending: [Pending?] = []
     @usableFromInline var pendingStart = 0
+    #if BENCH_VARIANT_ALLOCATING
+      @usableFromInline var lastChange: ChangeBox?
+    #endif
 
     /// Adds `subscription` at the end of the list; call it inside ``withSlotsChanged(_:)``.
     @inlinable mutating func append(_ subscription: Subscription<Value>) {
-      subscription.slot.store(slots.count, ordering: .relaxed)
       slots.append(subscription)
+      ids.append(subscription.id)
       storedCount += 1
+    }
+
+    /// The subscription with this id, if it is still in the list.
+    ///
+    /// - Complexity: O(log *n*).
+    @inlinable func subscription(withID id: UInt64) -> Subscription<Value>? {
+      var low = 0
+      var high = ids.count
+      while low < high {
+        let middle = low + (high - low) / 2
+        if ids[middle] < id { low = middle + 1 } else { high = middle }
+      }
+      guard low < ids.count, ids[low] == id else { return nil }
+      return slots[low]
     }
 
     /// Takes `subscription` out of the list, if it is still there; call it inside
     /// ``withSlotsChanged(_:)``. The caller holds its own reference, so the subscription is
     /// never released here.
+    ///
+    /// - Complexity: O(log *n*) amortized.
     @inlinable mutating func remove(_ subscription: Subscription<Value>) -> Bool {
       subscription.isActive.store(false, ordering: .releasing)
-      let slot = subscription.slot.load(ordering: .relaxed)
-      guard slot < slots.count, slots[slot] === subscription else { return false }
-      slots[slot] = nil
+      var low = 0
+      var high = ids.count
+      while low < high {
+        let middle = low + (high - low) / 2
+        if ids[middle] < subscription.id { low = middle + 1 } else { high = middle }
+      }
+      guard low < ids.count, slots[low] === subscription else { return false }
+      slots[low] = nil
       storedCount -= 1
       if let ownerID = subscription.ownerID, subscriptionByOwner[ownerID] === subscription {
         subscriptionByOwner[ownerID] = nil
       }
-      // Compacting once half the slots are empty keeps removal O(1) amortized. Only empty
-      // slots are dropped, so nothing is released.
+      // Compacting once half the slots are empty keeps removal O(1) amortized, beside the
+      // search. Only empty slots are dropped, so nothing is released.
       if slots.count >= 16 && storedCount < slots.count / 2 {
         slots.removeAll { $0 == nil }
-        for (slot, subscription) in slots.enumerated() {
-          subscription?.slot.store(slot, ordering: .relaxed)
-        }
+        ids = slots.map { $0!.id }
       }
       return true
     }
   }
+
+  #if BENCH_VARIANT_ALLOCATING
+    /// Appendix 05a's variant: a change in an object of its own.
+    @usableFromInline
+    final class ChangeBox: Sendable {
+      @usableFromInline let change: Change<Value>
+      @inlinable init(_ change: Change<Value>) { self.change = change }
+    }
+  #endif
 
   @usableFromInline let state: StateLock<State>
   /// How many deliveries are under way or queued: the one a thread is running plus those in
@@ -119,7 +153,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     let subscriptions = withState { $0.slots }
     for subscription in subscriptions {
       subscription?.isActive.store(false, ordering: .releasing)
-      subscription?.finish?()
+      subscription?.finish()
     }
   }
 
@@ -148,17 +182,38 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         state.value = newValue
         before = state.nextID
         snapshot = state.slots
-        // This read-modify-write comes after every access above, so that it also shows
-        // ThreadSanitizer where they end, as the handoff increment does in withState(_:).
-        guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
+        #if BENCH_VARIANT_ALLOCATING
+          // Appendix 05a's variant: one allocation a set, as a queue node for each change was
+          // (the previous one is freed).
+          state.lastChange = ChangeBox(change)
+        #endif
+        #if BENCH_VARIANT_TWO_TRIPS
+          // Appendix 05a's variant: every change is queued, and fetched in a second trip.
           state.pending.append(.change(change, before: before))
-          handoff.wrappingAdd(1, ordering: .releasing)
-          return false
-        }
-        return true
+          guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
+            handoff.wrappingAdd(1, ordering: .releasing)
+            return false
+          }
+          // One delivery under way, that has just ended, and the one queued.
+          deliveries.wrappingAdd(1, ordering: .relaxed)
+          return true
+        #else
+          // This read-modify-write comes after every access above, so that it also shows
+          // ThreadSanitizer where they end, as the handoff increment does in withState(_:).
+          guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
+            state.pending.append(.change(change, before: before))
+            handoff.wrappingAdd(1, ordering: .releasing)
+            return false
+          }
+          return true
+        #endif
       }
       guard mustDeliver else { return }
-      deliver(change, before: before, to: snapshot, from: 0, here: nil)
+      #if BENCH_VARIANT_TWO_TRIPS
+        withExtendedLifetime(snapshot) { deliverQueued(here: nil) }
+      #else
+        deliver(change, before: before, to: snapshot, from: 0, here: nil)
+      #endif
     }
   }
 
@@ -194,14 +249,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     _ handler: @escaping (Change<Value>) -> Void
   ) -> ObservationToken {
     // Isolated to `isolation`, and called only there: the delivery loop checks it first.
-    nonisolated(unsafe) let handler = handler
-    let subscription = subscribe(
-      owner: nil, isolation: isolation, options: options,
-      deliver: { _, change in
-        handler(change)
-        return true
-      })
-    return ObservationToken(observable: self, subscription: subscription)
+    let subscription = subscribe(isolation: isolation, options: options, handler: handler)
+    return token(for: subscription)
   }
 
   /// Observes the value for as long as `owner` lives, with a handler isolated to the caller's
@@ -239,12 +288,14 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     // Isolated to `isolation`, and called only there: the delivery loop checks it first.
     nonisolated(unsafe) let handler = handler
     _ = subscribe(
-      owner: owner, isolation: isolation, options: options,
-      deliver: { [weak owner] _, change in
-        guard let owner else { return false }
-        handler(owner, change)
-        return true
-      })
+      isolation: isolation, options: options,
+      extra: .init(
+        owner: owner,
+        ownerHandler: { [weak owner] change in
+          guard let owner else { return false }
+          handler(owner, change)
+          return true
+        }, finish: nil))
   }
 
   /// Observes the value until the returned token is cancelled or deinitialized, with a handler
@@ -266,13 +317,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   public func observeOnAnyThread(
     options: ObservableOptions = [], _ handler: @escaping @Sendable (Change<Value>) -> Void
   ) -> ObservationToken {
-    let subscription = subscribe(
-      owner: nil, isolation: nil, options: options,
-      deliver: { _, change in
-        handler(change)
-        return true
-      })
-    return ObservationToken(observable: self, subscription: subscription)
+    let subscription = subscribe(isolation: nil, options: options, handler: handler)
+    return token(for: subscription)
   }
 
   /// Observes the value for as long as `owner` lives, with a handler that may run on any
@@ -289,12 +335,14 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
   ) {
     _ = subscribe(
-      owner: owner, isolation: nil, options: options,
-      deliver: { [weak owner] _, change in
-        guard let owner else { return false }
-        handler(owner, change)
-        return true
-      })
+      isolation: nil, options: options,
+      extra: .init(
+        owner: owner,
+        ownerHandler: { [weak owner] change in
+          guard let owner else { return false }
+          handler(owner, change)
+          return true
+        }, finish: nil))
   }
 
   /// Ends the subscription of `owner`; an owner with none is ignored.
@@ -307,12 +355,12 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     let removed = withSlotsChanged { state -> Subscription<Value>? in
       // `owner` is alive (the caller holds it), so loading the subscription's owner here
       // never releases the last reference to it.
-      guard let subscription = state.subscriptionByOwner[id], subscription.owner === owner,
+      guard let subscription = state.subscriptionByOwner[id], subscription.extra?.owner === owner,
         state.remove(subscription)
       else { return nil }
       return subscription
     }
-    removed?.finish?()
+    removed?.finish()
   }
 
   /// The current value, then every change, as an asynchronous sequence.
@@ -322,15 +370,12 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   /// consumer reads them.
   public var values: AsyncStream<Value> {
     let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
-    let subscription = subscribe(
-      owner: nil, isolation: nil, options: .initial, finish: { continuation.finish() },
-      deliver: { _, change in
-        continuation.yield(change.newValue)
-        return true
-      })
-    continuation.onTermination = { [weak self, weak subscription] _ in
-      if let self, let subscription { self.end(subscription) }
-    }
+    let id = subscribe(
+      isolation: nil, options: .initial,
+      extra: .init(owner: nil, ownerHandler: nil, finish: { continuation.finish() }),
+      handler: { continuation.yield($0.newValue) }
+    ).id
+    continuation.onTermination = { [weak self] _ in self?.endSubscription(id: id) }
     return stream
   }
 
@@ -408,23 +453,35 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     }
   }
 
+  /// The token that ends `subscription`.
+  @inlinable
+  func token(for subscription: Subscription<Value>) -> ObservationToken {
+    #if BENCH_VARIANT_WEAK_TOKEN
+      ObservationToken(observable: self, id: subscription.id, subscription: subscription)
+    #else
+      ObservationToken(observable: self, id: subscription.id)
+    #endif
+  }
+
+  /// Handed to a subscription with an owner, whose ``Subscription/Extra/ownerHandler`` is
+  /// called instead.
+  @inlinable static var ownerHandlerInstead: (Change<Value>) -> Void { { _ in } }
+
   @inlinable
   func subscribe(
-    owner: (AnyObject & Sendable)?, isolation: (any Actor)?, options: ObservableOptions,
-    finish: (@Sendable () -> Void)? = nil,
-    deliver: @escaping @Sendable (Subscription<Value>, Change<Value>) -> Bool
+    isolation: (any Actor)?, options: ObservableOptions, extra: Subscription<Value>.Extra? = nil,
+    handler: @escaping (Change<Value>) -> Void = ownerHandlerInstead
   ) -> Subscription<Value> {
     let (subscription, replaced, initial) = withSlotsChanged {
       state -> (Subscription<Value>, Subscription<Value>?, Change<Value>?) in
       let subscription = Subscription(
-        id: state.nextID, owner: owner, isolation: isolation, finish: finish, deliver: deliver)
+        id: state.nextID, isolation: isolation, extra: extra, handler: handler)
       state.nextID += 1
       var replaced: Subscription<Value>?
-      if let owner {
+      if let ownerID = extra?.ownerID {
         // The earlier entry leaves the map and the list with the caller, to be released
         // outside the lock; even when it had already ended and only the map still held it.
-        replaced = state.subscriptionByOwner.updateValue(
-          subscription, forKey: ObjectIdentifier(owner))
+        replaced = state.subscriptionByOwner.updateValue(subscription, forKey: ownerID)
         if let replaced { _ = state.remove(replaced) }
       }
       state.append(subscription)
@@ -436,7 +493,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       }
       return (subscription, replaced, initial)
     }
-    replaced?.finish?()
+    replaced?.finish()
     if let initial {
       self.deliver(
         initial, before: subscription.id + 1, to: [subscription], from: 0, here: isolation)
@@ -447,13 +504,21 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @inlinable
   func end(_ subscription: Subscription<Value>) {
     if withSlotsChanged({ $0.remove(subscription) }) {
-      subscription.finish?()
+      subscription.finish()
     }
   }
 
   @usableFromInline
-  func endSubscription(_ subscription: AnyObject) {
-    if let subscription = subscription as? Subscription<Value> { end(subscription) }
+  func endSubscription(id: UInt64) {
+    // The subscription leaves the list under the lock and is released here, outside it, with
+    // its handler, unless a delivery's snapshot still holds it.
+    let removed = withSlotsChanged { state -> Subscription<Value>? in
+      guard let subscription = state.subscription(withID: id), state.remove(subscription) else {
+        return nil
+      }
+      return subscription
+    }
+    removed?.finish()
   }
 
   /// Delivers one change, then whatever is queued behind it, one at a time and in order, as
@@ -555,22 +620,42 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from start: Int,
     here: (any Actor)?, endingIn observable: Observable
   ) -> Int? {
-    // The snapshot keeps every subscription alive for the whole loop, so each one is borrowed
-    // from it, not retained and released around its call: that halves the cost of a delivery.
-    snapshot.withUnsafeBufferPointer { snapshot in
+    // Whether this thread is the main actor's: asked once a delivery, when a handler isolated
+    // to the main actor first comes up, since a thread cannot change actors in the middle of a
+    // synchronous loop.
+    var onMainActor: Bool?
+    #if BENCH_VARIANT_RETAINING
+      // Appendix 05a's variant: each subscription retained and released around its call.
       for slot in start..<snapshot.count {
-        guard let entry = snapshot[slot].map(Unmanaged.passUnretained) else { continue }
-        switch entry._withUnsafeGuaranteedRef({
-          deliver(change, to: $0, before: before, here: here)
-        }) {
+        guard let subscription = snapshot[slot] else { continue }
+        switch deliver(
+          change, to: subscription, before: before, here: here, onMainActor: &onMainActor)
+        {
         case .delivered: continue
         case .subscribedLater: return nil
-        case .ownerGone: observable.end(entry.takeUnretainedValue())
+        case .ownerGone: observable.end(subscription)
         case .elsewhere: return slot
         }
       }
       return nil
-    }
+    #else
+      // The snapshot keeps every subscription alive for the whole loop, so each one is borrowed
+      // from it, not retained and released around its call: that halves the cost of a delivery.
+      return snapshot.withUnsafeBufferPointer { snapshot -> Int? in
+        for slot in start..<snapshot.count {
+          guard let entry = snapshot[slot].map(Unmanaged.passUnretained) else { continue }
+          switch entry._withUnsafeGuaranteedRef({
+            deliver(change, to: $0, before: before, here: here, onMainActor: &onMainActor)
+          }) {
+          case .delivered: continue
+          case .subscribedLater: return nil
+          case .ownerGone: observable.end(entry.takeUnretainedValue())
+          case .elsewhere: return slot
+          }
+        }
+        return nil
+      }
+    #endif
   }
 
   @usableFromInline
@@ -588,15 +673,33 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @inlinable
   static func deliver(
     _ change: Change<Value>, to subscription: Subscription<Value>, before: UInt64,
-    here: (any Actor)?
+    here: (any Actor)?, onMainActor: inout Bool?
   ) -> DeliveryOutcome {
     guard subscription.id < before else { return .subscribedLater }
     guard subscription.isActive.load(ordering: .acquiring) else { return .delivered }
-    if let isolation = subscription.isolation, isolation !== here,
-      !(subscription.isMainActor && MainActorCheck.isCurrent)
-    {
-      return .elsewhere
+    // A handler that may run anywhere, with no owner: called as it was passed, one indirect
+    // call.
+    #if BENCH_VARIANT_WRAPPED
+      // Appendix 05a's variant: every handler called through a closure that wraps it, as
+      // every subscription's once was.
+      if subscription.isPlain {
+        return subscription.wrapped(subscription, change) ? .delivered : .ownerGone
+      }
+    #else
+      if subscription.isPlain {
+        subscription.handler(change)
+        return .delivered
+      }
+    #endif
+    if let isolation = subscription.isolation, isolation !== here {
+      guard subscription.isMainActor else { return .elsewhere }
+      if onMainActor == nil { onMainActor = MainActorCheck.isCurrent }
+      guard onMainActor == true else { return .elsewhere }
     }
-    return subscription.deliver(subscription, change) ? .delivered : .ownerGone
+    guard let ownerHandler = subscription.extra?.ownerHandler else {
+      subscription.handler(change)
+      return .delivered
+    }
+    return ownerHandler(change) ? .delivered : .ownerGone
   }
 }

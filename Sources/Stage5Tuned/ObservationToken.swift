@@ -12,15 +12,34 @@
 public final class ObservationToken: Sendable {
   /// The observable, held weakly: a token never keeps it alive.
   private weak let observable: (any SubscriptionEnding)?
-  /// The subscription, held weakly: once it ends, the observable's list lets go of it, and with
-  /// it of the handler and what the handler captured, even while the token lives on.
-  private weak let subscription: (AnyObject & Sendable)?
+  /// The subscription's id, by which the observable finds it. The token holds no reference to
+  /// the subscription: once it ends, the observable's list lets go of it, and with it of the
+  /// handler and what the handler captured, even while the token lives on. (A weak reference
+  /// would do the same, at the cost of a side table per subscription: one weak reference to
+  /// the observable makes one side table per observable.)
+  private let id: UInt64
 
   @usableFromInline
-  init(observable: any SubscriptionEnding, subscription: AnyObject & Sendable) {
+  init(observable: any SubscriptionEnding, id: UInt64) {
     self.observable = observable
-    self.subscription = subscription
+    self.id = id
+    #if BENCH_VARIANT_WEAK_TOKEN
+      self.subscription = nil
+    #endif
   }
+
+  #if BENCH_VARIANT_WEAK_TOKEN
+    /// Appendix 05a's variant: the token also holds its subscription weakly, as it once did,
+    /// which gives every subscription a side table.
+    private weak let subscription: (AnyObject & Sendable)?
+
+    @usableFromInline
+    init(observable: any SubscriptionEnding, id: UInt64, subscription: AnyObject & Sendable) {
+      self.observable = observable
+      self.id = id
+      self.subscription = subscription
+    }
+  #endif
 
   deinit {
     cancel()
@@ -34,13 +53,13 @@ public final class ObservationToken: Sendable {
   /// everything it captured, is released before this returns, or, if a delivery is under way
   /// on another thread, as soon as that delivery lets go of its copy of the list.
   public func cancel() {
-    if let observable, let subscription { observable.endSubscription(subscription) }
+    observable?.endSubscription(id: id)
   }
 }
 
 /// What a token needs of its observable, whatever the observable's value type.
 @usableFromInline
 protocol SubscriptionEnding: AnyObject, Sendable {
-  /// Ends `subscription`, if it belongs here and has not ended yet.
-  func endSubscription(_ subscription: AnyObject)
+  /// Ends the subscription with this id, if there is one and it has not ended yet.
+  func endSubscription(id: UInt64)
 }

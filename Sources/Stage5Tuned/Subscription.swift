@@ -2,52 +2,97 @@ import Synchronization
 
 /// One observer's entry in an ``Observable``: how to deliver to it, and whether it still wants
 /// deliveries.
+///
+/// What every delivery reads sits here, in one small object; what only subscriptions with an
+/// owner or a stream need sits in ``Extra``, which the others do without.
 @usableFromInline
 final class Subscription<Value: Sendable>: Sendable {
   /// Increases with every subscription to one observable: a change is delivered only to the
-  /// subscriptions made before it was set.
+  /// subscriptions made before it was set, and a token finds its subscription by it.
   @usableFromInline let id: UInt64
-  /// Calls the observer's handler; returns `false` when the owner is gone, so the subscription
-  /// should end. One closure rather than an enum of kinds: calling it costs an indirect call,
-  /// where copying an enum with a generic payload goes through the runtime. A handler isolated
-  /// to an actor is called only on that actor: the delivery loop checks ``isolation`` first.
-  @usableFromInline let deliver: @Sendable (Subscription<Value>, Change<Value>) -> Bool
+  /// The observer's handler, stored as it was passed and called directly, for a subscription
+  /// with no owner; for one with an owner, a handler that is never called (see ``extra``). A
+  /// handler isolated to an actor is called only on that actor: the delivery loop checks
+  /// ``isolation`` first. Not checked as `Sendable` for that reason: one written in an actor
+  /// is isolated to it, and one that may run anywhere was checked `@Sendable` when it was passed
+  /// to ``Observable/observeOnAnyThread(options:_:)``.
+  @usableFromInline nonisolated(unsafe) let handler: (Change<Value>) -> Void
   /// The actor the handler is isolated to; `nil` for a handler that may run on any thread.
   @usableFromInline let isolation: (any Actor)?
   /// Whether ``isolation`` is the main actor, whose thread can be recognised without a hop.
   @usableFromInline let isMainActor: Bool
-  /// Tells a stream's consumer that no more values will come; `nil` for other subscriptions.
-  @usableFromInline let finish: (@Sendable () -> Void)?
-  /// The owner, held weakly, for a subscription that has one.
-  @usableFromInline weak let owner: (AnyObject & Sendable)?
-  /// The owner's identity, kept after the owner is gone, so that the subscription can be taken
-  /// out of its observable's owner map then too.
-  @usableFromInline let ownerID: ObjectIdentifier?
+  /// Whether the handler may run on any thread and has no owner: then the delivery loop calls
+  /// ``handler`` after one test of this flag, which saves it two.
+  @usableFromInline let isPlain: Bool
   /// Cleared, for good, when the subscription ends; read before every call.
   @usableFromInline let isActive = Atomic(true)
-  /// Where the subscription sits in its observable's list; changed only under its lock.
-  @usableFromInline let slot = Atomic(0)
+  /// The owner and the stream's end, for the subscriptions that have them; `nil` for the others.
+  @usableFromInline let extra: Extra?
+
+  /// What a subscription with an owner, or a stream's, needs beside its handler.
+  @usableFromInline
+  final class Extra: Sendable {
+    /// Hands the owner to the observer's handler; returns `false` when the owner is gone, so
+    /// the subscription should end. `nil` for a stream's subscription.
+    @usableFromInline let ownerHandler: (@Sendable (Change<Value>) -> Bool)?
+    /// Tells a stream's consumer that no more values will come; `nil` for other subscriptions.
+    @usableFromInline let finish: (@Sendable () -> Void)?
+    /// The owner, held weakly, for a subscription that has one.
+    @usableFromInline weak let owner: (AnyObject & Sendable)?
+    /// The owner's identity, kept after the owner is gone, so that the subscription can be
+    /// taken out of its observable's owner map then too.
+    @usableFromInline let ownerID: ObjectIdentifier?
+
+    @inlinable
+    init(
+      owner: (AnyObject & Sendable)?, ownerHandler: (@Sendable (Change<Value>) -> Bool)?,
+      finish: (@Sendable () -> Void)?
+    ) {
+      self.owner = owner
+      // Written out rather than `owner.map(ObjectIdentifier.init)`, which crashes Swift
+      // 6.3.1's optimizer ("Found ownership error") once this initializer is specialized in a
+      // client.
+      if let owner {
+        self.ownerID = ObjectIdentifier(owner)
+      } else {
+        self.ownerID = nil
+      }
+      self.ownerHandler = ownerHandler
+      self.finish = finish
+    }
+  }
 
   @inlinable
   init(
-    id: UInt64, owner: (AnyObject & Sendable)?, isolation: (any Actor)?,
-    finish: (@Sendable () -> Void)? = nil,
-    deliver: @escaping @Sendable (Subscription<Value>, Change<Value>) -> Bool
+    id: UInt64, isolation: (any Actor)?, extra: Extra?,
+    handler: @escaping (Change<Value>) -> Void
   ) {
     self.id = id
     self.isolation = isolation
     self.isMainActor = isolation === MainActor.shared
-    self.owner = owner
-    // Written out rather than `owner.map(ObjectIdentifier.init)`, which crashes Swift 6.3.1's
-    // optimizer ("Found ownership error") once this initializer is specialized in a client.
-    if let owner {
-      self.ownerID = ObjectIdentifier(owner)
-    } else {
-      self.ownerID = nil
-    }
-    self.finish = finish
-    self.deliver = deliver
+    self.extra = extra
+    self.isPlain = isolation == nil && extra?.ownerHandler == nil
+    self.handler = handler
+    #if BENCH_VARIANT_WRAPPED
+      nonisolated(unsafe) let handler = handler
+      self.wrapped = { _, change in
+        handler(change)
+        return true
+      }
+    #endif
   }
+
+  #if BENCH_VARIANT_WRAPPED
+    /// Appendix 05a's variant: the handler, wrapped in a closure of its own.
+    @usableFromInline let wrapped: @Sendable (Subscription<Value>, Change<Value>) -> Bool
+  #endif
+
+  /// The owner's identity, for a subscription with an owner.
+  @inlinable var ownerID: ObjectIdentifier? { extra?.ownerID }
+
+  /// Tells a stream's consumer that no more values will come; does nothing for other
+  /// subscriptions.
+  @inlinable func finish() { extra?.finish?() }
 
   /// Whether the subscription still wants deliveries: not ended, and its owner, if any, alive.
   ///
@@ -55,6 +100,8 @@ final class Subscription<Value: Sendable>: Sendable {
   /// lock: if another thread released the owner meanwhile, the owner's `deinit` would run here.
   @inlinable
   var isLive: Bool {
-    isActive.load(ordering: .acquiring) && (ownerID == nil || owner != nil)
+    guard isActive.load(ordering: .acquiring) else { return false }
+    guard let extra, extra.ownerID != nil else { return true }
+    return extra.owner != nil
   }
 }

@@ -86,6 +86,10 @@ struct MarkdownDocument: CustomTestStringConvertible {
   /// Text between `<!-- bench: COMMAND -->` and `<!-- end bench -->`: a bench run's tables.
   var benchBlocks: [RawOutput] { regions(from: "bench: ", to: "end bench") }
 
+  /// Text between `<!-- variants: COMMAND -->` and `<!-- end variants -->`: a run of
+  /// `stage5-variants`, appendix 05a's table.
+  var variantBlocks: [RawOutput] { regions(from: "variants: ", to: "end variants") }
+
   /// The lines between a comment that starts with `opening` (the rest of it names the command)
   /// and the next comment that is exactly `closing`.
   private func regions(from opening: String, to closing: String) -> [RawOutput] {

@@ -4,6 +4,7 @@ import CompareStagesKit
 import DesignCatalog
 import Foundation
 import ObserverScenarios
+import Stage5Variants
 import StageBench
 import Support
 import Testing
@@ -14,7 +15,7 @@ private final class SkippingSubject: BenchSubject {
   var calls = 0
 
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
-    observers.append { sum.value &+= $0 }
+    observers.append { sum.add($0) }
   }
 
   func unsubscribe(_ owner: BenchOwner, index: Int) {}
@@ -206,5 +207,38 @@ struct BenchTests {
       let counted = try Bench.allocationsPerSet(contender, observers: observers)
       #expect(counted == 0, "\(contender.name) at N=\(observers)")
     }
+  }
+
+  @Test(
+    "appendix 05a's versions of stage 5 tuned allocate as named: one a set, or none",
+    .enabled(
+      if: countingIsActive,
+      "allocation counting is off in this build: it is sanitized, or its C library is not glibc"),
+    .enabled(if: isOptimized, "exact counts need an optimized build: swift test -c release"),
+    arguments: [1, 100])
+  func versionAllocations(observers: Int) throws {
+    #expect(TunedVersions.contenders.count == 9)
+    for contender in TunedVersions.contenders {
+      let counted = try Bench.allocationsPerSet(contender, observers: observers)
+      let expected: Double = contender.name == "an allocation per set" ? 1 : 0
+      #expect(counted == expected, "\(contender.name) at N=\(observers)")
+    }
+  }
+
+  @Test(
+    "stage 5 tuned holds at most 200 heap bytes per observer, less than a token holding it weakly",
+    .enabled(
+      if: countingIsActive,
+      "allocation counting is off in this build: it is sanitized, or its C library is not glibc"))
+  func tunedMemory() throws {
+    let names = [TunedVersions.baseline, "token holds its subscription weakly"]
+    let contenders = TunedVersions.contenders.filter { names.contains($0.name) }
+    var sizes = BenchSizes.quick
+    sizes.memory = 10_000
+    let rows = try Bench.run(sizes: sizes, contenders: contenders).rows
+    let bytes = rows.compactMap(\.bytesPerObserver)
+    try #require(bytes.count == 2)
+    #expect(bytes[0] <= 200, "stage 5 tuned: \(bytes[0]) bytes per observer")
+    #expect(bytes[1] > bytes[0] + 16, "a side table per subscription costs more than 16 bytes")
   }
 }
