@@ -61,7 +61,8 @@ let package = Package(
     .target(
       name: "CompareStagesKit",
       dependencies: [
-        "CommandSupport", "DesignCatalog", "ObserverScenarios", "StageBench", "Support",
+        "CommandSupport", "DesignCatalog", "ObserverScenarios", "StageBench", "Stage5Variants",
+        "Support",
       ]),
     .executableTarget(
       name: "compare-stages", dependencies: ["CompareStagesKit", "CommandSupport"]),
@@ -121,7 +122,7 @@ let package = Package(
       dependencies: ["WorkshopWrongAnswers", "WorkshopSolutions", "WorkshopKit", "CommandSupport"],
       path: "Tests/WorkshopWrongAnswersChild"),
 
-    // Appendix 05a's table: swift run -c release stage5-variants. Each variant is the tuned
+    // Appendix 05a's table: swift run -c release compare-stages variants. Each variant is the tuned
     // module's source again (Sources/Stage5TunedVariants/*/ link to its files), compiled with
     // one optimisation taken away.
     .target(
@@ -149,7 +150,6 @@ let package = Package(
         "Stage5TunedAllocating", "Stage5TunedRetaining", "Stage5TunedWrapped",
         "Stage5TunedWeakToken",
       ]),
-    .executableTarget(name: "stage5-variants", dependencies: ["Stage5Variants", "StageBench"]),
 
     .testTarget(name: "Stage1ClosuresTests", dependencies: ["Stage1Closures", "LifetimeTracking"]),
     .testTarget(
@@ -199,7 +199,7 @@ let package = Package(
     .testTarget(
       name: "ExecutableTests",
       dependencies: [
-        "compare-stages", "tutorial", "keeping-score", "workshop", "stage5-variants",
+        "compare-stages", "tutorial", "keeping-score", "workshop",
         "CommandSupport", "DesignCatalog",
       ]),
   ],

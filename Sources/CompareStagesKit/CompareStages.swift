@@ -2,6 +2,7 @@ import CommandSupport
 import DesignCatalog
 import Foundation
 import ObserverScenarios
+import Stage5Variants
 import StageBench
 import Support
 
@@ -42,6 +43,18 @@ package enum CompareStages {
       return bench(
         format: format, quick: quick, chartDirectory: chartDirectory, io: io,
         isDebugBuild: isDebugBuild)
+    case .variants(let quick):
+      if isDebugBuild {
+        io.printError(
+          "compare-stages: this is a debug build; timings are only meaningful with "
+            + "'swift run -c release compare-stages variants'")
+      }
+      do {
+        io.write(try TunedVersions.table(sizes: quick ? .quick : .full))
+      } catch {
+        io.printError("compare-stages: \(error)")
+        return .failure
+      }
     case .graph(let stage):
       io.write(stage.graph.mermaid)
     case .trace(let name, let design, let format):

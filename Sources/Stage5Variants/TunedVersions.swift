@@ -8,7 +8,7 @@ import Stage5TunedWrapped
 import StageBench
 
 /// Stage 5 tuned, and versions of it that each go without one of its optimisations: what
-/// `swift run -c release stage5-variants` measures, for appendix 05a.
+/// `swift run -c release compare-stages variants` measures, for appendix 05a.
 ///
 /// Each version but one is the tuned module's own source compiled again, as a module of its
 /// own, with one `BENCH_VARIANT_…` condition defined (see `Package.swift`); the version without

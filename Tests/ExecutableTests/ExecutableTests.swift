@@ -72,7 +72,7 @@ struct CommandShapeTests {
     arguments: [
       ("compare-stages", ["--colour"]), ("compare-stages", ["tables"]), ("tutorial", ["10"]),
       ("tutorial", ["--colour"]), ("keeping-score", ["--colour"]), ("keeping-score", ["1", "2"]),
-      ("stage5-variants", ["--colour"]),
+      ("compare-stages", ["variants", "--colour"]),
     ])
   func badInputIsUsage(product: String, arguments: [String]) throws {
     let result = try runProduct(product, arguments)
@@ -85,7 +85,7 @@ struct CommandShapeTests {
 
   @Test(
     "--help and -h print the help on stdout and exit .success",
-    arguments: ["compare-stages", "tutorial", "keeping-score", "stage5-variants"],
+    arguments: ["compare-stages", "tutorial", "keeping-score"],
     [["--help"], ["-h"]])
   func helpIsSuccess(product: String, arguments: [String]) throws {
     let result = try runProduct(product, arguments)
