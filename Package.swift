@@ -42,7 +42,7 @@ let package = Package(
     // The scenarios, over a descriptor and an adapter any observable can provide.
     .target(name: "ObserverScenarios", dependencies: ["LifetimeTracking", "Support"]),
 
-    // What each design costs: compare-stages --bench. The C target counts heap allocations by
+    // What each design costs: compare-stages bench. The C target counts heap allocations by
     // wrapping malloc and free; it compiles to nothing in sanitized builds.
     .target(name: "AllocationCounter"),
     .target(name: "StageBench", dependencies: ["AllocationCounter", "Support"]),

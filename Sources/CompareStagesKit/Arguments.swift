@@ -12,7 +12,7 @@ package enum OutputFormat: String, CaseIterable, Sendable {
   case json
 }
 
-/// How `compare-stages --trace` prints a run.
+/// How `compare-stages trace` prints a run.
 package enum TraceFormat: String, CaseIterable, Sendable {
   /// An indented list of events.
   case text
@@ -20,7 +20,7 @@ package enum TraceFormat: String, CaseIterable, Sendable {
   case mermaid
 }
 
-/// A stage with its graph of who holds whom: what `--graph` takes, so that printing it cannot
+/// A stage with its graph of who holds whom: what `graph` takes, so that printing it cannot
 /// find the graph missing.
 package struct StageGraph: Equatable, Sendable {
   /// The stage.

@@ -138,9 +138,9 @@ struct InvocationTests {
     #expect(captured.output.contains("1 of 1 stage verdicts differ from the documented table."))
   }
 
-  @Test("--list names every scenario and what it checks, in 100 columns")
+  @Test("list names every scenario and what it checks, in 100 columns")
   func list() {
-    let output = compareStages(["--list"]).standardOutput
+    let output = compareStages(["list"]).standardOutput
     let lines = output.split(separator: "\n")
     #expect(lines.allSatisfy { $0.count <= 100 })
     for scenario in Scenario.all {
@@ -148,9 +148,9 @@ struct InvocationTests {
     }
   }
 
-  @Test("--explain tells what the scenario does, what each stage shows, and where to read more")
+  @Test("explain tells what the scenario does, what each stage shows, and where to read more")
   func explain() {
-    let output = compareStages(["--explain", "same-key-two-observers"]).standardOutput
+    let output = compareStages(["explain", "same-key-two-observers"]).standardOutput
     #expect(output.hasPrefix("same-key-two-observers: two observers subscribing under one name"))
     #expect(
       output.contains("Stage 2, iron age: closures keyed by string\n  ✗ flaw: only the second"))
@@ -290,16 +290,16 @@ struct PlatformInvocationTests {
   }
 }
 
-@Suite("compare-stages --explain --with-platform")
+@Suite("compare-stages explain --with-platform")
 struct PlatformExplainTests {
   @Test("the story goes on with what each reference shows")
   func explainReferences() {
-    let output = compareStages(["--explain", "old-value", "--with-platform"]).standardOutput
+    let output = compareStages(["explain", "old-value", "--with-platform"]).standardOutput
     #expect(output.contains("Stage 5, concurrency age"))
     #expect(
       output.contains(
         "Reference: Foundation's NotificationCenter, block observers\n  – n/a: a notification carries"
       ))
-    #expect(!compareStages(["--explain", "old-value"]).standardOutput.contains("Reference:"))
+    #expect(!compareStages(["explain", "old-value"]).standardOutput.contains("Reference:"))
   }
 }

@@ -42,13 +42,13 @@ private let countingIsActive = allocation_counter_is_active() != 0
 
 // On the main actor: the bench measures stage 5 with a main-actor handler, set from the main
 // actor, as compare-stages does from its main thread.
-@Suite("compare-stages --bench")
+@Suite("compare-stages bench")
 @MainActor
 struct BenchTests {
   @Test("--quick produces every table, with a row for every stage and reference")
   func quickStructure() throws {
     let result = CapturedIO()
-    #expect(CompareStages.run(["--bench", "--quick"], io: result.io) == .success)
+    #expect(CompareStages.run(["bench", "--quick"], io: result.io) == .success)
     // The harness, the two baselines, then each design's contenders in catalog order.
     let expectedRows = Design.contenders.map(\.name)
     #expect(
@@ -70,7 +70,7 @@ struct BenchTests {
   func quickJSON() throws {
     let result = CapturedIO()
     #expect(
-      CompareStages.run(["--bench", "--quick", "--format", "json"], io: result.io) == .success)
+      CompareStages.run(["bench", "--quick", "--format", "json"], io: result.io) == .success)
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     let rows = try #require(object["rows"] as? [[String: Any]])
@@ -108,7 +108,7 @@ struct BenchTests {
       .appendingPathComponent("bench-charts-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     #expect(
-      CompareStages.run(["--bench", "--quick", "--chart", folder.path], io: CapturedIO().io)
+      CompareStages.run(["bench", "--quick", "--chart", folder.path], io: CapturedIO().io)
         == .success)
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     let expected =
@@ -133,7 +133,7 @@ struct BenchTests {
   func chartFolderThatCannotBeMade() {
     let result = CapturedIO()
     #expect(
-      CompareStages.run(["--bench", "--quick", "--chart", "/proc/no-such-folder"], io: result.io)
+      CompareStages.run(["bench", "--quick", "--chart", "/proc/no-such-folder"], io: result.io)
         == .usage)
     #expect(result.output.isEmpty)
     #expect(
@@ -145,7 +145,7 @@ struct BenchTests {
   @Test("markdown: one table per measurement")
   func quickMarkdown() {
     let result = CapturedIO()
-    _ = CompareStages.run(["--bench", "--quick", "--format", "markdown"], io: result.io)
+    _ = CompareStages.run(["bench", "--quick", "--format", "markdown"], io: result.io)
     let output = result.output
     #expect(output.contains("**Fan-out: nanoseconds per observer callback"))
     #expect(output.contains("| contender | N=1 | N=10 |\n| --- | ---: | ---: |\n| harness | "))
@@ -155,13 +155,13 @@ struct BenchTests {
   @Test("a debug build warns, in one line on stderr, that timings need -c release")
   func debugWarning() {
     let result = CapturedIO()
-    _ = CompareStages.run(["--bench", "--quick"], io: result.io, isDebugBuild: true)
+    _ = CompareStages.run(["bench", "--quick"], io: result.io, isDebugBuild: true)
     #expect(
       result.error
         == "compare-stages: this is a debug build; timings are only meaningful with "
         + "'swift run -c release compare-stages bench'\n")
     let release = CapturedIO()
-    _ = CompareStages.run(["--bench", "--quick"], io: release.io, isDebugBuild: false)
+    _ = CompareStages.run(["bench", "--quick"], io: release.io, isDebugBuild: false)
     #expect(release.error.isEmpty)
   }
 
