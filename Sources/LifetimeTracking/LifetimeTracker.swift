@@ -62,15 +62,14 @@ package final class TrackedObject {
     self.tracker = tracker
   }
 
+  /// Called with its name when it is freed: how a trace of a scenario learns that an owner
+  /// is gone.
+  package var onRelease: ((String) -> Void)?
+
   deinit {
     tracker.recordDeinit()
-    TrackedObject.releaseWitness?(name)
+    onRelease?(name)
   }
-
-  /// Called with the name of every tracked object freed while it is set: how a trace of a
-  /// scenario learns that an owner is gone. Set it with `$releaseWitness.withValue(_:operation:)`
-  /// around the code to watch.
-  @TaskLocal package static var releaseWitness: (@Sendable (String) -> Void)?
 
   /// Records a received value.
   ///

@@ -207,11 +207,4 @@ extension ObservableDesign {
   package func inapplicability(for capability: Capability) -> String? {
     has(capability) ? nil : inapplicable[capability]
   }
-
-  /// A fresh observable, wrapped for the trace being recorded, if one is.
-  package func freshObservable(_ value: Int = 0) -> any ScenarioObservable {
-    let observable = makeObservable(value)
-    guard let recorder = TraceRecorder.current else { return observable }
-    return TracingObservable(observable, recorder: recorder)
-  }
 }

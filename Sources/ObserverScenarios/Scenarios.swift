@@ -43,7 +43,7 @@ extension Scenario {
     chapter: TutorialChapter.stoneAge.path
   ) { subject in
     let owner = LifetimeTracker().makeObject()
-    let observable = subject.freshObservable(0)
+    let observable = subject.makeObservable(0)
     let log = ValueLog<Int>()
     observable.subscribe(ScenarioSubscription(owner: owner) { log.append($0.newValue) })
     for value in 1...5 {
@@ -88,7 +88,7 @@ extension Scenario {
     var outOfOrder = 0
     for _ in 0..<observableCount {
       var owners: [TrackedObject?] = tracker.makeObjects(observerCount)
-      let observable = subject.freshObservable(0)
+      let observable = subject.makeObservable(0)
       let calls = ValueLog<String>()
       func subscribe(_ owner: TrackedObject) {
         let name = owner.name
@@ -142,7 +142,7 @@ extension Scenario {
     chapter: TutorialChapter.informationAge.path
   ) { subject in
     let tracker = LifetimeTracker()
-    let observable = subject.freshObservable(0)
+    let observable = subject.makeObservable(0)
     let log = ValueLog<Int>()
     var owner: TrackedObject? = tracker.makeObject()
     observable.subscribe(ScenarioSubscription(owner: owner!) { log.append($0.newValue) })
@@ -184,7 +184,7 @@ extension Scenario {
   ) { subject in
     if let reason = uncounted(subject) { return .notApplicable(reason) }
     let tracker = LifetimeTracker()
-    let observable = subject.freshObservable(0)
+    let observable = subject.makeObservable(0)
     if let leak = subscribeAndRelease(1_000, to: observable, tracker: tracker) { return leak }
     observable.value = 1
     let newcomer = tracker.makeObject(name: "newcomer")
@@ -214,7 +214,7 @@ extension Scenario {
   ) { subject in
     if let reason = uncounted(subject) { return .notApplicable(reason) }
     let tracker = LifetimeTracker()
-    let observable = subject.freshObservable(0)
+    let observable = subject.makeObservable(0)
     if let leak = subscribeAndRelease(1_000, to: observable, tracker: tracker) { return leak }
     for value in 1...3 {
       observable.value = value
@@ -242,7 +242,7 @@ extension Scenario {
   ) { subject in
     if let reason = subject.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
     let owner = LifetimeTracker().makeObject()
-    let observable = subject.freshObservable(0)
+    let observable = subject.makeObservable(0)
     let log = ValueLog<Int>()
     let subscription = ScenarioSubscription(owner: owner) { log.append($0.newValue) }
     observable.subscribe(subscription)
@@ -278,7 +278,7 @@ extension Scenario {
   ) { subject in
     if let reason = subject.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
     let tracker = LifetimeTracker()
-    let observable = subject.freshObservable(0)
+    let observable = subject.makeObservable(0)
     var owner: TrackedObject? = tracker.makeObject()
     weak let weakOwner = owner
     do {
@@ -318,7 +318,7 @@ extension Scenario {
     chapter: TutorialChapter.informationAge.path
   ) { subject in
     let tracker = LifetimeTracker()
-    let observable = subject.freshObservable(0)
+    let observable = subject.makeObservable(0)
     var owner: TrackedObject? = tracker.makeObject()
     weak let weakOwner = owner
     subscribeCapturingStrongly(owner!, to: observable)
@@ -349,7 +349,7 @@ extension Scenario {
   ) { subject in
     let tracker = LifetimeTracker()
     let (first, second) = (tracker.makeObject(name: "first"), tracker.makeObject(name: "second"))
-    let observable = subject.freshObservable(0)
+    let observable = subject.makeObservable(0)
     let calls = ValueLog<String>()
     for owner in [first, second] {
       let name = owner.name
@@ -387,7 +387,7 @@ extension Scenario {
     chapter: TutorialChapter.informationAge.path
   ) { subject in
     let owner = LifetimeTracker().makeObject()
-    let observable = subject.freshObservable(0)
+    let observable = subject.makeObservable(0)
     let log = ValueLog<Int>()
     for _ in 1...2 {
       observable.subscribe(
@@ -428,7 +428,7 @@ extension Scenario {
   ) { subject in
     if let reason = subject.inapplicability(for: .initialValue) { return .notApplicable(reason) }
     let owner = LifetimeTracker().makeObject()
-    let observable = subject.freshObservable(42)
+    let observable = subject.makeObservable(42)
     let log = ValueLog<Delivery>()
     var subscription = ScenarioSubscription(owner: owner) { log.append($0) }
     subscription.wantsInitial = true
@@ -459,7 +459,7 @@ extension Scenario {
   ) { subject in
     if let reason = subject.inapplicability(for: .oldValue) { return .notApplicable(reason) }
     let owner = LifetimeTracker().makeObject()
-    let observable = subject.freshObservable(0)
+    let observable = subject.makeObservable(0)
     let log = ValueLog<Delivery>()
     var subscription = ScenarioSubscription(owner: owner) { log.append($0) }
     subscription.wantsOld = true
@@ -498,7 +498,7 @@ extension Scenario {
       return .flaw("no way to unsubscribe, during a notification or ever")
     }
     let owners = LifetimeTracker().makeObjects(50)
-    let observable = subject.freshObservable(0)
+    let observable = subject.makeObservable(0)
     var removalDone = false
     var lateCalls = 0
     for owner in owners {
@@ -570,7 +570,7 @@ extension Scenario {
     owners: [TrackedObject], final: Int, received: [[Int]]
   ) {
     let owners = LifetimeTracker().makeObjects(16)
-    let observable = subject.freshObservable(0)
+    let observable = subject.makeObservable(0)
     let logs = owners.map { _ in ValueLog<Int>() }
     var corrected = false
     for (owner, log) in zip(owners, logs) {

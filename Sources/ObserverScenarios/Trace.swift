@@ -57,8 +57,9 @@ package struct Trace: Sendable, Equatable {
   }
 }
 
-/// Collects a trace while a scenario runs. Unchecked `Sendable`: a trace is recorded by one
-/// scenario on one thread, inside ``Scenario/trace(on:)``.
+/// Collects a trace while a scenario runs, handed to each observable the traced design makes.
+/// Unchecked `Sendable`: a trace is recorded by one scenario on one thread, inside
+/// ``Scenario/trace(on:)``.
 final class TraceRecorder: @unchecked Sendable {
   /// How many owners a trace shows before it cuts the rest.
   static let shownOwners = 3
@@ -71,9 +72,6 @@ final class TraceRecorder: @unchecked Sendable {
   var calling: [String] = []
   /// How many sets of the traced observable are under way.
   var settingDepth = 0
-
-  /// While a trace is recorded, every observable a scenario makes is wrapped.
-  @TaskLocal static var current: TraceRecorder?
 
   func isShown(_ owner: String) -> Bool {
     if shown.contains(owner) { return true }
@@ -146,6 +144,9 @@ final class TracingObservable: ScenarioObservable {
 
   func subscribe(_ subscription: ScenarioSubscription) {
     guard isTraced else { return inner.subscribe(subscription) }
+    // A scenario's owner says when it is released, to the trace of the observable it took
+    // part in.
+    (subscription.owner as? TrackedObject)?.onRelease = { [recorder] in recorder.released($0) }
     var traced = subscription
     let owner = subscription.ownerName
     let asking = [
@@ -178,6 +179,17 @@ final class TracingObservable: ScenarioObservable {
   }
 }
 
+extension ObservableDesign {
+  /// The same design, each observable it makes wrapped so that `recorder` records what passes
+  /// through it.
+  fileprivate func tracing(into recorder: TraceRecorder) -> ObservableDesign {
+    var traced = self
+    let make = makeObservable
+    traced.makeObservable = { TracingObservable(make($0), recorder: recorder) }
+    return traced
+  }
+}
+
 extension Scenario {
   /// Runs the scenario on `design` and records what happened.
   ///
@@ -185,11 +197,7 @@ extension Scenario {
   /// - Returns: The trace, and the outcome the run gave.
   package func trace(on design: ObservableDesign) -> (trace: Trace, outcome: Outcome) {
     let recorder = TraceRecorder()
-    let outcome = TraceRecorder.$current.withValue(recorder) {
-      TrackedObject.$releaseWitness.withValue({ recorder.released($0) }) {
-        run(on: design)
-      }
-    }
+    let outcome = run(on: design.tracing(into: recorder))
     return (
       Trace(
         events: recorder.events, hiddenOwners: recorder.hidden.count,

@@ -23,9 +23,11 @@ struct ExerciseBuildTests {
     let root = try builder().root
     let manifest = try String(
       contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    // Its table of solutions names each exercise's folder, under Exercises/Solutions/ alone.
+    #expect(manifest.contains("path: \"Exercises/Solutions/\\("))
     for exercise in Exercise.all {
       #expect(!manifest.contains("\"\(exercise.folder)\""), "\(exercise.folder) is a target")
-      #expect(manifest.contains("\"\(exercise.solutionFolder)\""))
+      #expect(manifest.contains("\"\(exercise.slug)\""), "\(exercise.slug)'s solution is not")
     }
   }
 
