@@ -34,14 +34,16 @@ struct VariantTableTests {
   @Test("the appendix records one run of the command, with the rows and columns it prints")
   func shapeOfTheTable() throws {
     let blocks = try MarkdownDocument(appendix).variantBlocks
-    try #require(blocks.count == 1, "\(appendix) records no compare-stages variants run, or several")
+    try #require(
+      blocks.count == 1, "\(appendix) records no compare-stages variants run, or several")
     #expect(blocks[0].command == "swift run -c release compare-stages variants")
     let expected = TunedVersions.markdown(
       of: BenchReport.shape(of: .full, contenders: TunedVersions.contenders))
     #expect(!expected.isEmpty)
     #expect(
       shape(blocks[0].content) == shape(expected),
-      "\(appendix):\(blocks[0].line): the table no longer has the shape compare-stages variants prints")
+      "\(appendix):\(blocks[0].line): the table no longer has the shape compare-stages variants prints"
+    )
   }
 
   @Test("the recorded figures are consistent: tuned is ×1.0 of itself, allocations are exact")
