@@ -73,16 +73,20 @@ extension Contender {
   /// - Parameters:
   ///   - design: What the scenarios know of the design.
   ///   - name: The row's name; the design's name by default.
+  ///   - allocationsPerSet: The allocations a set makes with N observers, as documented; `nil`
+  ///     for a design whose allocations are measured, not documented.
   ///   - make: Makes a fresh observable behind the bench's interface.
   init(
     _ design: ObservableDesign, name: String? = nil,
+    allocationsPerSet: (@Sendable (_ observers: Int) -> Double)? = nil,
     make: @escaping @Sendable () -> any BenchSubject
   ) {
     self.init(
       name: name ?? design.name, stage: design.stageNumber,
       deliversPreviousValue: design.has(.deliversBeforeWrite),
       canUnsubscribe: design.has(.unsubscribe),
-      subscribingIsLinear: design.has(.linearSubscribe), make: make)
+      subscribingIsLinear: design.has(.linearSubscribe), allocationsPerSet: allocationsPerSet,
+      make: make)
   }
 }
 

@@ -7,7 +7,7 @@ extension Design {
   /// Stage 1: an array of closures.
   package static let stoneAge = Design(
     observable: .stoneAge,
-    contenders: [Contender(.stoneAge) { StoneAgeBench() }],
+    contenders: [Contender(.stoneAge, allocationsPerSet: { _ in 0 }) { StoneAgeBench() }],
     graph: ReferenceGraph(
       nodes: [
         ("O", "Observable"), ("A", "observers: [closure]"), ("C", "closure"), ("S", "screen"),

@@ -7,7 +7,7 @@ extension Design {
   /// Stage 2: closures keyed by string.
   package static let ironAge = Design(
     observable: .ironAge,
-    contenders: [Contender(.ironAge) { IronAgeBench() }],
+    contenders: [Contender(.ironAge, allocationsPerSet: { _ in 0 }) { IronAgeBench() }],
     graph: ReferenceGraph(
       nodes: [
         ("O", "Observable"), ("D", "observers: [key: closure]"), ("C", "closure"),

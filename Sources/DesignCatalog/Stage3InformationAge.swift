@@ -7,7 +7,9 @@ extension Design {
   /// Stage 3: observers held weakly.
   package static let informationAge = Design(
     observable: .informationAge,
-    contenders: [Contender(.informationAge) { InformationAgeBench() }],
+    contenders: [
+      Contender(.informationAge, allocationsPerSet: { _ in 0 }) { InformationAgeBench() }
+    ],
     graph: ReferenceGraph(
       nodes: [
         ("O", "Observable"), ("E", "entries: [Entry]"), ("C", "closure"), ("S", "screen"),

@@ -1,3 +1,4 @@
+import Foundation
 import ObserverScenarios
 import Stage4Options
 import StageBench
@@ -7,7 +8,13 @@ extension Design {
   /// Stage 4: option sets and automatic removal.
   package static let optionSets = Design(
     observable: .optionSets,
-    contenders: [Contender(.optionSets) { OptionSetsBench() }],
+    contenders: [
+      // The snapshot of the callbacks, then the filtered copy of it, each an array that grows
+      // by doubling as it is filled: ⌈log₂N⌉ + 1 allocations each.
+      Contender(.optionSets, allocationsPerSet: { 2 * ((log2(Double($0))).rounded(.up) + 1) }) {
+        OptionSetsBench()
+      }
+    ],
     graph: ReferenceGraph(
       nodes: [
         ("O", "Observable"), ("B", "callbacks: [Callback]"), ("C", "closure"), ("S", "screen"),

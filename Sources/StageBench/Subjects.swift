@@ -78,15 +78,21 @@ package struct Contender: Sendable {
   package var deliversOnAnotherThread = false
   /// Makes a fresh observable behind the bench's interface.
   package var make: @Sendable () -> any BenchSubject
+  /// The heap allocations one set makes with the given number of observers, as the design is
+  /// documented to make them, or `nil` when they are measured, not documented (the platform's
+  /// references). The release tests check each exactly.
+  package var allocationsPerSet: (@Sendable (_ observers: Int) -> Double)?
 
   /// The harness alone: the bench's loop and the running sum, with no observable and no call
   /// to a closure, to show what the bench itself adds to every figure.
-  package static let harness = Contender(name: "harness", make: { HarnessSubject() })
+  package static let harness = Contender(
+    name: "harness", allocationsPerSet: { _ in 0 }, make: { HarnessSubject() })
   /// The floor: the cheapest fan-out Swift can do for the same work.
-  package static let floor = Contender(name: "floor", make: { FloorSubject() })
+  package static let floor = Contender(
+    name: "floor", allocationsPerSet: { _ in 0 }, make: { FloorSubject() })
   /// A plain array of closures, as a first version is written.
   package static let closureArray = Contender(
-    name: "closure array", make: { ClosureArraySubject() })
+    name: "closure array", allocationsPerSet: { _ in 0 }, make: { ClosureArraySubject() })
 
   /// Describes a contender.
   ///
@@ -96,10 +102,12 @@ package struct Contender: Sendable {
   ///   - deliversPreviousValue: Whether callbacks receive the value before the set.
   ///   - canUnsubscribe: Whether subscriptions can be ended explicitly.
   ///   - subscribingIsLinear: Whether each subscription costs O(n).
+  ///   - allocationsPerSet: The allocations a set makes with N observers, as documented.
   ///   - make: Makes a fresh observable behind the bench's interface.
   package init(
     name: String, stage: Int? = nil, deliversPreviousValue: Bool = false,
     canUnsubscribe: Bool = true, subscribingIsLinear: Bool = false,
+    allocationsPerSet: (@Sendable (_ observers: Int) -> Double)? = nil,
     make: @escaping @Sendable () -> any BenchSubject
   ) {
     self.name = name
@@ -107,6 +115,7 @@ package struct Contender: Sendable {
     self.deliversPreviousValue = deliversPreviousValue
     self.canUnsubscribe = canUnsubscribe
     self.subscribingIsLinear = subscribingIsLinear
+    self.allocationsPerSet = allocationsPerSet
     self.make = make
   }
 }
