@@ -5,15 +5,19 @@ import PackageDescription
 // exercises' solutions, the bench's variants of stage 5 tuned and the tests. Products and
 // dependency lists are derived from them.
 
-/// The five stages of the evolution, and stage 5 tuned for speed (appendix 5a): one module
-/// and one library product each, with no dependencies.
-let stages = [
-  "Stage1Closures", "Stage2KeyedDict", "Stage3WeakRefs", "Stage4Options", "Stage5Concurrency",
-  "Stage5Tuned",
+/// The stages of the evolution, in order: one module, one library product and one test target
+/// each (`Tests/NAMETests`, with what else its tests use). A stage depends on nothing.
+let lessonStages: [(name: String, testsUse: [String])] = [
+  ("Stage1Closures", ["LifetimeTracking"]), ("Stage2KeyedDict", ["LifetimeTracking"]),
+  ("Stage3WeakRefs", ["LifetimeTracking"]), ("Stage4Options", ["LifetimeTracking"]),
+  ("Stage5Concurrency", []),
 ]
 
-/// The stages a reader meets in the chapters: every stage but the tuned one.
-let lessonStages = Array(stages.dropLast())
+/// Stage 5 tuned for speed (appendix 5a): a stage too, tested by stage 5's own suite.
+let tuned = "Stage5Tuned"
+
+/// Every stage module, the tuned one included.
+let stages = lessonStages.map(\.name) + [tuned]
 
 /// The workshop's exercises, by folder. The ones the learner edits, in Exercises/, are not
 /// targets: the workshop compiles each on its own when it grades it, so one that does not
@@ -57,7 +61,7 @@ let lab: [(name: String, dependencies: [String])] = [
   ("AllocationCounter", []),
   ("StageBench", ["AllocationCounter", "Support"]),
   // Appendix 5a's table: stage 5 tuned beside its variants, each without one optimisation.
-  ("Stage5Variants", ["Stage5Tuned", "StageBench"] + variants.map(\.module)),
+  ("Stage5Variants", [tuned, "StageBench"] + variants.map(\.module)),
   // One descriptor per design, stage or reference, with its adapters for the scenarios and
   // the bench: what compare-stages, the tests and the tutorial read.
   ("DesignCatalog", stages + ["ObserverScenarios", "StageBench", "AllocationCounter", "Support"]),
@@ -69,7 +73,7 @@ let lab: [(name: String, dependencies: [String])] = [
       "Support",
     ]
   ),
-  ("TutorialDemos", lessonStages + ["KeepingScore", "CommandSupport", "Support"]),
+  ("TutorialDemos", lessonStages.map(\.name) + ["KeepingScore", "CommandSupport", "Support"]),
   ("KeepingScore", ["Stage4Options", "CommandSupport", "Support"]),
   // Stage 4 and stage 5 so that they are built beside it: exercise 10's grading child links
   // them, for the starter (stage 4) and the answer (stage 5).
@@ -82,13 +86,12 @@ let lab: [(name: String, dependencies: [String])] = [
 
 /// The tests, each with what it depends on.
 let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
-  lessonStages.dropLast().map { ($0 + "Tests", [$0, "LifetimeTracking"], []) } + [
+  lessonStages.map { ($0.name + "Tests", [$0.name] + $0.testsUse, []) } + [
     // One suite for both stage 5 modules: Tests/Stage5TunedTests links to the same files,
     // compiled with TUNED defined, so that they import the tuned module instead.
-    ("Stage5ConcurrencyTests", ["Stage5Concurrency"], []),
-    ("Stage5TunedTests", ["Stage5Tuned"], [.define("TUNED")]),
+    (tuned + "Tests", [tuned], [.define("TUNED")]),
     ("ConformanceTests", ["DesignCatalog", "ObserverScenarios", "Support"], []),
-    ("KeepingScoreTests", ["KeepingScore", "CommandSupport"] + lessonStages, []),
+    ("KeepingScoreTests", ["KeepingScore", "CommandSupport"] + lessonStages.map(\.name), []),
     (
       "DocumentationTests",
       [

@@ -28,7 +28,7 @@ package struct Design: Sendable, Identifiable {
 extension Design {
   /// The five stages, in order.
   package static let stages: [Design] = [
-    .stoneAge, .ironAge, .informationAge, .optionSets, .concurrency,
+    .closures, .keyedDict, .weakRefs, .options, .concurrency,
   ]
 
   /// The platform's references this platform can run: `Observations` needs the Observation
@@ -54,11 +54,13 @@ extension Design {
   /// Every design: the stages, then the references.
   package static var all: [Design] { stages + references }
 
-  /// The design `--stage` names `id`, if there is one.
+  /// The design `--stage` names, by its id or by its short name, if there is one.
   ///
-  /// - Parameter id: "2", "observation".
+  /// - Parameter name: "2" or "keyed", "observation".
   /// - Returns: The design, or `nil`.
-  package static func named(_ id: String) -> Design? { all.first { $0.id == id } }
+  package static func named(_ name: String) -> Design? {
+    all.first { $0.id == name || $0.observable.shortName == name }
+  }
 
   /// What the bench measures: the harness alone, then the floor and the closure array it
   /// compares with, then every design's contenders.

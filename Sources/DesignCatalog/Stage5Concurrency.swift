@@ -59,7 +59,7 @@ private struct MirroredState {
 extension ObservableDesign {
   /// Stage 5, as the scenarios see it.
   static let concurrency = ObservableDesign(
-    id: "5", name: "stage 5", shortName: "conc",
+    id: "5", name: "stage 5", shortName: "concurrency",
     title: "concurrency age: thread-safe, ordered, immediate removal",
     module: "Stage5Concurrency", typeName: "Stage5Concurrency.Observable<Int>",
     chapter: TutorialChapter.concurrency.path, role: .stage(5), identity: .object,

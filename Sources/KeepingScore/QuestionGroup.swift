@@ -83,7 +83,7 @@ package struct QuestionGroup: Sendable {
   /// Every group, one per chapter 1 to 9, in order.
   package static let all: [QuestionGroup] = [
     QuestionGroup(
-      chapter: .stoneAge,
+      chapter: .closures,
       questions: [
         Question(
           "What does stage 1 have no way to do?", right: "remove an observer",
@@ -128,7 +128,7 @@ package struct QuestionGroup: Sendable {
           explanation: "Binding calls nothing; each set calls every closure, in the order bound."),
       ]),
     QuestionGroup(
-      chapter: .ironAge,
+      chapter: .keyedDict,
       questions: [
         Question(
           "What does keying closures by string add to stage 1?", right: "removal by key",
@@ -171,7 +171,7 @@ package struct QuestionGroup: Sendable {
           explanation: "One closure per key: the second bind under \"label\" replaced the first."),
       ]),
     QuestionGroup(
-      chapter: .informationAge,
+      chapter: .weakRefs,
       questions: [
         Question(
           "What does holding each observer weakly fix?",
@@ -228,7 +228,7 @@ package struct QuestionGroup: Sendable {
             + "and B is called again when the first round resumes."),
       ]),
     QuestionGroup(
-      chapter: .optionSets,
+      chapter: .options,
       questions: [
         Question(
           "What does the .initial option do?",

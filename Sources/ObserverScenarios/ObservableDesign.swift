@@ -64,7 +64,7 @@ public struct ObservableDesign: Sendable, Identifiable {
   public var id: String
   /// What prose calls it: "stage 2", "NotificationCenter".
   public var name: String
-  /// A short name for column headings: "iron", "nc".
+  /// A short name for column headings, which `--stage` takes too: "keyed", "nc".
   public var shortName: String
   /// One line saying what it is.
   public var title: String
@@ -193,7 +193,7 @@ extension ObservableDesign: CustomStringConvertible {
 }
 
 extension ObservableDesign {
-  /// The heading of its column: "2 iron" for a stage, its short name otherwise.
+  /// The heading of its column: "2 keyed" for a stage, its short name otherwise.
   package var heading: String {
     stageNumber.map { "\($0) \(shortName)" } ?? shortName
   }

@@ -6,7 +6,7 @@ extension ScenarioReport {
   /// The comparison as a table for a terminal, a legend, then the evidence of every verdict
   /// that is not ✓, and a last line saying whether the documented verdicts were met.
   ///
-  /// Each column is headed by its design's number and short name, "2 iron"; when those would
+  /// Each column is headed by its design's number and short name, "2 keyed"; when those would
   /// make the table wider than 100 columns, by its label alone, "2", which the legend under the
   /// table explains.
   ///
@@ -31,7 +31,7 @@ extension ScenarioReport {
           + zip(headings, widths(headings)).map { cell($0, visibleWidth: $0.count, width: $1) }
           .joined())
     }
-    // "2 iron" while the header fits in 100 columns, "2" past that.
+    // "2 keyed" while the header fits in 100 columns, "2" past that.
     let headings =
       header(designs.map(\.heading)).count <= 100 ? designs.map(\.heading) : designs.map(\.label)
     let widths = widths(headings)

@@ -40,7 +40,7 @@ extension Scenario {
       observer sits below every storage threshold on purpose; `delivery-order` is the scenario \
       sized for those.
       """,
-    chapter: TutorialChapter.stoneAge.path
+    chapter: TutorialChapter.closures.path
   ) { subject in
     let owner = LifetimeTracker().makeObject()
     let observable = subject.makeObservable(0)
@@ -81,7 +81,7 @@ extension Scenario {
       slots spread through the storage, and the 8 newcomers are as many: a design that reuses \
       a freed slot calls a newcomer before older observers.
       """,
-    chapter: TutorialChapter.ironAge.path
+    chapter: TutorialChapter.keyedDict.path
   ) { subject in
     let (observableCount, observerCount, leaving) = (20, 64, 8)
     let tracker = LifetimeTracker()
@@ -139,7 +139,7 @@ extension Scenario {
       design whose tokens end their subscriptions is graded with the token kept on the owner \
       (`storeInOwner`), as app code keeps an `AnyCancellable` or a `DisposeBag`.
       """,
-    chapter: TutorialChapter.informationAge.path
+    chapter: TutorialChapter.weakRefs.path
   ) { subject in
     let tracker = LifetimeTracker()
     let observable = subject.makeObservable(0)
@@ -180,7 +180,7 @@ extension Scenario {
       dictionary at its 32nd entry), and enough that a design cleaning one dead entry per set or \
       per subscription, rather than all of them, is left with hundreds.
       """,
-    chapter: TutorialChapter.informationAge.path
+    chapter: TutorialChapter.weakRefs.path
   ) { subject in
     if let reason = uncounted(subject) { return .notApplicable(reason) }
     let tracker = LifetimeTracker()
@@ -210,7 +210,7 @@ extension Scenario {
       1,000 owners and three sets: a design that cleans only some dead entries on each set still \
       has hundreds, and three sets rather than one catch a cleaning put off by one set.
       """,
-    chapter: TutorialChapter.optionSets.path
+    chapter: TutorialChapter.options.path
   ) { subject in
     if let reason = uncounted(subject) { return .notApplicable(reason) }
     let tracker = LifetimeTracker()
@@ -238,7 +238,7 @@ extension Scenario {
       One owner, and two sets after it unsubscribes: one late call could be a delivery already \
       under way; a second cannot.
       """,
-    chapter: TutorialChapter.ironAge.path
+    chapter: TutorialChapter.keyedDict.path
   ) { subject in
     if let reason = subject.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
     let owner = LifetimeTracker().makeObject()
@@ -274,7 +274,7 @@ extension Scenario {
       One owner: a closure either lets its owner go when it is removed or does not, whatever the \
       number of observers.
       """,
-    chapter: TutorialChapter.ironAge.path
+    chapter: TutorialChapter.keyedDict.path
   ) { subject in
     if let reason = subject.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
     let tracker = LifetimeTracker()
@@ -315,7 +315,7 @@ extension Scenario {
       One owner, and one set after it is dropped: the set gives a design that cleans dead \
       entries lazily its chance to let go.
       """,
-    chapter: TutorialChapter.informationAge.path
+    chapter: TutorialChapter.weakRefs.path
   ) { subject in
     let tracker = LifetimeTracker()
     let observable = subject.makeObservable(0)
@@ -345,7 +345,7 @@ extension Scenario {
       Two observers under one name: the smallest collision; more would not change what a store \
       keyed by name does.
       """,
-    chapter: TutorialChapter.ironAge.path
+    chapter: TutorialChapter.keyedDict.path
   ) { subject in
     let tracker = LifetimeTracker()
     let (first, second) = (tracker.makeObject(name: "first"), tracker.makeObject(name: "second"))
@@ -384,7 +384,7 @@ extension Scenario {
       One owner subscribed twice: the smallest duplicate. An API of anonymous closures has no \
       idea of the same observer; its adapter marks the scenario not applicable.
       """,
-    chapter: TutorialChapter.informationAge.path
+    chapter: TutorialChapter.weakRefs.path
   ) { subject in
     let owner = LifetimeTracker().makeObject()
     let observable = subject.makeObservable(0)
@@ -424,7 +424,7 @@ extension Scenario {
     sizing: """
       One observer: the option exists or it does not.
       """,
-    chapter: TutorialChapter.optionSets.path
+    chapter: TutorialChapter.options.path
   ) { subject in
     if let reason = subject.inapplicability(for: .initialValue) { return .notApplicable(reason) }
     let owner = LifetimeTracker().makeObject()
@@ -455,7 +455,7 @@ extension Scenario {
     sizing: """
       One observer and one set: the option exists or it does not.
       """,
-    chapter: TutorialChapter.optionSets.path
+    chapter: TutorialChapter.options.path
   ) { subject in
     if let reason = subject.inapplicability(for: .oldValue) { return .notApplicable(reason) }
     let owner = LifetimeTracker().makeObject()

@@ -13,18 +13,18 @@ package struct TutorialChapter: Sendable, Hashable {
     number: 0, title: "Introduction: the pattern and a memory primer",
     path: "Tutorial/00-introduction.md")
   /// 1. Stage 1.
-  package static let stoneAge = TutorialChapter(
+  package static let closures = TutorialChapter(
     number: 1, title: "Stone age: an array of closures", path: "Tutorial/01-stone-age-closures.md")
   /// 2. Stage 2.
-  package static let ironAge = TutorialChapter(
+  package static let keyedDict = TutorialChapter(
     number: 2, title: "Iron age: closures keyed by string",
     path: "Tutorial/02-iron-age-keyed-dictionary.md")
   /// 3. Stage 3.
-  package static let informationAge = TutorialChapter(
+  package static let weakRefs = TutorialChapter(
     number: 3, title: "Information age: observers held weakly",
     path: "Tutorial/03-information-age-weak-references.md")
   /// 4. Stage 4.
-  package static let optionSets = TutorialChapter(
+  package static let options = TutorialChapter(
     number: 4, title: "Option sets and automatic removal",
     path: "Tutorial/04-option-sets-auto-removal.md")
   /// 5. Stage 5.
@@ -48,7 +48,7 @@ package struct TutorialChapter: Sendable, Hashable {
 
   /// Every chapter, in reading order.
   package static let all: [TutorialChapter] = [
-    introduction, stoneAge, ironAge, informationAge, optionSets, concurrency, comparing,
+    introduction, closures, keyedDict, weakRefs, options, concurrency, comparing,
     keepingScore, beyondTheStages, inYourApp,
   ]
 

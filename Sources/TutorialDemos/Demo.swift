@@ -53,10 +53,10 @@ package struct Demo: Sendable {
   /// Every chapter with a demo, in reading order.
   package static let chapters: [Chapter] = [
     Chapter(chapter: .introduction) { $0.introduction() },
-    Chapter(chapter: .stoneAge) { $0.stoneAge() },
-    Chapter(chapter: .ironAge) { $0.ironAge() },
-    Chapter(chapter: .informationAge) { $0.informationAge() },
-    Chapter(chapter: .optionSets) { $0.optionSets() },
+    Chapter(chapter: .closures) { $0.stoneAge() },
+    Chapter(chapter: .keyedDict) { $0.ironAge() },
+    Chapter(chapter: .weakRefs) { $0.informationAge() },
+    Chapter(chapter: .options) { $0.optionSets() },
     Chapter(chapter: .concurrency) { $0.concurrencyAge() },
     Chapter(chapter: .keepingScore) { $0.keepingScore() },
     Chapter(chapter: .beyondTheStages) { $0.beyondTheStages() },

@@ -6,7 +6,7 @@ extension Exercise {
   package static let all: [Exercise] = [
     Exercise(
       number: 1, slug: "01-removable-closures", title: "Give stage 1 a way to unsubscribe",
-      chapter: .stoneAge, startsFrom: "stage 1",
+      chapter: .closures, startsFrom: "stage 1",
       task: """
         Stage 1 keeps its closures for ever. bindObserver now hands out an ObserverID; make \
         removeObserver(_:) take the closure bound with that id out of the observable, so that \
@@ -25,10 +25,10 @@ extension Exercise {
         "removeObserver(_:) can then keep every entry whose id differs: removeAll(where:) does "
           + "it in one line.",
       ],
-      next: .ironAge),
+      next: .keyedDict),
     Exercise(
       number: 2, slug: "02-call-in-order", title: "Make stage 2 call in subscription order",
-      chapter: .ironAge, startsFrom: "stage 2",
+      chapter: .keyedDict, startsFrom: "stage 2",
       task: """
         Stage 2 keeps its closures in a dictionary, so they are called in whatever order the \
         dictionary picks. Keep removal by key, and call the closures in the order their keys \
@@ -48,10 +48,10 @@ extension Exercise {
           + "when the value is set; a key bound again keeps its place.",
         "Removing a key must take it out of both places, or a removed key is still walked.",
       ],
-      next: .informationAge),
+      next: .weakRefs),
     Exercise(
       number: 3, slug: "03-keys-per-owner", title: "Stop two binds under one key colliding",
-      chapter: .ironAge, startsFrom: "stage 2",
+      chapter: .keyedDict, startsFrom: "stage 2",
       task: """
         Two screens that both bind under "label" collide: the second silently replaces the \
         first. bindObserver and removeObserver now take the owner beside the key; file each \
@@ -72,10 +72,10 @@ extension Exercise {
           + "the string together.",
         "Use that struct as the dictionary's key in bind and in remove alike.",
       ],
-      next: .informationAge),
+      next: .weakRefs),
     Exercise(
       number: 4, slug: "04-clean-on-set", title: "Clean stage 3's dead entries on set",
-      chapter: .informationAge, startsFrom: "stage 3",
+      chapter: .weakRefs, startsFrom: "stage 3",
       task: """
         Stage 3 skips the entries of released observers, but drops them only when somebody \
         binds. Make a set drop them too, so that an observable nobody binds to again does not \
@@ -94,10 +94,10 @@ extension Exercise {
         "An entry is dead when its weak observer reads nil; drop those before calling the "
           + "rest.",
       ],
-      next: .optionSets),
+      next: .options),
     Exercise(
       number: 5, slug: "05-one-entry-per-observer",
-      title: "One entry per observer in stage 3", chapter: .informationAge, startsFrom: "stage 3",
+      title: "One entry per observer in stage 3", chapter: .weakRefs, startsFrom: "stage 3",
       task: """
         A screen whose setup runs twice binds twice, and stage 3 then calls it twice for every \
         change. Make a second bind by the same observer replace its first entry, so that each \
@@ -115,10 +115,10 @@ extension Exercise {
         "Compare objects with ===, not ==: it is the same object you are after, not an equal "
           + "one. Remove its entries, then append the new one.",
       ],
-      next: .optionSets),
+      next: .options),
     Exercise(
       number: 6, slug: "06-remove-at-once", title: "Remove at once, even mid-notification",
-      chapter: .optionSets, startsFrom: "stage 4",
+      chapter: .options, startsFrom: "stage 4",
       task: """
         Stage 4 notifies from a copy of its callbacks taken before the first call, so an \
         observer that another observer removes during a notification is still called for it. \
@@ -142,7 +142,7 @@ extension Exercise {
       next: .concurrency),
     Exercise(
       number: 7, slug: "07-queue-nested-sets", title: "Queue a set made during a notification",
-      chapter: .optionSets, startsFrom: "stage 4",
+      chapter: .options, startsFrom: "stage 4",
       task: """
         An observer that sets the value from inside its closure starts a second notification \
         before the first ends, and the observers after it then receive the new value first and \

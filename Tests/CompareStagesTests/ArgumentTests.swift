@@ -27,7 +27,7 @@ struct ArgumentTests {
     #expect(
       command
         == .compare(
-          format: .json, scenarios: [.sendable], columns: [.ironAge, .optionSets]))
+          format: .json, scenarios: [.sendable], columns: [.keyedDict, .options]))
   }
 
   @Test("--with-platform adds the references; --stage takes their names")
@@ -39,11 +39,11 @@ struct ArgumentTests {
     #expect(
       try Command.parse(["--stage", "observation", "--stage", "1"])
         == .compare(
-          format: .text, scenarios: [], columns: [.stoneAge, .observation]))
+          format: .text, scenarios: [], columns: [.closures, .observation]))
     #expect(
       try Command.parse(["--stage", "2", "--with-platform"])
         == .compare(
-          format: .text, scenarios: [], columns: [.ironAge] + Design.references))
+          format: .text, scenarios: [], columns: [.keyedDict] + Design.references))
   }
 
   @Test("modes: list, explain, version, help")
@@ -289,7 +289,7 @@ struct TraceArgumentTests {
 struct GraphArgumentTests {
   @Test("--graph takes a stage number")
   func graph() throws {
-    #expect(try Command.parse(["--graph", "3"]) == .graph(#require(StageGraph(.informationAge))))
+    #expect(try Command.parse(["--graph", "3"]) == .graph(#require(StageGraph(.weakRefs))))
     #expect(try Command.parse(["--graph=5"]) == .graph(#require(StageGraph(.concurrency))))
   }
 
@@ -299,8 +299,8 @@ struct GraphArgumentTests {
       Issue.record("--graph 2 should parse as .graph")
       return
     }
-    #expect(stage.design == .ironAge)
-    #expect(stage.graph.mermaid == Design.ironAge.graph?.mermaid)
+    #expect(stage.design == .keyedDict)
+    #expect(stage.graph.mermaid == Design.keyedDict.graph?.mermaid)
     #expect(StageGraph.all.map(\.design) == Design.stages)
     #expect(Design.references.allSatisfy { StageGraph($0) == nil })
   }

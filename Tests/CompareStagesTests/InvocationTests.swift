@@ -77,8 +77,8 @@ struct InvocationTests {
   func narrowed() {
     let output = compareStages(["--stage", "2", "--scenario", "same-key-two-observers"])
       .standardOutput
-    #expect(output.contains("2 iron"))
-    #expect(!output.contains("1 stone"))
+    #expect(output.contains(" 2 keyed\n"))
+    #expect(!output.contains("1 closures"))
     #expect(output.contains("same-key-two-observers"))
     #expect(!output.contains("delivery-order"))
     #expect(output.contains("All 1 stage verdicts match"))
@@ -127,7 +127,7 @@ struct InvocationTests {
 
   @Test("a verdict that differs from the documented table is named on stderr, and exits 1")
   func mismatchExits1() throws {
-    var report = ScenarioReport(scenarios: [.deliveryOrder], designs: [Design.ironAge.observable])
+    var report = ScenarioReport(scenarios: [.deliveryOrder], designs: [Design.keyedDict.observable])
     report.rows[0].outcomes[0].outcome = .holds("called in order, as if by a miracle")
     let captured = CapturedIO()
     #expect(CompareStages.print(report, as: .text, io: captured.io) == .failure)
@@ -251,7 +251,7 @@ struct PlatformInvocationTests {
       text.contains("\n        \(last) concurrency age: thread-safe, ordered, immediate removal\n"))
 
     let fewer = ScenarioReport(designs: Design.stages.map(\.observable)).text()
-    #expect(fewer.contains("\nscenario                                 1 stone  2 iron  3 info"))
+    #expect(fewer.contains("\nscenario                                 1 closures  2 keyed  3 weak"))
   }
 
   @Test("markdown names the references in its header")

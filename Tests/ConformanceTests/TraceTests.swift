@@ -15,7 +15,7 @@ struct TraceTests {
   // per dictionary, so its traces show a different order from run to run. That is its flaw.
   @Test("a trace is the same every time: no timing, no addresses", arguments: Scenario.all)
   func deterministic(scenario: Scenario) {
-    for stage in Design.stages.map(\.observable) where stage.id != Design.ironAge.id {
+    for stage in Design.stages.map(\.observable) where stage.id != Design.keyedDict.id {
       #expect(
         scenario.trace(on: stage).trace == scenario.trace(on: stage).trace,
         "\(stage)")
@@ -25,7 +25,7 @@ struct TraceTests {
   @Test("a value set inside a handler: depth first in stage 4, queued in stage 5")
   func reentrantSet() throws {
     let scenario = Scenario.Name.reentrantSetEndsOnLatest.scenario
-    let depthFirst = scenario.trace(on: Design.optionSets.observable).trace.text
+    let depthFirst = scenario.trace(on: Design.options.observable).trace.text
     let queued = scenario.trace(on: Design.concurrency.observable).trace.text
     #expect(
       depthFirst.contains(
@@ -49,7 +49,7 @@ struct TraceTests {
   @Test("a large run is cut to three observers, and says how many are not shown")
   func cut() throws {
     let scenario = Scenario.Name.deadEntriesRemoved.scenario
-    let trace = scenario.trace(on: Design.stoneAge.observable).trace
+    let trace = scenario.trace(on: Design.closures.observable).trace
     #expect(trace.owners.count <= 3)
     #expect(trace.hiddenOwners > 0)
     #expect(trace.text.contains("more observers took part and are not shown"))
@@ -58,7 +58,7 @@ struct TraceTests {
   @Test("the Mermaid rendering is a sequence diagram with a participant per owner shown")
   func mermaid() throws {
     let scenario = Scenario.Name.releasedObserverNotCalled.scenario
-    let trace = scenario.trace(on: Design.stoneAge.observable).trace
+    let trace = scenario.trace(on: Design.closures.observable).trace
     let lines = trace.mermaid.split(separator: "\n")
     #expect(lines.first == "sequenceDiagram")
     #expect(lines.filter { $0.hasPrefix("  participant P") }.count == trace.owners.count)
@@ -115,7 +115,7 @@ struct TraceTests {
   func stageTwoParticipants() {
     let scenario = Scenario.Name.unsubscribeDuringNotification.scenario
     for _ in 0..<50 {
-      let trace = scenario.trace(on: Design.ironAge.observable).trace
+      let trace = scenario.trace(on: Design.keyedDict.observable).trace
       let mermaid = trace.mermaid
       for owner in trace.owners {
         #expect(mermaid.contains(" as \(owner)\n"), "every owner named is a participant")

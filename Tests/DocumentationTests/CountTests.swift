@@ -62,13 +62,13 @@ private func countedSentences() throws -> [String: [String]] {
       "one of the \(stages) designs", "the first runs the \(scenarios) scenarios on every stage",
     ],
     "Tutorial/01-stone-age-closures.md": [
-      "\(spelled(flaws(of: .stoneAge).count)) of the \(scenarios) rows fail for this stage"
+      "\(spelled(flaws(of: .closures).count)) of the \(scenarios) rows fail for this stage"
     ],
     "Tutorial/03-information-age-weak-references.md": [
-      "\(spelled(flaws(of: .informationAge).count)) of the \(scenarios) rows say otherwise"
+      "\(spelled(flaws(of: .weakRefs).count)) of the \(scenarios) rows say otherwise"
     ],
     "Tutorial/04-option-sets-auto-removal.md": [
-      "keeps the \(spelled(Scenario.all.count - flaws(of: .optionSets).count)) scenarios stage 4 "
+      "keeps the \(spelled(Scenario.all.count - flaws(of: .options).count)) scenarios stage 4 "
         + "passes"
     ],
     "Tutorial/05-concurrency-age.md": [
@@ -129,7 +129,7 @@ struct CountTests {
   @Test("chapter 4's exercise 6 keeps exactly the scenarios stage 4 passes")
   func exerciseSixKeepsStageFourPasses() throws {
     let removeAtOnce = try #require(Exercise.all.first { $0.slug == "06-remove-at-once" })
-    let passes = Set(Scenario.Name.allCases).subtracting(flaws(of: .optionSets))
+    let passes = Set(Scenario.Name.allCases).subtracting(flaws(of: .options))
     #expect(Set(removeAtOnce.kept) == passes)
   }
 }

@@ -3,13 +3,14 @@ import Testing
 
 /// The package's library products, as `Package.swift` declares them.
 private func libraryProducts() throws -> [String] {
-  // Package.swift is made of tables: a library product for each of its `stages`, and the
-  // ones named as libraries. (Running SwiftPM here would wait on the lock of the build that
-  // runs this test.)
+  // Package.swift is made of tables: a library product for each stage of `lessonStages` and
+  // for `tuned`, and the ones named as libraries. (Running SwiftPM here would wait on the lock
+  // of the build that runs this test.)
   let manifest = try String(
     contentsOf: packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
-  let stages = try #require(manifest.firstMatch(of: /let stages = \[([^\]]*)\]/)).output.1
-  return stages.matches(of: /"([^"]+)"/).map { String($0.output.1) }
+  let table = try #require(manifest.firstMatch(of: /let lessonStages[^=]*= \[([^=]*)\]\n/))
+  let tuned = try #require(manifest.firstMatch(of: /let tuned = "([^"]+)"/)).output.1
+  return table.output.1.matches(of: /\("([^"]+)",/).map { String($0.output.1) } + [String(tuned)]
     + manifest.matches(of: /\.library\(name: "([^"]+)"/).map { String($0.output.1) }
 }
 

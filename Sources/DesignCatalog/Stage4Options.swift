@@ -6,13 +6,13 @@ import Support
 
 extension Design {
   /// Stage 4: option sets and automatic removal.
-  package static let optionSets = Design(
-    observable: .optionSets,
+  package static let options = Design(
+    observable: .options,
     contenders: [
       // The snapshot of the callbacks, then the filtered copy of it, each an array that grows
       // by doubling as it is filled: ⌈log₂N⌉ + 1 allocations each.
-      Contender(.optionSets, allocationsPerSet: { 2 * ((log2(Double($0))).rounded(.up) + 1) }) {
-        OptionSetsBench()
+      Contender(.options, allocationsPerSet: { 2 * ((log2(Double($0))).rounded(.up) + 1) }) {
+        OptionsBench()
       }
     ],
     graph: ReferenceGraph(
@@ -37,10 +37,10 @@ extension Design {
 
 extension ObservableDesign {
   /// Stage 4, as the scenarios see it.
-  static let optionSets = ObservableDesign(
+  static let options = ObservableDesign(
     id: "4", name: "stage 4", shortName: "options", title: "option sets and automatic removal",
     module: "Stage4Options", typeName: "Stage4Options.Observable<Int>",
-    chapter: TutorialChapter.optionSets.path, role: .stage(4),
+    chapter: TutorialChapter.options.path, role: .stage(4),
     // Adding removes the observer's earlier callbacks first: O(n) per subscription.
     addingCapabilities: [.linearSubscribe],
     isSendable: isSendable(Stage4Options.Observable<Int>.self),
@@ -54,7 +54,7 @@ extension ObservableDesign {
 extension Stage4Options.Observable: AdaptableObservable, OptionsObservable where Value == Int {}
 extension Stage4Options.ObservableOptions: DeliveryOptions {}
 
-private final class OptionSetsBench: BenchSubject {
+private final class OptionsBench: BenchSubject {
   let observable = Stage4Options.Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     observable.addObserver(owner) { value, _ in sum.add(value) }

@@ -5,9 +5,9 @@ import Support
 
 extension Design {
   /// Stage 2: closures keyed by string.
-  package static let ironAge = Design(
-    observable: .ironAge,
-    contenders: [Contender(.ironAge, allocationsPerSet: { _ in 0 }) { IronAgeBench() }],
+  package static let keyedDict = Design(
+    observable: .keyedDict,
+    contenders: [Contender(.keyedDict, allocationsPerSet: { _ in 0 }) { KeyedDictBench() }],
     graph: ReferenceGraph(
       nodes: [
         ("O", "Observable"), ("D", "observers: [key: closure]"), ("C", "closure"),
@@ -30,10 +30,10 @@ extension Design {
 
 extension ObservableDesign {
   /// Stage 2, as the scenarios see it.
-  static let ironAge = ObservableDesign(
-    id: "2", name: "stage 2", shortName: "iron", title: "iron age: closures keyed by string",
+  static let keyedDict = ObservableDesign(
+    id: "2", name: "stage 2", shortName: "keyed", title: "iron age: closures keyed by string",
     module: "Stage2KeyedDict", typeName: "Stage2KeyedDict.Observable<Int>",
-    chapter: TutorialChapter.ironAge.path, role: .stage(2),
+    chapter: TutorialChapter.keyedDict.path, role: .stage(2),
     isSendable: isSendable(Stage2KeyedDict.Observable<Int>.self),
     documentedFlaws: [
       .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved, .deadEntriesRemovedOnSet,
@@ -45,7 +45,7 @@ extension ObservableDesign {
 
 extension Stage2KeyedDict.Observable: AdaptableObservable, KeyedObservable where Value == Int {}
 
-private final class IronAgeBench: BenchSubject {
+private final class KeyedDictBench: BenchSubject {
   let observable = Stage2KeyedDict.Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     observable.bindObserver(forKey: "observer \(index)") { sum.add($0) }

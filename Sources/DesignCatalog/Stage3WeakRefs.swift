@@ -5,10 +5,10 @@ import Support
 
 extension Design {
   /// Stage 3: observers held weakly.
-  package static let informationAge = Design(
-    observable: .informationAge,
+  package static let weakRefs = Design(
+    observable: .weakRefs,
     contenders: [
-      Contender(.informationAge, allocationsPerSet: { _ in 0 }) { InformationAgeBench() }
+      Contender(.weakRefs, allocationsPerSet: { _ in 0 }) { WeakRefsBench() }
     ],
     graph: ReferenceGraph(
       nodes: [
@@ -32,10 +32,10 @@ extension Design {
 
 extension ObservableDesign {
   /// Stage 3, as the scenarios see it.
-  static let informationAge = ObservableDesign(
-    id: "3", name: "stage 3", shortName: "info", title: "information age: observers held weakly",
+  static let weakRefs = ObservableDesign(
+    id: "3", name: "stage 3", shortName: "weak", title: "information age: observers held weakly",
     module: "Stage3WeakRefs", typeName: "Stage3WeakRefs.Observable<Int>",
-    chapter: TutorialChapter.informationAge.path, role: .stage(3),
+    chapter: TutorialChapter.weakRefs.path, role: .stage(3),
     // Binding cleans every dead entry first: O(n) per subscription.
     addingCapabilities: [.linearSubscribe],
     isSendable: isSendable(Stage3WeakRefs.Observable<Int>.self),
@@ -49,7 +49,7 @@ extension ObservableDesign {
 
 extension Stage3WeakRefs.Observable: AdaptableObservable, WeakObservable where Value == Int {}
 
-private final class InformationAgeBench: BenchSubject {
+private final class WeakRefsBench: BenchSubject {
   let observable = Stage3WeakRefs.Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     observable.bindObserver(owner) { sum.add($0) }

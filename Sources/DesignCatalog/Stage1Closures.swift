@@ -5,9 +5,9 @@ import Support
 
 extension Design {
   /// Stage 1: an array of closures.
-  package static let stoneAge = Design(
-    observable: .stoneAge,
-    contenders: [Contender(.stoneAge, allocationsPerSet: { _ in 0 }) { StoneAgeBench() }],
+  package static let closures = Design(
+    observable: .closures,
+    contenders: [Contender(.closures, allocationsPerSet: { _ in 0 }) { ClosuresBench() }],
     graph: ReferenceGraph(
       nodes: [
         ("O", "Observable"), ("A", "observers: [closure]"), ("C", "closure"), ("S", "screen"),
@@ -29,10 +29,10 @@ extension Design {
 
 extension ObservableDesign {
   /// Stage 1, as the scenarios see it.
-  static let stoneAge = ObservableDesign(
-    id: "1", name: "stage 1", shortName: "stone", title: "stone age: an array of closures",
+  static let closures = ObservableDesign(
+    id: "1", name: "stage 1", shortName: "closures", title: "stone age: an array of closures",
     module: "Stage1Closures", typeName: "Stage1Closures.Observable<Int>",
-    chapter: TutorialChapter.stoneAge.path, role: .stage(1),
+    chapter: TutorialChapter.closures.path, role: .stage(1),
     isSendable: isSendable(Stage1Closures.Observable<Int>.self),
     documentedFlaws: [
       .releasedObserverNotCalled, .deadEntriesRemoved, .deadEntriesRemovedOnSet,
@@ -45,7 +45,7 @@ extension ObservableDesign {
 
 extension Stage1Closures.Observable: AdaptableObservable, AppendOnlyObservable where Value == Int {}
 
-private final class StoneAgeBench: BenchSubject {
+private final class ClosuresBench: BenchSubject {
   let observable = Stage1Closures.Observable(0)
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     observable.bindObserver { sum.add($0) }
