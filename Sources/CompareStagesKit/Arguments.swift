@@ -105,7 +105,9 @@ extension Command {
       },
       .value(
         "--stage", "id", valid: stageNumbers,
-        help: "show only this stage, 1 to \(Design.stages.count), or a reference, "
+        help: "show only this stage, 1 to \(Design.stages.count) or its name ("
+          + Design.stages.map(\.observable.shortName).joined(separator: ", ")
+          + "), or a reference, "
           + Design.references.map(\.id).joined(separator: ", ")
           + "; repeat it for more (trace takes one)"
       ) { options, text throws(UsageError) in

@@ -251,7 +251,8 @@ struct PlatformInvocationTests {
       text.contains("\n        \(last) concurrency age: thread-safe, ordered, immediate removal\n"))
 
     let fewer = ScenarioReport(designs: Design.stages.map(\.observable)).text()
-    #expect(fewer.contains("\nscenario                                 1 closures  2 keyed  3 weak"))
+    #expect(
+      fewer.contains("\nscenario                                 1 closures  2 keyed  3 weak"))
   }
 
   @Test("markdown names the references in its header")
