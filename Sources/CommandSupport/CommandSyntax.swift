@@ -144,7 +144,8 @@ package struct CommandWord<Parsed, Result>: Sendable {
 ///
 /// A command line is a word, its argument and options (`bench --quick`); the first word may be
 /// left out. A word's old spelling as an option (`--bench`) is accepted anywhere. `--help`,
-/// `-h` or the word `help` anywhere asks for the help; `--version`, alone, for the version.
+/// `-h` or the word `help` anywhere asks for the help; `--version`, alone, for the version, in
+/// a syntax whose options have it.
 package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
   /// The command's name, for errors and USAGE.
   package let command: String
@@ -202,7 +203,7 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
     if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) || arguments.first == "help" {
       return .help
     }
-    if arguments.contains("--version") {
+    if options.contains(where: { $0.name == "--version" }), arguments.contains("--version") {
       guard arguments.count == 1 else {
         throw UsageError(message: "--version takes nothing else")
       }

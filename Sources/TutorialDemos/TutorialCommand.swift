@@ -4,16 +4,73 @@ import Support
 /// The `tutorial` command, as a function from arguments to output, so tests can run it:
 /// `tutorial N` runs the demo of chapter N.
 package enum TutorialCommand {
+  /// What a command line asks for.
+  package enum Request: Sendable, Equatable {
+    /// The usage.
+    case help
+    /// The demo of a chapter.
+    case demo(Int)
+    /// Chapter 5's picture of the turn, drawn from a live run.
+    case picture
+  }
+
+  /// What the options given so far ask for.
+  package struct Options: Sendable {
+    var picture = false
+  }
+
+  private static var chapters: String {
+    Demo.chapters.map { String($0.number) }.joined(separator: ", ")
+  }
+
+  /// The command line of `tutorial`: one word, which may be left out, and its option; the
+  /// parser and the USAGE and OPTIONS of `--help` are made from it.
+  package static let syntax = CommandSyntax<Options, Request>(
+    command: "tutorial",
+    options: [
+      .flag(
+        "--picture",
+        help: "with chapter 5: run its step 4 live and print it as a Mermaid diagram"
+      ) { options in options.picture = true },
+      .flag("--help", alias: "-h", help: "print this help") { _ in },
+    ],
+    words: [
+      CommandWord(
+        "demo", argument: ("chapter", { chapters }), argumentIsOptional: true,
+        options: ["--picture"],
+        help: "run the demo of a chapter of the tutorial in Tutorial/; the word may be left out"
+      ) { chapter, options throws(UsageError) in
+        guard let chapter else {
+          guard !options.picture else {
+            throw UsageError(
+              message: "--picture needs its chapter "
+                + "(valid: \(TutorialChapter.concurrency.number) --picture)")
+          }
+          return .help
+        }
+        guard let number = Int(chapter), Demo.chapters.contains(where: { $0.number == number })
+        else {
+          throw UsageError(message: "no demo for chapter '\(chapter)' (valid: \(chapters))")
+        }
+        guard options.picture else { return .demo(number) }
+        guard number == TutorialChapter.concurrency.number else {
+          throw UsageError(
+            message: "no picture for chapter '\(chapter)' "
+              + "(valid: \(TutorialChapter.concurrency.number))")
+        }
+        return .picture
+      }
+    ],
+    initial: Options())
+
   /// The text of `--help`, which no argument prints too.
   package static let usage = """
-    USAGE: tutorial <chapter>
-           tutorial 5 --picture
-
+    \(syntax.usage)
     Runs the demo of a chapter of the tutorial in Tutorial/:
     \(Demo.chapters.map { "  \($0.number)  \($0.title)" }.joined(separator: "\n"))
 
-    `tutorial 5 --picture` runs chapter 5's step 4 live and prints it as a Mermaid diagram.
-
+    OPTIONS:
+    \(syntax.optionsHelp)
     Chapter \(TutorialChapter.comparing.number), \(TutorialChapter.comparing.title.lowercased()), \
     is `swift run compare-stages`.
 
@@ -31,26 +88,24 @@ package enum TutorialCommand {
   ///   standard error with the valid choices.
   @MainActor
   package static func run(_ arguments: [String], io: CommandIO) async -> ExitCode {
-    if arguments == ["--help"] || arguments == ["-h"] || arguments.isEmpty {
-      io.write(usage)
-      return .success
-    }
-    if arguments.count == 2, arguments[1] == "--picture" {
-      guard arguments[0] == "5" else {
-        return io.usageError("tutorial", "no picture for chapter '\(arguments[0])' (valid: 5)")
+    let request: Request
+    do {
+      switch try syntax.parse(arguments) {
+      case .help, .version: request = .help
+      case .run(let asked): request = asked
       }
+    } catch {
+      io.printError("\(error)")
+      return .usage
+    }
+    switch request {
+    case .help:
+      io.write(usage)
+    case .picture:
       io.write(await Demo.turnPicture())
-      return .success
+    case .demo(let number):
+      Demo(transcript: Transcript(echo: io.write)).run(chapter: number)
     }
-    guard arguments.count == 1, let number = Int(arguments[0]),
-      Demo.chapters.contains(where: { $0.number == number })
-    else {
-      let problem =
-        arguments.count == 1 ? "no demo for chapter '\(arguments[0])'" : "give one chapter number"
-      let valid = Demo.chapters.map { String($0.number) }.joined(separator: ", ")
-      return io.usageError("tutorial", "\(problem) (valid: \(valid))")
-    }
-    Demo(transcript: Transcript(echo: io.write)).run(chapter: number)
     return .success
   }
 }

@@ -151,7 +151,7 @@ struct TutorialExecutableTests {
       ),
       (
         ["1", "2"],
-        "tutorial: give one chapter number (valid: 0, 1, 2, 3, 4, 5, 7, 8, 9); see 'tutorial --help'\n"
+        "tutorial: unexpected argument '2' (valid for demo: --picture); see 'tutorial --help'\n"
       ),
       (
         ["3", "--picture"],
