@@ -236,8 +236,10 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
         rest.append(next)
         continue
       }
-      if word != nil {
-        throw UsageError(message: "\(spelledAs) and \(flag) cannot be combined")
+      if let word {
+        throw UsageError(
+          message: word.name == old.name
+            ? "\(flag) given more than once" : "\(spelledAs) and \(flag) cannot be combined")
       }
       word = old
       spelledAs = flag

@@ -10,19 +10,52 @@ package enum KeepingScoreCommand {
   /// The environment variable whose number makes the choices' order repeat from run to run.
   package static let seedVariable = "KEEPING_SCORE_SEED"
 
+  /// What a command line asks for.
+  package enum Request: Sendable, Equatable {
+    /// The help.
+    case help
+    /// The question groups screen, which asks which group to play.
+    case chooseAndPlay
+    /// The questions of one group.
+    case play(Int)
+    /// Delete the saved scores.
+    case reset
+  }
+
+  /// The command line of `keeping-score`: its two words, `play` (which may be left out) and
+  /// `reset`, once spelled `--reset`; the parser and `--help` are made from it.
+  package static let syntax = CommandSyntax<Int, Request>(
+    command: "keeping-score",
+    options: [.flag("--help", alias: "-h", help: "print this help") { _ in }],
+    words: [
+      CommandWord(
+        "play", argument: ("chapter", { groups }), argumentIsOptional: true,
+        help: "play the questions of that chapter, \(groups); without it, the question groups "
+          + "screen asks which; the word may be left out"
+      ) { chapter, _ throws(UsageError) in
+        guard let chapter else { return .chooseAndPlay }
+        guard let number = Int(chapter), QuestionGroup.numbered(number) != nil else {
+          throw UsageError(message: "no question group '\(chapter)' (valid: \(groups), reset)")
+        }
+        return .play(number)
+      },
+      CommandWord(
+        "reset",
+        help: "delete the saved scores, then exit; only a file of saved scores is deleted",
+        oldSpelling: "--reset"
+      ) { _, _ in .reset },
+    ],
+    initial: 0)
+
   /// The text of `--help`.
   package static let help = """
     OVERVIEW: A self-check per chapter of the tutorial, whose scores are observed: one observer
     shows each group's latest score on the question groups screen, another saves them, so the
     next run shows them again.
 
-    USAGE: keeping-score [<chapter>]
-           keeping-score --reset
-
-    ARGUMENTS:
-      <chapter>   play the questions of that chapter, \(groups); without it, the question
-                  groups screen asks which
-
+    \(syntax.usage)
+    COMMANDS:
+    \(syntax.wordsHelp)
     Answers are read from standard input, one letter a line; the choices come in a new order
     each run, or in the same order each run when \(seedVariable) is set to a whole number.
     The scores are saved to $XDG_CONFIG_HOME/observer-evolution/keeping-score.json, or to
@@ -31,9 +64,8 @@ package enum KeepingScoreCommand {
     aside, never overwritten.
 
     OPTIONS:
-      --reset     delete the saved scores, then exit; only a file of saved scores is deleted
-      -h, --help  print this help
-
+    \(syntax.optionsHelp)
+    \(syntax.oldSpellingsHelp)
     """
 
   /// Runs the command: plays on `io`'s input and output, and returns how it ended.
@@ -63,14 +95,28 @@ package enum KeepingScoreCommand {
     ) {
       io.printError("keeping-score: \($0)")
     }
-    switch arguments {
-    case []:
-      game.chooseAndPlay()
-      return .success
-    case ["--help"], ["-h"]:
+    let request: Request
+    do {
+      switch try syntax.parse(arguments) {
+      case .help, .version: request = .help
+      case .run(let asked): request = asked
+      }
+    } catch {
+      io.printError("\(error)")
+      return .usage
+    }
+    switch request {
+    case .help:
       io.write(help)
       return .success
-    case ["--reset"]:
+    case .chooseAndPlay:
+      game.chooseAndPlay()
+      return .success
+    case .play(let number):
+      guard let group = QuestionGroup.numbered(number) else { return .usage }
+      game.play(group)
+      return .success
+    case .reset:
       do {
         if let deleted = try store.reset() {
           io.print("Deleted the saved scores at \(deleted.path).")
@@ -87,21 +133,6 @@ package enum KeepingScoreCommand {
             + "\(error.localizedDescription)")
         return .failure
       }
-    case _ where arguments.count == 1 && !arguments[0].hasPrefix("-"):
-      let chapter = arguments[0]
-      guard let number = Int(chapter), let group = QuestionGroup.numbered(number) else {
-        return io.usageError(
-          "keeping-score", "no question group '\(chapter)' (valid: \(groups), --reset, --help)")
-      }
-      game.play(group)
-      return .success
-    default:
-      let unknown = arguments.first {
-        $0.hasPrefix("-") && !["--reset", "--help", "-h"].contains($0)
-      }
-      let problem = unknown.map { "unknown argument '\($0)'" } ?? "give one argument at most"
-      return io.usageError(
-        "keeping-score", "\(problem) (valid: a chapter \(groups), --reset, --help)")
     }
   }
 }

@@ -310,7 +310,7 @@ struct KeepingScoreCommandTests {
     #expect(!result.output.contains { $0.hasPrefix("Which group?") })
   }
 
-  @Test("--reset deletes the saved scores, and says when there are none")
+  @Test("reset (once --reset) deletes the saved scores, and says when there are none")
   func reset() throws {
     let folder = TemporaryFolder()
     let store = ScoreStore.inConfigFolder(environment: ["XDG_CONFIG_HOME": folder.url.path])
@@ -319,7 +319,7 @@ struct KeepingScoreCommandTests {
     #expect(first.status == .success)
     #expect(first.output == ["Deleted the saved scores at \(store.url.path)."])
     #expect(store.load() == .nothing)
-    #expect(run(["--reset"], home: folder.url).output == ["No saved scores to delete."])
+    #expect(run(["reset"], home: folder.url).output == ["No saved scores to delete."])
   }
 
   @Test(
@@ -327,32 +327,32 @@ struct KeepingScoreCommandTests {
     arguments: [
       (
         ["--rest"],
-        "keeping-score: unknown argument '--rest' (valid: a chapter 1 to 9, --reset, --help); "
+        "keeping-score: unknown option '--rest' (valid for play: none); "
           + "see 'keeping-score --help'"
       ),
       (
         ["--reset", "--reset"],
-        "keeping-score: give one argument at most (valid: a chapter 1 to 9, --reset, --help); "
+        "keeping-score: --reset given more than once; "
           + "see 'keeping-score --help'"
       ),
       (
         ["10"],
-        "keeping-score: no question group '10' (valid: 1 to 9, --reset, --help); "
+        "keeping-score: no question group '10' (valid: 1 to 9, reset); "
           + "see 'keeping-score --help'"
       ),
       (
         ["x"],
-        "keeping-score: no question group 'x' (valid: 1 to 9, --reset, --help); "
+        "keeping-score: no question group 'x' (valid: 1 to 9, reset); "
           + "see 'keeping-score --help'"
       ),
       (
         [""],
-        "keeping-score: no question group '' (valid: 1 to 9, --reset, --help); "
+        "keeping-score: no question group '' (valid: 1 to 9, reset); "
           + "see 'keeping-score --help'"
       ),
       (
         ["-"],
-        "keeping-score: unknown argument '-' (valid: a chapter 1 to 9, --reset, --help); "
+        "keeping-score: no question group '-' (valid: 1 to 9, reset); "
           + "see 'keeping-score --help'"
       ),
     ])
