@@ -14,10 +14,9 @@ package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
   private var isRunning = false
   private var thread: Thread?
 
-  /// The one the adapters and the bench share.
-  package static let shared = DedicatedExecutor()
-
-  private init() {
+  /// Starts the executor's thread, which runs for as long as the process does: make one for a
+  /// design and hand it to everything the design makes.
+  package init() {
     let thread = Thread { [unowned self] in self.runJobs() }
     thread.name = "Observations consumers"
     self.thread = thread

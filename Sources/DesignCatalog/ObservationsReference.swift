@@ -9,9 +9,13 @@ extension Design {
   /// the asynchronous sequence of its value.
   @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   package static let observations: Design = {
-    var contender = Contender(.observations) { ObservationsSubject() }
+    // The one thread the design's consumers run on: made here, and handed to every observable
+    // and bench subject the design makes.
+    let consumers = DedicatedExecutor()
+    let observable = ObservableDesign.observations(consumingOn: consumers)
+    var contender = Contender(observable) { ObservationsSubject(executor: consumers) }
     contender.deliversOnAnotherThread = true
-    return Design(observable: .observations, contenders: [contender])
+    return Design(observable: observable, contenders: [contender])
   }()
 }
 
@@ -22,24 +26,26 @@ extension Design {
 }
 
 extension ObservableDesign {
-  /// `Observations`, as the scenarios see it.
+  /// `Observations`, as the scenarios see it, its consumers run by `consumers`.
   @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
-  static let observations = ObservableDesign(
-    id: "observations", name: Design.observationsName, shortName: "obsns",
-    title: "Swift's Observations, an async sequence of values, one task each",
-    module: "Observation", typeName: "The @Observable class that Observations reads",
-    role: .reference, identity: .none, capabilities: [.initialValue, .unsubscribe],
-    inapplicable: [
-      .storedEntryCount: "Observations does not say how many consumers are iterating it",
-      .oldValue:
-        "each element is the value read when the consumer runs; the one before is not kept",
-    ],
-    notes: [
-      .releasedObserverNotCalled:
-        "the consuming task keeps iterating until it is cancelled and knows nothing of an owner"
-    ],
-    isSendable: isSendable(ObservedValue.self),
-    makeObservable: { ObservationsAdapter($0) })
+  static func observations(consumingOn consumers: DedicatedExecutor) -> ObservableDesign {
+    ObservableDesign(
+      id: "observations", name: Design.observationsName, shortName: "obsns",
+      title: "Swift's Observations, an async sequence of values, one task each",
+      module: "Observation", typeName: "The @Observable class that Observations reads",
+      role: .reference, identity: .none, capabilities: [.initialValue, .unsubscribe],
+      inapplicable: [
+        .storedEntryCount: "Observations does not say how many consumers are iterating it",
+        .oldValue:
+          "each element is the value read when the consumer runs; the one before is not kept",
+      ],
+      notes: [
+        .releasedObserverNotCalled:
+          "the consuming task keeps iterating until it is cancelled and knows nothing of an owner"
+      ],
+      isSendable: isSendable(ObservedValue.self),
+      makeObservable: { ObservationsAdapter($0, executor: consumers) })
+  }
 }
 
 /// A value in an `@Observable` class, each subscription a task that iterates `Observations`
@@ -55,9 +61,12 @@ extension ObservableDesign {
 final class ObservationsAdapter: ScenarioObservable {
   private let model: ObservedValue
   private var tasks: [ObjectIdentifier: [Task<Void, Never>]] = [:]
-  private let executor = DedicatedExecutor.shared
+  private let executor: DedicatedExecutor
 
-  init(_ value: Int) { model = ObservedValue(value) }
+  init(_ value: Int, executor: DedicatedExecutor) {
+    model = ObservedValue(value)
+    self.executor = executor
+  }
 
   deinit {
     for task in tasks.values.joined() { task.cancel() }
@@ -117,10 +126,12 @@ private final class ObservationsSubject: BenchSubject {
     var value = 0
   }
 
-  let executor = DedicatedExecutor.shared
+  let executor: DedicatedExecutor
   /// The model, carried to the executor's thread: made here, then touched only there.
   let carried = SingleThreaded(Model())
   var tasks: [Int: Task<Void, Never>] = [:]
+
+  init(executor: DedicatedExecutor) { self.executor = executor }
 
   deinit {
     for task in tasks.values { task.cancel() }
