@@ -71,6 +71,24 @@ package struct ExerciseBuilder: Sendable {
     "Exercise" + (exercise.number < 10 ? "0" : "") + String(exercise.number)
   }
 
+  /// The objects of a target's build folder that its current sources made, sorted: an object
+  /// left by a source file since removed would be linked too, and may name what no longer
+  /// exists. Objects not made from a Swift file (the module's own) are all taken.
+  ///
+  /// - Parameters:
+  ///   - folder: The target's build folder, `NAME.build`.
+  ///   - sources: The target's source folder.
+  /// - Returns: The objects to link.
+  package static func objects(in folder: URL, of sources: URL) -> [URL] {
+    let current = Set(
+      FileManager.default.enumerator(atPath: sources.path)?
+        .compactMap { ($0 as? String).map { URL(fileURLWithPath: $0).lastPathComponent + ".o" } }
+        ?? [])
+    return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+      .filter { $0.hasSuffix(".o") && (!$0.hasSuffix(".swift.o") || current.contains($0)) }
+      .sorted().map { folder.appendingPathComponent($0) }
+  }
+
   /// The generated entry point of exercise's grading child, compiled with its files.
   ///
   /// - Parameter exercise: The exercise.
@@ -169,17 +187,10 @@ package struct ExerciseBuilder: Sendable {
     let child = output.appendingPathComponent("grading-child")
     let entry = output.appendingPathComponent("WorkshopGradingChild.swift")
     let objects = Self.linkedTargets.flatMap { target in
-      let folder = buildFolder.appendingPathComponent("\(target).build")
-      // An object left by a source file since removed would be linked too, and may name what
-      // no longer exists: only those of the target's current sources are taken.
-      let current = Set(
-        FileManager.default.enumerator(
-          atPath: root.appendingPathComponent("Sources/\(target)").path)?
-          .compactMap { ($0 as? String).map { URL(fileURLWithPath: $0).lastPathComponent + ".o" } }
-          ?? [])
-      return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-        .filter { $0.hasSuffix(".o") && (!$0.hasSuffix(".swift.o") || current.contains($0)) }
-        .sorted().map { folder.appendingPathComponent($0).path }
+      Self.objects(
+        in: buildFolder.appendingPathComponent("\(target).build"),
+        of: root.appendingPathComponent("Sources/\(target)")
+      ).map(\.path)
     }
     // What the child is made of: the sources' text and the objects' dates.
     var stamp = Self.entryPoint(of: exercise) + packageName

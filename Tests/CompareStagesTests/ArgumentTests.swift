@@ -32,6 +32,11 @@ struct ArgumentTests {
 
   @Test("--with-platform adds the references; --stage takes their names")
   func platform() throws {
+    // A stage by its name, as its column is headed, or by its number.
+    #expect(
+      try Command.parse(["--stage", "keyed", "--stage", "1"])
+        == .compare(format: .text, scenarios: [], columns: [.closures, .keyedDict]))
+    #expect(Design.stages.allSatisfy { Design.named($0.observable.shortName) == $0 })
     #expect(
       try Command.parse(["--with-platform"])
         == .compare(

@@ -157,6 +157,14 @@ struct TutorialExecutableTests {
         ["3", "--picture"],
         "tutorial: no picture for chapter '3' (valid: 5); see 'tutorial --help'\n"
       ),
+      (
+        ["--picture"],
+        "tutorial: --picture needs its chapter (valid: 5 --picture); see 'tutorial --help'\n"
+      ),
+      (
+        ["--version"],
+        "tutorial: unknown option '--version' (valid for demo: --picture); see 'tutorial --help'\n"
+      ),
     ])
   func badInput(arguments: [String], message: String) throws {
     let result = try runProduct("tutorial", arguments)

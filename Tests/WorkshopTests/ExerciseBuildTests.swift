@@ -31,6 +31,29 @@ struct ExerciseBuildTests {
     }
   }
 
+  @Test("a grading child links the objects of a target's current sources, never a stale one")
+  func staleObjectsAreLeftOut() throws {
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("objects-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let sources = scratch.appendingPathComponent("Sources/Kit/Nested")
+    let folder = scratch.appendingPathComponent("Kit.build")
+    try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    for file in ["Kept.swift", "Nested/Deep.swift"] {
+      try Data().write(to: scratch.appendingPathComponent("Sources/Kit/\(file)"))
+    }
+    for object in [
+      "Kept.swift.o", "Deep.swift.o", "Removed.swift.o", "Kit.swiftmodule.o", "Kept.d",
+    ] {
+      try Data().write(to: folder.appendingPathComponent(object))
+    }
+    let linked = ExerciseBuilder.objects(
+      in: folder, of: scratch.appendingPathComponent("Sources/Kit")
+    ).map(\.lastPathComponent)
+    #expect(linked == ["Deep.swift.o", "Kept.swift.o", "Kit.swiftmodule.o"])
+  }
+
   @Test(
     "each solution, compiled as the workshop compiles an exercise, is solved in its own child",
     arguments: Exercise.all)
