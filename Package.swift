@@ -1,9 +1,10 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// The package is written as tables, each fact once: the stages, the lab around them, the
-// exercises' solutions, the bench's variants of stage 5 tuned and the tests. Products and
-// dependency lists are derived from them.
+// The package is written as tables, each fact once: the stages (Sources/NAME), the lab around
+// them (Sources/Lab/NAME, its commands in Sources/Lab/Commands/NAME), the exercises' solutions,
+// the bench's variants of stage 5 tuned and the tests. Products and dependency lists are derived
+// from them.
 
 /// The stages of the evolution, in order: one module, one library product and one test target
 /// each (`Tests/NAMETests`, with what else its tests use). A stage depends on nothing.
@@ -33,7 +34,7 @@ let solutions: [(module: String, folder: String, dependencies: [String])] = [
   ("10", "10-scores-on-the-main-actor", ["Stage5Concurrency", "WorkshopKit"]),
 ].map { ("Solution" + $0.0, $0.1, $0.2) }
 
-/// Stage 5 tuned's source again (Sources/Stage5TunedVariants/*/ link to its files), compiled
+/// Stage 5 tuned's source again (Sources/Lab/Stage5TunedVariants/*/ link to its files), compiled
 /// with one optimisation taken away: appendix 5a's table, `compare-stages variants`.
 let variants: [(module: String, folder: String, condition: String)] = [
   ("Mutex", "MUTEX"), ("TwoTrips", "TWO_TRIPS"), ("Allocating", "ALLOCATING"),
@@ -134,11 +135,14 @@ let package = Package(
   ] + commands.map { .executable(name: $0.name, targets: [$0.name]) },
   targets: stages.map { .target(name: $0) }
     + lab.map {
-      .target(name: $0.name, dependencies: $0.dependencies.map { .init(stringLiteral: $0) })
+      .target(
+        name: $0.name, dependencies: $0.dependencies.map { .init(stringLiteral: $0) },
+        path: "Sources/Lab/\($0.name)")
     }
     + commands.map {
       .executableTarget(
-        name: $0.name, dependencies: [.init(stringLiteral: $0.library), "CommandSupport"])
+        name: $0.name, dependencies: [.init(stringLiteral: $0.library), "CommandSupport"],
+        path: "Sources/Lab/Commands/\($0.name)")
     }
     + solutions.map {
       .target(
@@ -147,7 +151,7 @@ let package = Package(
     }
     + variants.map {
       .target(
-        name: $0.module, path: "Sources/Stage5TunedVariants/\($0.folder)",
+        name: $0.module, path: "Sources/Lab/Stage5TunedVariants/\($0.folder)",
         swiftSettings: [.define($0.condition)])
     }
     + [

@@ -38,7 +38,7 @@
   /// the first `end` after it.
   private func stepSource(from start: String, to end: String) throws -> String {
     let source = try String(
-      contentsOf: packageRoot.appending(path: "Sources/TutorialDemos/Chapter5Steps.swift"),
+      contentsOf: packageRoot.appending(path: "Sources/Lab/TutorialDemos/Chapter5Steps.swift"),
       encoding: .utf8)
     let from = try #require(source.range(of: start)).lowerBound
     let to = try #require(source.range(of: end, range: from..<source.endIndex)).lowerBound

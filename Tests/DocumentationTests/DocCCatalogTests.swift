@@ -3,15 +3,33 @@ import Foundation
 import ObserverScenarios
 import Testing
 
-/// The modules with a catalog in `Sources/NAME/NAME.docc`.
+/// The folders modules live in: the stages in `Sources`, the lab in `Sources/Lab`.
+private let moduleFolders = ["Sources", "Sources/Lab"]
+
+/// The catalog of `module`, relative to the package: `Sources/NAME/NAME.docc` for a stage,
+/// `Sources/Lab/NAME/NAME.docc` for the lab's public library.
+private func catalog(of module: String) -> String {
+  let folders = moduleFolders.map { "\($0)/\(module)/\(module).docc" }
+  return folders.first {
+    FileManager.default.fileExists(atPath: packageRoot.appendingPathComponent($0).path)
+  } ?? folders[0]
+}
+
+/// The modules with a catalog, in `Sources/NAME/NAME.docc` or `Sources/Lab/NAME/NAME.docc`.
 private func modulesWithCatalogs() throws -> Set<String> {
-  let sources = packageRoot.appendingPathComponent("Sources")
-  let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path)
-  return Set(
-    modules.filter { module in
-      FileManager.default.fileExists(
-        atPath: sources.appendingPathComponent("\(module)/\(module).docc/\(module).md").path)
-    })
+  var modules: Set<String> = []
+  for folder in moduleFolders {
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: packageRoot.appendingPathComponent(folder).path)
+    modules.formUnion(
+      names.filter { module in
+        FileManager.default.fileExists(
+          atPath: packageRoot.appendingPathComponent(
+            "\(folder)/\(module)/\(module).docc/\(module).md"
+          ).path)
+      })
+  }
+  return modules
 }
 
 @Suite("Documentation: DocC catalogs")
@@ -46,7 +64,7 @@ struct DocCCatalogTests {
   func landingPageAbstract(module: String) throws {
     let page = try String(
       contentsOf: packageRoot.appendingPathComponent(
-        "Sources/\(module)/\(module).docc/\(module).md"),
+        "\(catalog(of: module))/\(module).md"),
       encoding: .utf8)
     let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
     #expect(lines.first == "# ``\(module)``")
@@ -57,7 +75,7 @@ struct DocCCatalogTests {
   @Test("every relative link in a catalog points to a file of the package")
   func catalogLinks() throws {
     for module in try modulesWithCatalogs() {
-      let folder = packageRoot.appendingPathComponent("Sources/\(module)/\(module).docc")
+      let folder = packageRoot.appendingPathComponent("\(catalog(of: module))")
       for file in try FileManager.default.contentsOfDirectory(atPath: folder.path)
       where file.hasSuffix(".md") {
         let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
@@ -69,7 +87,7 @@ struct DocCCatalogTests {
           let target = folder.appendingPathComponent(link).standardizedFileURL
           #expect(
             FileManager.default.fileExists(atPath: target.path),
-            "Sources/\(module)/\(module).docc/\(file): broken link \(link)")
+            "\(catalog(of: module))/\(file): broken link \(link)")
         }
       }
     }
@@ -83,7 +101,7 @@ struct DocCCatalogTests {
     let chapter = try #require(stage.observable.chapter)
     let page = try String(
       contentsOf: packageRoot.appendingPathComponent(
-        "Sources/\(module)/\(module).docc/\(module).md"),
+        "\(catalog(of: module))/\(module).md"),
       encoding: .utf8)
     #expect(page.contains("](../../../\(chapter))"), "\(module) does not link \(chapter)")
     #expect(!page.contains("`\(chapter)`"), "\(module) names \(chapter) as code text")
@@ -101,12 +119,12 @@ struct DocCCatalogTests {
       try String(contentsOf: sources.appendingPathComponent($0), encoding: .utf8)
     }
     let folder = packageRoot.appendingPathComponent(
-      "Sources/ObserverScenarios/ObserverScenarios.docc")
+      "Sources/Lab/ObserverScenarios/ObserverScenarios.docc")
     var blocks = 0
     for file in try FileManager.default.contentsOfDirectory(atPath: folder.path)
     where file.hasSuffix(".md") {
       let article = try MarkdownDocument(
-        "Sources/ObserverScenarios/ObserverScenarios.docc/\(file)")
+        "Sources/Lab/ObserverScenarios/ObserverScenarios.docc/\(file)")
       for block in article.fencedBlocks where block.language == "swift" {
         blocks += 1
         #expect(
@@ -122,7 +140,7 @@ struct DocCCatalogTests {
     let catalogs = try modulesWithCatalogs()
     for module in Design.stages.map(\.observable.module) {
       #expect(catalogs.contains(module), "\(module) has no catalog")
-      let flaws = packageRoot.appendingPathComponent("Sources/\(module)/\(module).docc/Flaws.md")
+      let flaws = packageRoot.appendingPathComponent("\(catalog(of: module))/Flaws.md")
       #expect(FileManager.default.fileExists(atPath: flaws.path), "\(module) has no Flaws.md")
     }
   }
@@ -133,7 +151,7 @@ struct DocCCatalogTests {
   func flawsArticleMatchesTheScenarios(stage: Design) throws {
     let module = stage.observable.module
     let article = try String(
-      contentsOf: packageRoot.appendingPathComponent("Sources/\(module)/\(module).docc/Flaws.md"),
+      contentsOf: packageRoot.appendingPathComponent("\(catalog(of: module))/Flaws.md"),
       encoding: .utf8)
     let named = Set(
       article.split(separator: "\n").compactMap { line -> String? in

@@ -131,7 +131,7 @@ struct GradeYourOwnTests {
     ).split(separator: "\n", omittingEmptySubsequences: false).map {
       $0.trimmingCharacters(in: .whitespaces)
     }
-    let folder = packageRoot.appendingPathComponent("Sources/ObserverScenarios")
+    let folder = packageRoot.appendingPathComponent("Sources/Lab/ObserverScenarios")
     let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
       .filter { $0.hasSuffix(".swift") }.sorted()
     var found = 0
@@ -152,7 +152,7 @@ struct GradeYourOwnTests {
           }
           #expect(
             matches,
-            "Sources/ObserverScenarios/\(file):\(current.start): copy this example into \(example)/Sources/LibraryShapes/DocExamples.swift, where it is compiled"
+            "Sources/Lab/ObserverScenarios/\(file):\(current.start): copy this example into \(example)/Sources/LibraryShapes/DocExamples.swift, where it is compiled"
           )
           block = nil
         } else if block != nil {

@@ -1,1 +1,198 @@
-../Stage5ConcurrencyTests/PromiseTests.swift
+import Foundation
+import Synchronization
+import Testing
+
+#if TUNED
+  import Stage5Tuned
+#else
+  import Stage5Concurrency
+#endif
+
+/// A screen that keeps its own token, whose handler captures the screen: screen → token →
+/// subscription → handler → screen, until the token is cancelled.
+@MainActor final class TokenKeepingScreen {
+  var token: ObservationToken?
+  var shown = 0
+  let deinits: SharedLog<String>
+
+  init(_ score: Observable<Int>, deinits: SharedLog<String>) {
+    self.deinits = deinits
+    token = score.observe { change in self.shown = change.newValue }
+  }
+
+  deinit { deinits.append("screen") }
+}
+
+/// An actor other than the main one, whose handler records what it is handed, on itself.
+actor Tally {
+  private(set) var values: [Int] = []
+  private var token: ObservationToken?
+
+  /// Observes `score` with a handler isolated to this actor, which checks that it runs here.
+  func start(_ score: Observable<Int>) {
+    token = score.observe { change in
+      self.preconditionIsolated("a handler written in an actor runs on it")
+      self.values.append(change.newValue)
+    }
+  }
+}
+
+/// Something a handler captures, whose deinitialization is logged.
+final class Capture: Sendable {
+  let log: SharedLog<String>
+
+  init(_ log: SharedLog<String>) { self.log = log }
+
+  func touch() {}
+
+  deinit { log.append("released") }
+}
+
+extension OverlapDetector {
+  /// Marks a handler's call, long enough for a call on another thread to meet it.
+  func handle() {
+    enter()
+    for _ in 0..<200 { _ = callCount }
+    leave()
+  }
+}
+
+@Suite("Stage 5 keeps its promises: one handler at a time, cancel releases, isolation kept")
+@MainActor
+struct PromiseTests {
+  @Test(
+    "never two handlers at a time: a main-actor handler and an any-thread one, set from another thread",
+    arguments: [1, 3])
+  func mainActorAndAnyThreadHandlersNeverOverlap(setterCount: Int) async {
+    let score = Observable(0)
+    let detector = OverlapDetector()
+    let arrivals = Arrivals()
+    let anyThread = score.observeOnAnyThread { _ in detector.handle() }
+    let onMain = score.observe { change in
+      detector.handle()
+      arrivals.record(change.newValue)
+    }
+    let anyThreadAfter = score.observeOnAnyThread { _ in detector.handle() }
+    let perSetter = 2_000
+    let finished = DispatchGroup()
+    for setter in 0..<setterCount {
+      finished.enter()
+      Thread.detachNewThread {
+        for index in 1...perSetter { score.value = setter * 10_000 + index }
+        finished.leave()
+      }
+    }
+    // The main actor stays free meanwhile, so that its handler runs while the setters set.
+    await withCheckedContinuation { continuation in
+      finished.notify(queue: .global()) { continuation.resume() }
+    }
+    let last = score.value
+    await arrivals.wait(for: last)
+    #expect(detector.overlapCount == 0, "handlers overlapped \(detector.overlapCount) times")
+    #expect(arrivals.values.count == setterCount * perSetter, "every change reached the main actor")
+    #expect(detector.callCount == 3 * setterCount * perSetter, "every handler saw every change")
+    withExtendedLifetime((anyThread, onMain, anyThreadAfter)) {}
+  }
+
+  @Test("cancel() releases the handler, and what it captured, before it returns")
+  func cancelReleasesTheHandler() {
+    let deinits = SharedLog<String>()
+    let score = Observable(0)
+    var screen: TokenKeepingScreen? = TokenKeepingScreen(score, deinits: deinits)
+    weak let weakScreen = screen
+    score.value = 1
+    #expect(screen?.shown == 1)
+    screen?.token?.cancel()
+    screen = nil
+    #expect(weakScreen == nil, "the screen was freed: the token no longer holds its handler")
+    #expect(deinits.entries == ["screen"])
+  }
+
+  @Test("a handler that cancels its own token is released by the time the set returns")
+  func cancelInsideTheHandler() {
+    let log = SharedLog<String>()
+    let score = Observable(0)
+    let slot = Locked<ObservationToken?>(nil)
+    var capture: Capture? = Capture(log)
+    slot.withLock { [capture] in
+      $0 = score.observeOnAnyThread { _ in
+        capture?.touch()
+        slot.withLock { $0 }?.cancel()
+      }
+    }
+    capture = nil
+    #expect(log.entries.isEmpty, "the handler holds what it captured")
+    score.value = 1
+    #expect(log.entries == ["released"])
+    score.value = 2
+    #expect(log.entries == ["released"])
+  }
+
+  @Test("cancelled from another thread during a delivery: released once that delivery is done")
+  nonisolated func cancelDuringADeliveryOnAnotherThread() {
+    let log = SharedLog<String>()
+    let score = Observable(0)
+    let entered = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let blocker = score.observeOnAnyThread { change in
+      guard change.newValue == 1 else { return }
+      entered.signal()
+      proceed.wait()
+    }
+    var capture: Capture? = Capture(log)
+    let victim = score.observeOnAnyThread { [capture] _ in capture?.touch() }
+    capture = nil
+    let delivered = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      score.value = 1
+      delivered.signal()
+    }
+    entered.wait()
+    victim.cancel()
+    proceed.signal()
+    delivered.wait()
+    #expect(log.entries == ["released"], "released by the time the delivery ended")
+    withExtendedLifetime(blocker) {}
+  }
+
+  @Test("a dropped owner-less observable still lets go of a cancelled token's handler")
+  nonisolated func cancelAfterTheObservableIsGone() {
+    let log = SharedLog<String>()
+    var score: Observable<Int>? = Observable(0)
+    var capture: Capture? = Capture(log)
+    let token = score!.observeOnAnyThread { [capture] _ in capture?.touch() }
+    capture = nil
+    score = nil
+    #expect(log.entries == ["released"], "the observable's end released it")
+    token.cancel()
+    #expect(log.entries == ["released"])
+  }
+
+  @Test("a handler written in another actor runs on it: every change, in the order set, once")
+  nonisolated func handlerOfAnotherActor() async {
+    let score = Observable(0)
+    let tally = Tally()
+    await tally.start(score)
+    for value in 1...100 { score.value = value }
+    while await tally.values.count < 100 { await Task.yield() }
+    #expect(await tally.values == Array(1...100))
+  }
+
+  @Test("a handler written in a @MainActor type runs on the main actor for every set")
+  func mainActorHandlerStaysOnTheMainActor() async {
+    let score = Observable(0)
+    let screen = ScoreLabel()
+    let arrivals = Arrivals()
+    score.observe(screen) { label, change in
+      label.history.append(("\(change.newValue)", isOnMainQueueOrThread()))
+    }
+    score.observe(arrivals) { arrivals, change in arrivals.record(change.newValue) }
+    Thread.detachNewThread {
+      for value in 1...200 { score.value = value }
+    }
+    await arrivals.wait(for: 200)
+    #expect(screen.history.count == 200)
+    let everyCallOnTheMainActor = screen.history.allSatisfy { $0.onMainThread }
+    #expect(everyCallOnTheMainActor, "every call ran on the main actor")
+  }
+}

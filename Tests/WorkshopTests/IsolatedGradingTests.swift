@@ -144,7 +144,7 @@ struct IsolatedGradingTests {
         + #"echo "💣 Program crashed: Illegal instruction" >&2; "#
         + #"echo "  2 [ra]  0x00007f91 Array.remove(at:) + 273 in libswiftCore.so" >&2; "#
         + #"echo "  3 [ra]  0x000055b1 Observable.removeObserver(_:) + 139 in child at /home/me/p/Exercises/02-call-in-order/Observable.swift:74:15" >&2; "#
-        + #"echo "  5 [ra]  0x000055b2 KeyedAdapter.unsubscribe(_:) + 507 in child at /home/me/p/Sources/WorkshopKit/ExerciseAdapters.swift:119:18" >&2; "#
+        + #"echo "  5 [ra]  0x000055b2 KeyedAdapter.unsubscribe(_:) + 507 in child at /home/me/p/Sources/Lab/WorkshopKit/ExerciseAdapters.swift:119:18" >&2; "#
         + #"kill -ILL $$; }"#)
     defer { child.remove() }
     let grade = IsolatedGrading.grade(exercise, command: [child.path])
