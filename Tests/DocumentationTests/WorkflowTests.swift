@@ -19,15 +19,22 @@ private let pyYAMLIsInstalled: Bool = {
   (try? python(["-c", "import yaml"]))?.status == 0
 }()
 
-/// Runs `python3` with `arguments`; returns what it printed and its exit status.
-private func python(_ arguments: [String]) throws -> (output: String, status: Int32) {
+/// Runs `python3` with `arguments` and `input` on its standard input; returns what it printed
+/// and its exit status.
+private func python(
+  _ arguments: [String], input: String = ""
+) throws -> (output: String, status: Int32) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
   process.arguments = ["python3"] + arguments
   let output = Pipe()
+  let standardInput = Pipe()
   process.standardOutput = output
+  process.standardInput = standardInput
   process.standardError = FileHandle.nullDevice
   try process.run()
+  standardInput.fileHandleForWriting.write(Data(input.utf8))
+  try standardInput.fileHandleForWriting.close()
   let data = output.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   return (String(decoding: data, as: UTF8.self), process.terminationStatus)
@@ -150,11 +157,24 @@ struct WorkflowTests {
   @Test("the iOS simulator job builds a scheme for every library product, and nothing else")
   func iOSSchemesAreTheLibraries() throws {
     let job = try #require(try workflow()["jobs"]?["ios"])
-    let schemes = job["strategy"]?["matrix"]?["scheme"]?.items.compactMap(\.string) ?? []
-    #expect(Set(schemes) == Set(try libraryProducts()))
-    #expect(schemes.count == Set(schemes).count)
-    let command = job["steps"]?.items.compactMap { $0["run"]?.string }.first ?? ""
-    #expect(command.contains("xcodebuild build -scheme \"${{ matrix.scheme }}\""))
-    #expect(command.contains("-destination \"generic/platform=iOS Simulator\""))
+    #expect(job["steps"]?.items.compactMap { $0["run"]?.string } == ["bash .ci/ios"])
+    let script = try String(
+      contentsOf: packageRoot.appendingPathComponent(".ci/ios"), encoding: .utf8)
+    #expect(script.contains("swift package dump-package | python3 -c '"))
+    #expect(
+      script.contains(
+        #"xcodebuild build -scheme "$scheme" -destination "generic/platform=iOS Simulator""#))
+    // The script's filter, run on products shaped as dump-package writes them: the libraries
+    // come out, in order, and the executables do not.
+    let filter = try #require(script.firstMatch(of: /python3 -c '([^']*)'/)).output.1
+    let libraries = try libraryProducts()
+    let products =
+      libraries.map { #"{"name": "\#($0)", "type": {"library": ["automatic"]}}"# }
+      + [#"{"name": "compare-stages", "type": {"executable": null}}"#]
+    let json = #"{"products": [\#(products.joined(separator: ", "))]}"#
+    let listed = try python(["-c", String(filter)], input: json)
+    #expect(listed.status == 0)
+    #expect(listed.output.split(separator: "\n").map(String.init) == libraries)
   }
+
 }
