@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@Suite("Documentation: the package's layout")
+struct LayoutTests {
+  /// The folders a `<!-- tree: Sources -->` picture draws, as paths: `Sources/Lab/Commands`.
+  private func drawnFolders(in block: MarkdownDocument.FencedBlock) -> Set<String> {
+    var parents: [String] = []
+    var folders: Set<String> = []
+    for line in block.content.split(separator: "\n").map(String.init) {
+      // A root line is the folder alone; each level below it is drawn four characters wider.
+      guard let name = line.firstMatch(of: /([A-Za-z0-9-]+)\//)?.output.1 else { continue }
+      let depth =
+        line.distance(
+          from: line.startIndex, to: line.firstRange(of: "\(name)/")!.lowerBound) / 4
+      parents = Array(parents.prefix(depth)) + [String(name)]
+      folders.insert(parents.joined(separator: "/"))
+    }
+    return folders
+  }
+
+  /// The folders under `root`, as paths relative to the package, `root` itself included.
+  private func folders(under root: String) throws -> Set<String> {
+    let manager = FileManager.default
+    var found: Set<String> = [root]
+    for name in try manager.contentsOfDirectory(
+      atPath: packageRoot.appendingPathComponent(root).path)
+    where !name.hasPrefix(".") {
+      var isFolder: ObjCBool = false
+      let path = "\(root)/\(name)"
+      if manager.fileExists(
+        atPath: packageRoot.appendingPathComponent(path).path, isDirectory: &isFolder),
+        isFolder.boolValue
+      {
+        found.insert(path)
+      }
+    }
+    return found
+  }
+
+  @Test("CONTRIBUTING's picture of Sources draws every stage, lab module and command folder")
+  func treeMatchesTheFolders() throws {
+    let document = try MarkdownDocument("CONTRIBUTING.md")
+    let block = try #require(document.fencedBlocks.first { $0.marker == "tree: Sources" })
+    let actual = try folders(under: "Sources").union(folders(under: "Sources/Lab"))
+      .union(folders(under: "Sources/Lab/Commands"))
+    let drawn = drawnFolders(in: block)
+    #expect(actual.subtracting(drawn).sorted() == [], "folders the picture does not draw")
+    #expect(drawn.subtracting(actual).sorted() == [], "folders drawn that are not there")
+  }
+}
