@@ -12,10 +12,6 @@ package final class QuestionGroupsScreen {
   package private(set) var scoreLabels: [Int: String] = [:]
 
   /// Creates the screen and starts observing `latestScores`.
-  ///
-  /// - Parameters:
-  ///   - groups: The groups shown, in order.
-  ///   - latestScores: The scores to show.
   package init(groups: [QuestionGroup], observing latestScores: Observable<Scores>) {
     self.groups = groups
     latestScores.addObserver(self, options: [.initial, .new]) { [weak self] scores, _ in
@@ -46,13 +42,9 @@ package final class ScoreSaver {
   /// The scores as the file had them, as far as this saver knows.
   private var saved: Scores
 
-  /// Creates a saver and starts observing `latestScores`.
-  ///
-  /// - Parameters:
-  ///   - store: Where to save.
-  ///   - latestScores: The scores to save whenever they are set.
-  ///   - warn: Called with a message when the file was moved aside before it was replaced, and
-  ///     once if saving fails; the game goes on.
+  /// Creates a saver and starts observing `latestScores`. `warn` is called with a message when
+  /// the file was moved aside before it was replaced, and once if saving fails; the game goes
+  /// on.
   package init(
     store: ScoreStore, observing latestScores: Observable<Scores>,
     warn: @escaping (String) -> Void
@@ -87,14 +79,8 @@ package struct Game {
   private let warn: (String) -> Void
   private let shuffler: ChoiceShuffler
 
-  /// Creates a run of the app.
-  ///
-  /// - Parameters:
-  ///   - store: Where the scores are loaded from and saved to.
-  ///   - shuffler: Orders each question's choices.
-  ///   - readLine: Returns the player's next line of input, or `nil` at the end of input.
-  ///   - print: Shows a line to the player.
-  ///   - warn: Reports a problem the app recovers from.
+  /// A run that reads the player's lines with `readLine` (`nil` at the end of input), shows
+  /// lines with `print`, and reports a problem it recovers from with `warn`.
   package init(
     store: ScoreStore, shuffler: ChoiceShuffler = ChoiceShuffler(),
     readLine: @escaping () -> String?, print: @escaping (String) -> Void,
@@ -107,43 +93,17 @@ package struct Game {
     self.warn = warn
   }
 
-  /// Shows the question groups screen, then asks which group to play and plays it.
+  /// Shows the question groups screen, then plays one game of `group`; without one, asks which
+  /// group to play first.
   ///
   /// - Returns: The score, or `nil` if no group was chosen or the input ended before the last
   ///   answer.
   @discardableResult
-  package func chooseAndPlay() -> Score? {
+  package func play(_ group: QuestionGroup? = nil) -> Score? {
     let latestScores = Observable(loadSavedScores())
     let screen = QuestionGroupsScreen(groups: QuestionGroup.all, observing: latestScores)
     screen.lines.forEach(print)
-    print("")
-    while true {
-      print("Which group? (\(QuestionGroup.numberRange); an empty line quits):")
-      guard let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
-        return nil
-      }
-      if let number = Int(line), let group = QuestionGroup.numbered(number) {
-        return play(group, scores: latestScores, screen: screen)
-      }
-      print("Please answer with a group number from \(QuestionGroup.numberRange).")
-    }
-  }
-
-  /// Plays one game of `group`.
-  ///
-  /// - Parameter group: The questions to ask.
-  /// - Returns: The score, or `nil` if the input ended before the last answer.
-  @discardableResult
-  package func play(_ group: QuestionGroup) -> Score? {
-    let latestScores = Observable(loadSavedScores())
-    let screen = QuestionGroupsScreen(groups: QuestionGroup.all, observing: latestScores)
-    screen.lines.forEach(print)
-    return play(group, scores: latestScores, screen: screen)
-  }
-
-  private func play(
-    _ group: QuestionGroup, scores latestScores: Observable<Scores>, screen: QuestionGroupsScreen
-  ) -> Score? {
+    guard let group = group ?? chooseGroup() else { return nil }
     let saver = ScoreSaver(store: store, observing: latestScores, warn: warn)
     print("")
     print("\(group.number). \(group.title)")
@@ -188,6 +148,18 @@ package struct Game {
 
   private var letters: [String] { ["a", "b", "c", "d", "e", "f"] }
 
+  private func chooseGroup() -> QuestionGroup? {
+    print("")
+    while true {
+      print("Which group? (\(QuestionGroup.numberRange); an empty line quits):")
+      guard let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
+        return nil
+      }
+      if let number = Int(line), let group = QuestionGroup.numbered(number) { return group }
+      print("Please answer with a group number from \(QuestionGroup.numberRange).")
+    }
+  }
+
   private func loadSavedScores() -> Scores {
     switch store.load() {
     case .nothing:
@@ -197,11 +169,10 @@ package struct Game {
       return scores
     case .setAside(let problem, let aside):
       warn("\(problem); it is kept as \(aside.path), and the game starts fresh")
-      return Scores()
     case .unusable(let problem):
       warn("\(problem); starting fresh")
-      return Scores()
     }
+    return Scores()
   }
 
   private func readAnswer(choices: Int) -> Int? {

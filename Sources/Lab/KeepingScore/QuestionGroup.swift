@@ -2,30 +2,18 @@ import Support
 
 /// A question with one right answer among a few choices, and why it is right.
 ///
-/// The right answer is written first; a game shows the choices shuffled
-/// (``Question/shuffled(using:)``), so neither its place nor anything else about how the
-/// question was written tells it apart.
+/// The right answer is written first; a game shows the choices shuffled (``ChoiceShuffler``),
+/// so neither its place nor anything else about how the question was written tells it apart.
 package struct Question: Sendable {
-  /// The question asked.
   package var prompt: String
   /// A short piece of Swift shown under the prompt, whose output the question asks about; the
   /// tests compile the same lines and check that the right answer is what they print.
   package var code: String?
-  /// The right answer.
   package var rightAnswer: String
-  /// The wrong answers.
   package var wrongAnswers: [String]
   /// Why the right answer is right, shown after every answer.
   package var explanation: String
 
-  /// Creates a question.
-  ///
-  /// - Parameters:
-  ///   - prompt: The question asked.
-  ///   - code: Swift shown under the prompt, if the question is about what it prints.
-  ///   - right: The right answer.
-  ///   - wrong: The wrong answers.
-  ///   - explanation: Why the right answer is right.
   package init(
     _ prompt: String, code: String? = nil, right: String, wrong: [String], explanation: String
   ) {
@@ -43,30 +31,14 @@ package struct Question: Sendable {
 /// A numbered group of questions, played as one game, as on the book's "Select Question Group"
 /// screen: one group per chapter of the tutorial, a self-check for its reader.
 package struct QuestionGroup: Sendable {
-  /// The chapter it checks.
+  /// The chapter it checks, whose number and title it has.
   package var chapter: TutorialChapter
   /// Its questions, asked in order.
   package var questions: [Question]
 
-  /// The group's number: its chapter's.
   package var number: Int { chapter.number }
-  /// The group's title: its chapter's.
   package var title: String { chapter.title }
 
-  /// Creates a group.
-  ///
-  /// - Parameters:
-  ///   - chapter: The chapter it checks.
-  ///   - questions: Its questions, asked in order.
-  package init(chapter: TutorialChapter, questions: [Question]) {
-    self.chapter = chapter
-    self.questions = questions
-  }
-
-  /// The group numbered `number`, if there is one.
-  ///
-  /// - Parameter number: A chapter number.
-  /// - Returns: The group, or `nil`.
   package static func numbered(_ number: Int) -> QuestionGroup? {
     all.first { $0.number == number }
   }
