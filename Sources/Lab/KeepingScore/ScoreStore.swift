@@ -41,7 +41,6 @@ package struct ScoreStore: Sendable {
 
   /// The save file, as the user names it: it may be a symbolic link.
   package let url: URL
-  /// The time that names a file set aside.
   private let now: @Sendable () -> Date
 
   /// A store that saves to `url`, whose folder is created when a score is first saved. `now`
@@ -86,9 +85,10 @@ package struct ScoreStore: Sendable {
         return .setAside(problem, to: try setAside())
       }
     } catch {
+      let reason = (error as? LocalizedError)?.errorDescription ?? "\(error)"
       return .unusable(
-        "\(problem), and cannot be moved aside (\(describe(error))): it is left as it is, and "
-          + "no score is saved over it")
+        "\(problem), and cannot be moved aside (\(reason)): it is left as it is, and no score "
+          + "is saved over it")
     }
   }
 
@@ -293,8 +293,4 @@ package struct ScoreStore: Sendable {
   }
 
   private var errnoCode: POSIXErrorCode { POSIXErrorCode(rawValue: errno) ?? .EIO }
-
-  private func describe(_ error: any Error) -> String {
-    (error as? LocalizedError)?.errorDescription ?? "\(error)"
-  }
 }

@@ -13,24 +13,20 @@ package enum TutorialCommand {
     case picture
   }
 
-  /// What the options given so far ask for.
-  package struct Options: Sendable {
-    var picture = false
-  }
-
   private static var chapters: String {
     Demo.chapters.map { String($0.chapter.number) }.joined(separator: ", ")
   }
 
-  /// The command line of `tutorial`: one word, which may be left out, and its option; the
-  /// parser and the USAGE and OPTIONS of `--help` are made from it.
-  package static let syntax = CommandSyntax<Options, Request>(
+  /// The command line of `tutorial`: one word, which may be left out, and its option, parsed
+  /// into whether `--picture` was given; the parser and the USAGE and OPTIONS of `--help` are
+  /// made from it.
+  package static let syntax = CommandSyntax<Bool, Request>(
     command: "tutorial",
     options: [
       .flag(
         "--picture",
         help: "with chapter 5: run its step 4 live and print it as a Mermaid diagram"
-      ) { options in options.picture = true },
+      ) { picture in picture = true },
       .flag("--help", alias: "-h", help: "print this help") { _ in },
     ],
     words: [
@@ -38,9 +34,9 @@ package enum TutorialCommand {
         "demo", argument: ("chapter", { chapters }), argumentIsOptional: true,
         options: ["--picture"],
         help: "run the demo of a chapter of the tutorial in Tutorial/; the word may be left out"
-      ) { chapter, options throws(UsageError) in
+      ) { chapter, picture throws(UsageError) in
         guard let chapter else {
-          guard !options.picture else {
+          guard !picture else {
             throw UsageError(
               message: "--picture needs its chapter "
                 + "(valid: \(TutorialChapter.concurrency.number) --picture)")
@@ -52,7 +48,7 @@ package enum TutorialCommand {
         else {
           throw UsageError(message: "no demo for chapter '\(chapter)' (valid: \(chapters))")
         }
-        guard options.picture else { return .demo(number) }
+        guard picture else { return .demo(number) }
         guard number == TutorialChapter.concurrency.number else {
           throw UsageError(
             message: "no picture for chapter '\(chapter)' "
@@ -61,7 +57,7 @@ package enum TutorialCommand {
         return .picture
       }
     ],
-    initial: Options())
+    initial: false)
 
   /// The text of `--help`, which no argument prints too.
   package static let usage = """
