@@ -14,16 +14,6 @@ package struct Question: Sendable {
   /// Why the right answer is right, shown after every answer.
   package var explanation: String
 
-  package init(
-    _ prompt: String, code: String? = nil, right: String, wrong: [String], explanation: String
-  ) {
-    self.prompt = prompt
-    self.code = code
-    self.rightAnswer = right
-    self.wrongAnswers = wrong
-    self.explanation = explanation
-  }
-
   /// Every choice, as written: the right answer first.
   package var choices: [String] { [rightAnswer] + wrongAnswers }
 }
@@ -423,8 +413,8 @@ extension Question {
     let prompt = texts("?")[0]
     let code = texts("|")
     self.init(
-      prompt.isEmpty ? QuestionGroup.printsPrompt : prompt,
-      code: code.isEmpty ? nil : code.joined(separator: "\n"), right: texts("+")[0],
-      wrong: texts("-"), explanation: texts("=")[0])
+      prompt: prompt.isEmpty ? QuestionGroup.printsPrompt : prompt,
+      code: code.isEmpty ? nil : code.joined(separator: "\n"), rightAnswer: texts("+")[0],
+      wrongAnswers: texts("-"), explanation: texts("=")[0])
   }
 }
