@@ -6,7 +6,6 @@ import Stage4Options
 /// It observes the scores with `.initial`, so it shows the saved scores as soon as it opens,
 /// and keeps its labels up to date as games end.
 package final class QuestionGroupsScreen {
-  /// The groups shown, in order.
   package let groups: [QuestionGroup]
   /// The label beside each group, by group number, as the screen shows it now.
   package private(set) var scoreLabels: [Int: String] = [:]
@@ -135,9 +134,7 @@ package struct Game {
     }
 
     let score = Score(correct: correct, total: group.questions.count)
-    var scores = latestScores.value
-    scores[group: group.number] = score
-    latestScores.value = scores
+    latestScores.value[group: group.number] = score
     print("")
     print("Game over: \(score).")
     print("")

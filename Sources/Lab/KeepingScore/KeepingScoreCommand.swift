@@ -10,12 +10,10 @@ package enum KeepingScoreCommand {
   /// The environment variable whose number makes the choices' order repeat from run to run.
   package static let seedVariable = "KEEPING_SCORE_SEED"
 
-  /// What a command line asks for.
   package enum Request: Sendable {
     case help
     /// A game of one group; without one, the question groups screen asks which.
     case play(QuestionGroup?)
-    /// Delete the saved scores.
     case reset
   }
 
@@ -44,7 +42,6 @@ package enum KeepingScoreCommand {
     ],
     initial: 0)
 
-  /// The text of `--help`.
   package static let help = """
     OVERVIEW: A self-check per chapter of the tutorial, whose scores are observed: one observer
     shows each group's latest score on the question groups screen, another saves them, so the

@@ -5,7 +5,6 @@ import Support
 /// The `tutorial` command, as a function from arguments to output, so tests can run it:
 /// `tutorial N` runs the demo of chapter N.
 package enum TutorialCommand {
-  /// What a command line asks for.
   package enum Request: Sendable, Equatable {
     case help
     case demo(Int)
