@@ -8,18 +8,13 @@
 package final class ChoiceShuffler {
   private var state: UInt64
 
-  /// A shuffler that repeats its orders when given the same `seed`, or a random one.
-  ///
-  /// - Parameter seed: The seed; `nil` picks one at random.
+  /// A shuffler that repeats its orders when given the same `seed`; without one, random.
   package init(seed: UInt64? = nil) {
     var random = SystemRandomNumberGenerator()
     state = seed ?? random.next()
   }
 
   /// The choices of `question` in the order a game shows them, and where the right one is.
-  ///
-  /// - Parameter question: The question.
-  /// - Returns: The choices shuffled, and the index of ``Question/rightAnswer`` among them.
   package func shuffle(_ question: Question) -> (choices: [String], answer: Int) {
     var order = Array(question.choices.indices)
     for last in order.indices.dropFirst().reversed() {

@@ -6,16 +6,11 @@ import Stage4Options
 /// It observes the scores with `.initial`, so it shows the saved scores as soon as it opens,
 /// and keeps its labels up to date as games end.
 package final class QuestionGroupsScreen {
-  /// The groups shown, in order.
   package let groups: [QuestionGroup]
   /// The label beside each group, by group number, as the screen shows it now.
   package private(set) var scoreLabels: [Int: String] = [:]
 
   /// Creates the screen and starts observing `latestScores`.
-  ///
-  /// - Parameters:
-  ///   - groups: The groups shown, in order.
-  ///   - latestScores: The scores to show.
   package init(groups: [QuestionGroup], observing latestScores: Observable<Scores>) {
     self.groups = groups
     latestScores.addObserver(self, options: [.initial, .new]) { [weak self] scores, _ in
@@ -46,13 +41,9 @@ package final class ScoreSaver {
   /// The scores as the file had them, as far as this saver knows.
   private var saved: Scores
 
-  /// Creates a saver and starts observing `latestScores`.
-  ///
-  /// - Parameters:
-  ///   - store: Where to save.
-  ///   - latestScores: The scores to save whenever they are set.
-  ///   - warn: Called with a message when the file was moved aside before it was replaced, and
-  ///     once if saving fails; the game goes on.
+  /// Creates a saver and starts observing `latestScores`. `warn` is called with a message when
+  /// the file was moved aside before it was replaced, and once if saving fails; the game goes
+  /// on.
   package init(
     store: ScoreStore, observing latestScores: Observable<Scores>,
     warn: @escaping (String) -> Void
@@ -87,14 +78,8 @@ package struct Game {
   private let warn: (String) -> Void
   private let shuffler: ChoiceShuffler
 
-  /// Creates a run of the app.
-  ///
-  /// - Parameters:
-  ///   - store: Where the scores are loaded from and saved to.
-  ///   - shuffler: Orders each question's choices.
-  ///   - readLine: Returns the player's next line of input, or `nil` at the end of input.
-  ///   - print: Shows a line to the player.
-  ///   - warn: Reports a problem the app recovers from.
+  /// A run that reads the player's lines with `readLine` (`nil` at the end of input), shows
+  /// lines with `print`, and reports a problem it recovers from with `warn`.
   package init(
     store: ScoreStore, shuffler: ChoiceShuffler = ChoiceShuffler(),
     readLine: @escaping () -> String?, print: @escaping (String) -> Void,
@@ -107,43 +92,17 @@ package struct Game {
     self.warn = warn
   }
 
-  /// Shows the question groups screen, then asks which group to play and plays it.
+  /// Shows the question groups screen, then plays one game of `group`; without one, asks which
+  /// group to play first.
   ///
   /// - Returns: The score, or `nil` if no group was chosen or the input ended before the last
   ///   answer.
   @discardableResult
-  package func chooseAndPlay() -> Score? {
+  package func play(_ group: QuestionGroup? = nil) -> Score? {
     let latestScores = Observable(loadSavedScores())
     let screen = QuestionGroupsScreen(groups: QuestionGroup.all, observing: latestScores)
     screen.lines.forEach(print)
-    print("")
-    while true {
-      print("Which group? (\(QuestionGroup.numberRange); an empty line quits):")
-      guard let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
-        return nil
-      }
-      if let number = Int(line), let group = QuestionGroup.numbered(number) {
-        return play(group, scores: latestScores, screen: screen)
-      }
-      print("Please answer with a group number from \(QuestionGroup.numberRange).")
-    }
-  }
-
-  /// Plays one game of `group`.
-  ///
-  /// - Parameter group: The questions to ask.
-  /// - Returns: The score, or `nil` if the input ended before the last answer.
-  @discardableResult
-  package func play(_ group: QuestionGroup) -> Score? {
-    let latestScores = Observable(loadSavedScores())
-    let screen = QuestionGroupsScreen(groups: QuestionGroup.all, observing: latestScores)
-    screen.lines.forEach(print)
-    return play(group, scores: latestScores, screen: screen)
-  }
-
-  private func play(
-    _ group: QuestionGroup, scores latestScores: Observable<Scores>, screen: QuestionGroupsScreen
-  ) -> Score? {
+    guard let group = group ?? chooseGroup() else { return nil }
     let saver = ScoreSaver(store: store, observing: latestScores, warn: warn)
     print("")
     print("\(group.number). \(group.title)")
@@ -175,9 +134,7 @@ package struct Game {
     }
 
     let score = Score(correct: correct, total: group.questions.count)
-    var scores = latestScores.value
-    scores[group: group.number] = score
-    latestScores.value = scores
+    latestScores.value[group: group.number] = score
     print("")
     print("Game over: \(score).")
     print("")
@@ -188,6 +145,18 @@ package struct Game {
 
   private var letters: [String] { ["a", "b", "c", "d", "e", "f"] }
 
+  private func chooseGroup() -> QuestionGroup? {
+    print("")
+    while true {
+      print("Which group? (\(QuestionGroup.numberRange); an empty line quits):")
+      guard let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
+        return nil
+      }
+      if let number = Int(line), let group = QuestionGroup.numbered(number) { return group }
+      print("Please answer with a group number from \(QuestionGroup.numberRange).")
+    }
+  }
+
   private func loadSavedScores() -> Scores {
     switch store.load() {
     case .nothing:
@@ -197,11 +166,10 @@ package struct Game {
       return scores
     case .setAside(let problem, let aside):
       warn("\(problem); it is kept as \(aside.path), and the game starts fresh")
-      return Scores()
     case .unusable(let problem):
       warn("\(problem); starting fresh")
-      return Scores()
     }
+    return Scores()
   }
 
   private func readAnswer(choices: Int) -> Int? {

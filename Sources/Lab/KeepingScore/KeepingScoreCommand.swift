@@ -10,15 +10,10 @@ package enum KeepingScoreCommand {
   /// The environment variable whose number makes the choices' order repeat from run to run.
   package static let seedVariable = "KEEPING_SCORE_SEED"
 
-  /// What a command line asks for.
-  package enum Request: Sendable, Equatable {
-    /// The help.
+  package enum Request: Sendable {
     case help
-    /// The question groups screen, which asks which group to play.
-    case chooseAndPlay
-    /// The questions of one group.
-    case play(Int)
-    /// Delete the saved scores.
+    /// A game of one group; without one, the question groups screen asks which.
+    case play(QuestionGroup?)
     case reset
   }
 
@@ -33,11 +28,11 @@ package enum KeepingScoreCommand {
         help: "play the questions of that chapter, \(groups); without it, the question groups "
           + "screen asks which; the word may be left out"
       ) { chapter, _ throws(UsageError) in
-        guard let chapter else { return .chooseAndPlay }
-        guard let number = Int(chapter), QuestionGroup.numbered(number) != nil else {
+        guard let chapter else { return .play(nil) }
+        guard let number = Int(chapter), let group = QuestionGroup.numbered(number) else {
           throw UsageError(message: "no question group '\(chapter)' (valid: \(groups), reset)")
         }
-        return .play(number)
+        return .play(group)
       },
       CommandWord(
         "reset",
@@ -47,7 +42,6 @@ package enum KeepingScoreCommand {
     ],
     initial: 0)
 
-  /// The text of `--help`.
   package static let help = """
     OVERVIEW: A self-check per chapter of the tutorial, whose scores are observed: one observer
     shows each group's latest score on the question groups screen, another saves them, so the
@@ -68,19 +62,14 @@ package enum KeepingScoreCommand {
     \(syntax.oldSpellingsHelp)
     """
 
-  /// Runs the command: plays on `io`'s input and output, and returns how it ended.
+  /// Runs the command on `io`'s input and output, whose environment locates the config folder
+  /// and may hold ``seedVariable``; `now` names a save file that is moved aside.
   ///
-  /// - Parameters:
-  ///   - arguments: The command-line arguments, without the program name.
-  ///   - io: Where the player answers and reads; its environment locates the config folder,
-  ///     and may hold ``seedVariable``.
-  ///   - now: The time, which names a save file that is moved aside.
   /// - Returns: ``ExitCode/success``; ``ExitCode/failure`` if the saved scores could not be
   ///   deleted; ``ExitCode/usage`` on bad input, named in one line on standard error.
   package static func run(
     _ arguments: [String], io: CommandIO, now: @escaping @Sendable () -> Date = { Date() }
   ) -> ExitCode {
-    let store = ScoreStore.inConfigFolder(environment: io.environment, now: now)
     var seed: UInt64?
     if let text = io.environment[seedVariable] {
       guard let number = UInt64(text) else {
@@ -90,32 +79,18 @@ package enum KeepingScoreCommand {
       }
       seed = number
     }
-    let game = Game(
-      store: store, shuffler: ChoiceShuffler(seed: seed), readLine: io.readLine, print: io.print
-    ) {
-      io.printError("keeping-score: \($0)")
-    }
-    let request: Request
-    do {
-      switch try syntax.parse(arguments) {
-      case .help, .version: request = .help
-      case .run(let asked): request = asked
-      }
-    } catch {
-      io.printError("\(error)")
-      return .usage
-    }
+    guard let request = syntax.request(arguments, help: .help, io: io) else { return .usage }
+    let store = ScoreStore.inConfigFolder(environment: io.environment, now: now)
     switch request {
     case .help:
       io.write(help)
-      return .success
-    case .chooseAndPlay:
-      game.chooseAndPlay()
-      return .success
-    case .play(let number):
-      guard let group = QuestionGroup.numbered(number) else { return .usage }
+    case .play(let group):
+      let game = Game(
+        store: store, shuffler: ChoiceShuffler(seed: seed), readLine: io.readLine, print: io.print
+      ) {
+        io.printError("keeping-score: \($0)")
+      }
       game.play(group)
-      return .success
     case .reset:
       do {
         if let deleted = try store.reset() {
@@ -123,16 +98,14 @@ package enum KeepingScoreCommand {
         } else {
           io.print("No saved scores to delete.")
         }
-        return .success
-      } catch let refusal as ScoreStore.Refusal {
-        io.printError("keeping-score: \(refusal)")
-        return .failure
       } catch {
-        io.printError(
-          "keeping-score: cannot delete the saved scores at \(store.url.path): "
-            + "\(error.localizedDescription)")
+        let problem =
+          (error as? ScoreStore.Refusal)?.description
+          ?? "cannot delete the saved scores at \(store.url.path): \(error.localizedDescription)"
+        io.printError("keeping-score: \(problem)")
         return .failure
       }
     }
+    return .success
   }
 }

@@ -1,15 +1,8 @@
 /// The result of one game: how many answers were right, out of how many questions.
 package struct Score: Codable, Equatable, Sendable, CustomStringConvertible {
-  /// Answers that were right.
   package var correct: Int
-  /// Questions asked.
   package var total: Int
 
-  /// Creates a score.
-  ///
-  /// - Parameters:
-  ///   - correct: Answers that were right.
-  ///   - total: Questions asked.
   package init(correct: Int, total: Int) {
     self.correct = correct
     self.total = total
@@ -25,12 +18,8 @@ package struct Score: Codable, Equatable, Sendable, CustomStringConvertible {
 
 /// The latest score of each question group, by the group's number.
 package struct Scores: Equatable, Sendable {
-  /// The latest score of each group played, by group number.
   package var byGroup: [Int: Score]
 
-  /// Creates a set of scores.
-  ///
-  /// - Parameter byGroup: The latest score of each group played, by group number.
   package init(_ byGroup: [Int: Score] = [:]) {
     self.byGroup = byGroup
   }

@@ -41,27 +41,19 @@ package struct ScoreStore: Sendable {
 
   /// The save file, as the user names it: it may be a symbolic link.
   package let url: URL
-  /// The time that names a file set aside.
   private let now: @Sendable () -> Date
 
-  /// Creates a store that saves to `url`.
-  ///
-  /// - Parameters:
-  ///   - url: The save file; its folder is created when a score is first saved.
-  ///   - now: The time, which names a file set aside: `keeping-score.json.unreadable-` and
-  ///     the time in UTC, as `20261123T195833Z`.
+  /// A store that saves to `url`, whose folder is created when a score is first saved. `now`
+  /// names a file set aside: `keeping-score.json.unreadable-` and the time in UTC, as
+  /// `20261123T195833Z`.
   package init(url: URL, now: @escaping @Sendable () -> Date = { Date() }) {
     self.url = url
     self.now = now
   }
 
-  /// The store in the user's config folder: `$XDG_CONFIG_HOME/observer-evolution/` when that
-  /// is set to an absolute path, else `~/.config/observer-evolution/`.
-  ///
-  /// - Parameters:
-  ///   - environment: The process environment.
-  ///   - now: The time, which names a file set aside.
-  /// - Returns: A store whose file is `keeping-score.json` in that folder.
+  /// The store of `keeping-score.json` in the user's config folder:
+  /// `$XDG_CONFIG_HOME/observer-evolution/` when that is set to an absolute path, else
+  /// `~/.config/observer-evolution/`.
   package static func inConfigFolder(
     environment: [String: String], now: @escaping @Sendable () -> Date = { Date() }
   ) -> ScoreStore {
@@ -82,8 +74,6 @@ package struct ScoreStore: Sendable {
   /// (unless another process did so first) before anything is written, and reported as
   /// ``Loaded/setAside(_:to:)``; damaged entries in a readable file are left out and named, so
   /// the app can go on with the rest.
-  ///
-  /// - Returns: What the file holds, or what was done with it.
   package func load() -> Loaded {
     let contents = read()
     guard case .unreadable(let problem) = contents else { return loaded(contents) }
@@ -95,9 +85,10 @@ package struct ScoreStore: Sendable {
         return .setAside(problem, to: try setAside())
       }
     } catch {
+      let reason = (error as? LocalizedError)?.errorDescription ?? "\(error)"
       return .unusable(
-        "\(problem), and cannot be moved aside (\(describe(error))): it is left as it is, and "
-          + "no score is saved over it")
+        "\(problem), and cannot be moved aside (\(reason)): it is left as it is, and no score "
+          + "is saved over it")
     }
   }
 
@@ -127,10 +118,9 @@ package struct ScoreStore: Sendable {
   /// Under the lock, it reads the file as it is now, which other games may have changed since
   /// this one loaded it, replaces the entries of the groups in `changes`, and writes the file
   /// to a new name beside it, then renames that over the old one. A file that cannot be used,
-  /// or has damaged entries, is first moved aside, and the returned message says where.
+  /// or has damaged entries, is first moved aside, and the returned message says where (else
+  /// it returns `nil`).
   ///
-  /// - Parameter changes: The new scores, by group; groups not in it keep what the file has.
-  /// - Returns: A message when the file was moved aside before it was replaced, else `nil`.
   /// - Throws: ``Refusal`` if something other than a file, such as a folder, has the file's
   ///   name; the file system's error if the folder or file cannot be written.
   @discardableResult
@@ -157,8 +147,7 @@ package struct ScoreStore: Sendable {
       }
       scores.byGroup.merge(changes.byGroup) { $1 }
       let file = File(
-        scores: Dictionary(
-          uniqueKeysWithValues: scores.byGroup.map { (String($0.key), Entry.score($0.value)) }))
+        scores: Dictionary(uniqueKeysWithValues: scores.byGroup.map { (String($0.key), $0.value) }))
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
       try encoder.encode(file).write(to: try target(), options: .atomic)
@@ -204,27 +193,18 @@ package struct ScoreStore: Sendable {
 
   // MARK: - The file
 
-  /// The file's shape: each group's entry decoded on its own, so that one damaged entry loses
-  /// nothing else.
-  private struct File: Codable {
+  /// The file's shape: written with scores, read with each group's ``Entry`` decoded on its
+  /// own, so that one damaged entry loses nothing else.
+  private struct File<Entry: Codable>: Codable {
     var scores: [String: Entry]
   }
 
-  /// One group's entry, as found in the file: a score, or something that is not one.
-  private enum Entry: Codable {
-    case score(Score)
-    case damaged
+  /// One group's entry, as read: its score, or `nil` for something that is not one.
+  private struct Entry: Codable {
+    var score: Score?
 
     init(from decoder: any Decoder) throws {
-      if let score = try? Score(from: decoder), score.isPlausible {
-        self = .score(score)
-      } else {
-        self = .damaged
-      }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      if case .score(let score) = self { try score.encode(to: encoder) }
+      score = (try? Score(from: decoder)).flatMap { $0.isPlausible ? $0 : nil }
     }
   }
 
@@ -249,13 +229,13 @@ package struct ScoreStore: Sendable {
     guard let data = try? Data(contentsOf: target) else {
       return .unreadable("cannot read the saved scores at \(url.path)")
     }
-    guard let file = try? JSONDecoder().decode(File.self, from: data) else {
+    guard let file = try? JSONDecoder().decode(File<Entry>.self, from: data) else {
       return .unreadable("the saved scores at \(url.path) are damaged")
     }
     var scores = Scores()
     var damaged: [String] = []
     for (key, entry) in file.scores {
-      if let number = Int(key), case .score(let score) = entry {
+      if let number = Int(key), let score = entry.score {
         scores[group: number] = score
       } else {
         damaged.append(key)
@@ -285,13 +265,9 @@ package struct ScoreStore: Sendable {
   /// and a number if that name is taken.
   private func setAside() throws -> URL {
     let target = try target()
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
-    let parts = calendar.dateComponents(
-      [.year, .month, .day, .hour, .minute, .second], from: now())
-    let time = String(
-      format: "%04ld%02ld%02ldT%02ld%02ld%02ldZ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
-      parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
+    let time = formatter.string(from: now())
     let base = "\(target.lastPathComponent).unreadable-\(time)"
     var attempt = 1
     var aside = target.deletingLastPathComponent().appendingPathComponent(base)
@@ -317,8 +293,4 @@ package struct ScoreStore: Sendable {
   }
 
   private var errnoCode: POSIXErrorCode { POSIXErrorCode(rawValue: errno) ?? .EIO }
-
-  private func describe(_ error: any Error) -> String {
-    (error as? LocalizedError)?.errorDescription ?? "\(error)"
-  }
 }

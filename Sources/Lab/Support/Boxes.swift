@@ -4,12 +4,8 @@
 /// Unchecked: each use says, where it makes one, why the value stays on one thread (a scenario
 /// or a bench run sets and is called back on the thread that sets).
 package struct SingleThreaded<Value>: @unchecked Sendable {
-  /// The value carried.
   package var value: Value
 
-  /// Wraps `value`.
-  ///
-  /// - Parameter value: The value to carry.
   package init(_ value: Value) { self.value = value }
 }
 
@@ -18,12 +14,8 @@ package struct SingleThreaded<Value>: @unchecked Sendable {
 ///
 /// Unchecked for the reason ``SingleThreaded`` gives.
 package final class SingleThreadedBox<Value>: @unchecked Sendable {
-  /// The value held.
   package var value: Value
 
-  /// Holds `value`.
-  ///
-  /// - Parameter value: The first value.
   package init(_ value: Value) { self.value = value }
 }
 
@@ -36,6 +28,5 @@ package final class HandOff<Value>: @unchecked Sendable {
   /// The value left, `nil` until it is.
   package var value: Value?
 
-  /// An empty hand-off, for one value.
   package init() {}
 }

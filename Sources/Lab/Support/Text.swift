@@ -1,9 +1,6 @@
 import Foundation
 
 /// 1001 as "1,001", whatever the locale.
-///
-/// - Parameter number: The number to print.
-/// - Returns: Its digits in groups of three, separated by commas.
 package func grouped(_ number: Int) -> String {
   let digits = String(number.magnitude)
   var groups: [Substring] = []
@@ -18,24 +15,14 @@ package func grouped(_ number: Int) -> String {
 
 /// 12.345 as "12.3", 1234.5 as "1,235": one decimal under 100, none above, "–" for a value that
 /// is not finite.
-///
-/// - Parameter value: The number to print.
-/// - Returns: It, kept short.
 package func decimal(_ value: Double) -> String {
   guard value.isFinite else { return "–" }
   if value >= 100 { return grouped(Int(value.rounded())) }
   return String(format: "%.1f", value)
 }
 
-/// Wraps `text` at `width` columns, the first line behind `firstPrefix`, the others behind
-/// `prefix`.
-///
-/// - Parameters:
-///   - text: Words separated by spaces.
-///   - firstPrefix: What the first line starts with.
-///   - prefix: What every other line starts with.
-///   - width: The longest a line may be, unless one word is longer.
-/// - Returns: The lines, without newlines.
+/// Wraps the words of `text` at `width` columns (a longer word stands alone), the first line
+/// behind `firstPrefix`, the others behind `prefix`; the lines come without newlines.
 package func wrap(_ text: String, firstPrefix: String, prefix: String, width: Int = 100)
   -> [String]
 {
@@ -56,9 +43,6 @@ package func wrap(_ text: String, firstPrefix: String, prefix: String, width: In
 }
 
 /// The middle value; the mean of the two middle ones for an even count; 0 for none.
-///
-/// - Parameter values: The values, in any order.
-/// - Returns: Their median.
 package func median(_ values: [Double]) -> Double {
   guard !values.isEmpty else { return 0 }
   let sorted = values.sorted()
@@ -68,9 +52,6 @@ package func median(_ values: [Double]) -> Double {
 
 /// `value` as JSON for people and programs alike: indented, keys sorted, slashes left alone,
 /// ending with a newline.
-///
-/// - Parameter value: Plain structs of strings, numbers and Booleans.
-/// - Returns: The JSON text.
 package func prettyJSON(_ value: some Encodable) -> String {
   let encoder = JSONEncoder()
   encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -83,13 +64,8 @@ package func prettyJSON(_ value: some Encodable) -> String {
   return String(decoding: data, as: UTF8.self) + "\n"
 }
 
-/// The lines of a Markdown table: the header, the rule under it, then a line a row.
-///
-/// - Parameters:
-///   - header: The column headings.
-///   - rows: The cells, a row at a time, one for each heading.
-///   - figuresRightAligned: Whether every column after the first is aligned right, for figures.
-/// - Returns: The lines, without newlines.
+/// The lines of a Markdown table: the header, the rule under it, then a line a row; with
+/// `figuresRightAligned`, every column after the first is aligned right.
 package func markdownTable(
   header: [String], rows: [[String]], figuresRightAligned: Bool = false
 ) -> [String] {

@@ -31,9 +31,7 @@ extension Demo {
   /// Chapter 0: the pattern, then the memory primer.
   func introduction() {
     print("-- the observer pattern --")
-    for line in Self.patternPicture.split(separator: "\n", omittingEmptySubsequences: false) {
-      print(String(line))
-    }
+    print(Self.patternPicture)
     print("")
     memoryPrimer()
   }

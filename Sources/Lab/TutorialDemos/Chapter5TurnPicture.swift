@@ -3,18 +3,15 @@ import Foundation
 import Stage5Concurrency
 import Synchronization
 
-/// Where a handler ran, or a set was made, in chapter 5's picture.
+/// Where a handler ran, or a set was made, in chapter 5's picture: on the thread that sets the
+/// value, on the main actor, or anywhere else (never expected, and drawn if it happens).
 enum TurnPlace: String, Sendable {
-  /// The thread that sets the value.
   case setter = "T"
-  /// The main actor.
   case mainActor = "M"
-  /// Anywhere else: never expected, and drawn if it happens.
   case elsewhere = "X"
 
-  /// A mark on the queue of the thread that sets.
   private static let setterMark = Mark(on: setterQueue)
-  /// A mark on the main dispatch queue, which runs the main actor's jobs.
+  /// On the main dispatch queue, which runs the main actor's jobs.
   private static let mainMark = Mark(on: .main)
   /// The queue the picture's sets run on.
   static let setterQueue = DispatchQueue(label: "the thread that sets")
@@ -99,8 +96,7 @@ final class TurnLog: Sendable {
 extension Demo {
   /// Chapter 5's picture, from a live run: a thread sets twice while the main actor is busy;
   /// the delivery reaches a main-actor handler, and the turn moves to the main actor.
-  ///
-  /// - Returns: The run, as a Mermaid sequence diagram.
+  /// Returns the run as a Mermaid sequence diagram.
   @MainActor
   static func turnPicture() async -> String {
     let log = TurnLog()

@@ -23,10 +23,8 @@ extension Demo {
       print((["$ \(seed) swift run keeping-score"] + arguments).joined(separator: " "))
       let answers = TypedLines(answers)
       let io = CommandIO(
-        write: transcript.write,
-        writeError: {
-          transcript.write($0.replacingOccurrences(of: saveFile.path, with: shownPath))
-        },
+        write: write,
+        writeError: { write($0.replacingOccurrences(of: saveFile.path, with: shownPath)) },
         readLine: {
           let answer = answers.next()
           if let answer { print("> \(answer)") }

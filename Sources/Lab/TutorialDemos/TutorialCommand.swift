@@ -1,37 +1,31 @@
 import CommandSupport
+import KeepingScore
 import Support
 
 /// The `tutorial` command, as a function from arguments to output, so tests can run it:
 /// `tutorial N` runs the demo of chapter N.
 package enum TutorialCommand {
-  /// What a command line asks for.
   package enum Request: Sendable, Equatable {
-    /// The usage.
     case help
-    /// The demo of a chapter.
     case demo(Int)
     /// Chapter 5's picture of the turn, drawn from a live run.
     case picture
   }
 
-  /// What the options given so far ask for.
-  package struct Options: Sendable {
-    var picture = false
-  }
-
   private static var chapters: String {
-    Demo.chapters.map { String($0.number) }.joined(separator: ", ")
+    Demo.chapters.map { String($0.chapter.number) }.joined(separator: ", ")
   }
 
-  /// The command line of `tutorial`: one word, which may be left out, and its option; the
-  /// parser and the USAGE and OPTIONS of `--help` are made from it.
-  package static let syntax = CommandSyntax<Options, Request>(
+  /// The command line of `tutorial`: one word, which may be left out, and its option, parsed
+  /// into whether `--picture` was given; the parser and the USAGE and OPTIONS of `--help` are
+  /// made from it.
+  package static let syntax = CommandSyntax<Bool, Request>(
     command: "tutorial",
     options: [
       .flag(
         "--picture",
         help: "with chapter 5: run its step 4 live and print it as a Mermaid diagram"
-      ) { options in options.picture = true },
+      ) { picture in picture = true },
       .flag("--help", alias: "-h", help: "print this help") { _ in },
     ],
     words: [
@@ -39,20 +33,21 @@ package enum TutorialCommand {
         "demo", argument: ("chapter", { chapters }), argumentIsOptional: true,
         options: ["--picture"],
         help: "run the demo of a chapter of the tutorial in Tutorial/; the word may be left out"
-      ) { chapter, options throws(UsageError) in
+      ) { chapter, picture throws(UsageError) in
         guard let chapter else {
-          guard !options.picture else {
+          guard !picture else {
             throw UsageError(
               message: "--picture needs its chapter "
                 + "(valid: \(TutorialChapter.concurrency.number) --picture)")
           }
           return .help
         }
-        guard let number = Int(chapter), Demo.chapters.contains(where: { $0.number == number })
+        guard let number = Int(chapter),
+          Demo.chapters.contains(where: { $0.chapter.number == number })
         else {
           throw UsageError(message: "no demo for chapter '\(chapter)' (valid: \(chapters))")
         }
-        guard options.picture else { return .demo(number) }
+        guard picture else { return .demo(number) }
         guard number == TutorialChapter.concurrency.number else {
           throw UsageError(
             message: "no picture for chapter '\(chapter)' "
@@ -61,13 +56,13 @@ package enum TutorialCommand {
         return .picture
       }
     ],
-    initial: Options())
+    initial: false)
 
   /// The text of `--help`, which no argument prints too.
   package static let usage = """
     \(syntax.usage)
     Runs the demo of a chapter of the tutorial in Tutorial/:
-    \(Demo.chapters.map { "  \($0.number)  \($0.title)" }.joined(separator: "\n"))
+    \(Demo.chapters.map { "  \($0.chapter.number)  \($0.chapter.title)" }.joined(separator: "\n"))
 
     OPTIONS:
     \(syntax.optionsHelp)
@@ -80,31 +75,18 @@ package enum TutorialCommand {
   ///
   /// On the main actor, where an app's screens live: chapter 5's demo and picture show one.
   ///
-  /// - Parameters:
-  ///   - arguments: The command-line arguments, without the program name: one chapter number,
-  ///     `5 --picture`, or `--help`, `-h` or nothing for the usage.
-  ///   - io: Where the demo prints.
   /// - Returns: ``ExitCode/success``, or ``ExitCode/usage`` on bad input, named in one line on
   ///   standard error with the valid choices.
   @MainActor
   package static func run(_ arguments: [String], io: CommandIO) async -> ExitCode {
-    let request: Request
-    do {
-      switch try syntax.parse(arguments) {
-      case .help, .version: request = .help
-      case .run(let asked): request = asked
-      }
-    } catch {
-      io.printError("\(error)")
-      return .usage
-    }
+    guard let request = syntax.request(arguments, help: .help, io: io) else { return .usage }
     switch request {
     case .help:
       io.write(usage)
     case .picture:
       io.write(await Demo.turnPicture())
     case .demo(let number):
-      Demo(transcript: Transcript(echo: io.write)).run(chapter: number)
+      Demo.run(chapter: number, write: io.write)
     }
     return .success
   }
