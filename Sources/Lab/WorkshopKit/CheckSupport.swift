@@ -28,7 +28,7 @@ final class Named {
 struct Steps {
   private var done: [String] = []
 
-  init(_ first: String) { done = [first] }
+  init(_ first: String? = nil) { done = first.map { [$0] } ?? [] }
 
   /// Records the next step.
   mutating func then(_ step: String) { done.append(step) }
@@ -43,6 +43,46 @@ struct Steps {
     calls == expected
       ? nil : flaw("set \(value) called \(listed(calls)), not \(listed(expected))")
   }
+
+  /// When `calls`, in any order, differ from `expected`: the flaw, saying who set `value`
+  /// called, then `more`.
+  func calls(_ calls: [String], inAnyOrder expected: [String], set value: Int, _ more: String = "")
+    -> Outcome?
+  {
+    calls.sorted() == expected.sorted()
+      ? nil : flaw("set \(value) called \(listed(calls)), not \(listed(expected))" + more)
+  }
+}
+
+/// One round of a check: what was done, then a set and whom it must call, in order.
+struct Round {
+  var done: String?
+  var action: () -> Void
+  var value: Int
+  var calls: [String]
+
+  init(_ done: String?, _ action: @escaping () -> Void = {}, set value: Int, calls: [String]) {
+    self.done = done
+    self.action = action
+    self.value = value
+    self.calls = calls
+  }
+}
+
+/// Plays `rounds` on `observable`, each action then its set, the calls read from `log`; then
+/// `observerCount` must say `count`. A flaw at the first that differs; `nil` when none does.
+func play(
+  _ rounds: [Round], on observable: some AdaptableObservable, log: CallLog, count: Int? = nil
+) -> Outcome? {
+  var steps = Steps()
+  for round in rounds {
+    round.action()
+    if let done = round.done { steps.then(done) }
+    observable.value = round.value
+    if let flaw = steps.calls(log.take(), expected: round.calls, set: round.value) { return flaw }
+  }
+  guard let count, observable.observerCount != count else { return nil }
+  return steps.flaw("observerCount said \(observable.observerCount), not \(count)")
 }
 
 /// "nobody", "A", "A and B", "A, B and C".
@@ -72,8 +112,6 @@ func storedEntries(of object: AnyObject) -> (count: Int, property: String)? {
 
 /// Counts `observable`'s entries in its storage where reflection can, else by its own count;
 /// when the two differ, a flaw that says so.
-///
-/// - Returns: The count, and what the evidence calls it.
 func countedEntries(of observable: some AdaptableObservable) -> (
   count: Int, said: String
 ) {

@@ -53,12 +53,7 @@ package final class ScoreDisplay: Sendable {
 
   private let recording = Recording<Shown>()
 
-  /// A display that has shown nothing yet.
-  package init() {}
-
   /// Shows the latest score of each group, one label a group. Call it on the main actor.
-  ///
-  /// - Parameter scores: The latest scores, by chapter.
   package func show(_ scores: [Int: Int]) {
     recording.append(Shown(scores: scores, onMainActor: MainQueue.isCurrent))
   }
@@ -95,12 +90,7 @@ private enum MainQueue {
 package final class ScoreFile: Sendable {
   private let recording = Recording<[Int: Int]>()
 
-  /// A file with nothing saved yet.
-  package init() {}
-
   /// Saves the latest scores. Any thread may call it.
-  ///
-  /// - Parameter scores: The latest scores, by chapter.
   package func save(_ scores: [Int: Int]) { recording.append(scores) }
 
   /// Every save so far, in order.
@@ -146,11 +136,6 @@ package protocol ScoreSaverModel: AnyObject, SendableMetatype {
 
 extension ExerciseCode {
   /// The code of exercise 10: a model, a screen and a saver, graded by its checks only.
-  ///
-  /// - Parameters:
-  ///   - screen: The screen's type.
-  ///   - saver: The saver's type, which observes the same model.
-  /// - Returns: The code, whose checks drive real objects of those types.
   package static func mainActorScores<Screen: ScoresScreenModel, Saver: ScoreSaverModel>(
     _ screen: Screen.Type, _ saver: Saver.Type
   ) -> ExerciseCode where Saver.Scores == Screen.Scores {

@@ -8,10 +8,6 @@ import Synchronization
 // MARK: - Exercises 6 and 7
 
 extension OptionsAdapter {
-  /// Runs a check of exercise 6's or 7's promise.
-  ///
-  /// - Parameter check: The check.
-  /// - Returns: Its verdict and evidence.
   package static func run(_ check: Check) -> Outcome {
     switch check {
     case .removedMidNotificationAmongSeveral: removedMidNotificationAmongSeveral()
@@ -42,16 +38,16 @@ extension OptionsAdapter {
         if owner.name == "D", value == 2 { observable?.removeObserver(owners[0]) }
       }
     }
-    var steps = Steps("added A, B, C, D, E; A removed C inside its closure for set 1")
-    observable.value = 1
-    if let flaw = steps.calls(log.take(), expected: ["A", "B", "D", "E"], set: 1) { return flaw }
-    steps.then("D removed A inside its closure for set 2")
-    observable.value = 2
-    if let flaw = steps.calls(log.take(), expected: ["A", "B", "D", "E"], set: 2) { return flaw }
-    observable.value = 3
-    if let flaw = steps.calls(log.take(), expected: ["B", "D", "E"], set: 3) { return flaw }
+    let rounds = [
+      Round(
+        "added A, B, C, D, E; A removed C inside its closure for set 1", set: 1,
+        calls: ["A", "B", "D", "E"]),
+      Round("D removed A inside its closure for set 2", set: 2, calls: ["A", "B", "D", "E"]),
+      Round(nil, set: 3, calls: ["B", "D", "E"]),
+    ]
+    let flaw = play(rounds, on: observable, log: log)
     return withExtendedLifetime(owners) {
-      .holds("C removed by A, then A by D, mid-notification: neither ran after its removal")
+      flaw ?? .holds("C removed by A, then A by D, mid-notification: neither ran after its removal")
     }
   }
 
@@ -172,10 +168,6 @@ extension OptionsAdapter {
 // MARK: - Exercise 8
 
 extension HandingAdapter {
-  /// Runs a check of exercise 8's promise.
-  ///
-  /// - Parameter check: The check.
-  /// - Returns: Its verdict and evidence.
   package static func run(_ check: Check) -> Outcome {
     switch check {
     case .releasedDuringSet: releasedDuringSet()
@@ -300,10 +292,6 @@ private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
 }
 
 extension SendableOptionsAdapter {
-  /// Runs a check of exercise 9's promise.
-  ///
-  /// - Parameter check: The check.
-  /// - Returns: Its verdict and evidence.
   package static func run(_ check: Check) -> Outcome {
     switch check {
     case .threadsShareIt: threadsShareIt()
@@ -321,6 +309,11 @@ extension SendableOptionsAdapter {
   /// The observable, handed to threads: the check is what finds out whether that is safe.
   private struct Shared: @unchecked Sendable {
     let observable: Observable
+
+    /// Adds `owner`, asking for new values, with `body` run on each.
+    func add(_ owner: SendableOwner, _ body: @escaping @Sendable (Int) -> Void = { _ in }) {
+      observable.addObserver(owner, removeIfExists: true, options: .new) { value, _ in body(value) }
+    }
   }
 
   /// A flaw when `counts` is not exactly one call for each of `expected`.
@@ -351,8 +344,7 @@ extension SendableOptionsAdapter {
       onThreads(threads) { thread in
         for owner in owners[(thread * perThread)..<((thread + 1) * perThread)] {
           let index = owner.index
-          shared.observable.addObserver(
-            owner, removeIfExists: true, options: .new, closure: { _, _ in counts.called(index) })
+          shared.add(owner) { _ in counts.called(index) }
         }
       }
       let added =
@@ -406,13 +398,11 @@ extension SendableOptionsAdapter {
     let waited = ReadInside()
     // A's closure for 1 has another thread read the value and add B, and waits for it: a
     // lock held around the closure, even a recursive one, makes that thread wait instead.
-    shared.observable.addObserver(owners[0], removeIfExists: true, options: .new) {
-      [owners] value, _ in
+    shared.add(owners[0]) { [owners] value in
       guard value == 1 else { return }
       let thread = Thread {
         _ = shared.observable.value
-        shared.observable.addObserver(
-          owners[1], removeIfExists: true, options: .new, closure: { _, _ in })
+        shared.add(owners[1])
         finished.signal()
       }
       thread.start()
@@ -438,20 +428,16 @@ extension SendableOptionsAdapter {
     let owners = (0..<4).map(SendableOwner.init)
     let readInside = ReadInside()
     // A (0) reads the value, adds D (3), removes B (1) and sets 2, all inside its call for 1.
-    shared.observable.addObserver(owners[0], removeIfExists: true, options: .new) {
-      [owners] value, _ in
+    shared.add(owners[0]) { [owners] value in
       counts.called(0)
       guard value == 1 else { return }
       readInside.value.withLock { $0 = shared.observable.value }
-      shared.observable.addObserver(
-        owners[3], removeIfExists: true, options: .new, closure: { _, _ in counts.called(3) })
+      shared.add(owners[3]) { _ in counts.called(3) }
       shared.observable.removeObserver(owners[1])
       shared.observable.value = 2
     }
     for index in 1...2 {
-      shared.observable.addObserver(
-        owners[index], removeIfExists: true, options: .new,
-        closure: { _, _ in counts.called(index) })
+      shared.add(owners[index]) { _ in counts.called(index) }
     }
     let steps =
       "A read the value, added D, removed B and set 2, inside its closure for 1"
