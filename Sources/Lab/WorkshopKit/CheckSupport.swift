@@ -1,3 +1,4 @@
+import Foundation
 import ObserverScenarios
 import Support
 
@@ -126,4 +127,36 @@ func countedEntries(of observable: some AdaptableObservable) -> (
     "\(grouped(stored.count)) entries were stored in `\(stored.property)`"
       + (own == stored.count ? "" : " (observerCount said \(grouped(own)))")
   )
+}
+
+/// Lets the threads of a check start together, so that they overlap.
+private final class StartBarrier: @unchecked Sendable {
+  // The condition guards `waiting`.
+  private let condition = NSCondition()
+  private var waiting: Int
+
+  init(threads: Int) { waiting = threads }
+
+  func arriveAndWait() {
+    condition.lock()
+    waiting -= 1
+    if waiting == 0 { condition.broadcast() }
+    while waiting > 0 { condition.wait() }
+    condition.unlock()
+  }
+}
+
+/// Runs `body(index)` on `count` threads at once, and returns when all are done.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let barrier = StartBarrier(threads: count)
+  let done = DispatchSemaphore(value: 0)
+  for index in 0..<count {
+    let thread = Thread {
+      barrier.arriveAndWait()
+      body(index)
+      done.signal()
+    }
+    thread.start()
+  }
+  for _ in 0..<count { done.wait() }
 }

@@ -168,9 +168,6 @@ package final class ChildProcess {
     return kept
   }
 
-  /// Whether every pipe has reached its end.
-  package var isDrained: Bool { pipes.allSatisfy { $0 < 0 } }
-
   /// Checks, without waiting, whether the child has ended; reaps it if so.
   @discardableResult
   package func checkEnding() -> Ending? {

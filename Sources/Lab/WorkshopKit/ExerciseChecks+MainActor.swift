@@ -93,9 +93,6 @@ package final class ScoreFile: Sendable {
   /// Saves the latest scores. Any thread may call it.
   package func save(_ scores: [Int: Int]) { recording.append(scores) }
 
-  /// Every save so far, in order.
-  package var saved: [[Int: Int]] { recording.all }
-
   /// Every save, once `count` have been made, or once `seconds` have passed.
   func wait(seconds: Double, forCount count: Int) -> [[Int: Int]] {
     recording.wait(seconds: seconds) { $0.count >= count }
@@ -160,6 +157,12 @@ private final class Held<Screen: AnyObject> {
     self.screen = screen
     weakScreen = screen
   }
+
+  /// Lets the screen go; whether it was freed.
+  func letGo() -> Bool {
+    screen = nil
+    return weakScreen == nil
+  }
 }
 
 /// Runs exercise 10's checks on the main actor and on other threads.
@@ -212,13 +215,9 @@ where Saver.Scores == Screen.Scores {
   /// for that thread to end.
   private static func setOnAnotherThread(_ scores: Scores, _ values: [Int]) {
     let handed = Handed(value: scores)
-    let finished = DispatchSemaphore(value: 0)
-    let thread = Thread {
+    onThreads(1) { _ in
       for value in values { handed.value.set([7: value]) }
-      finished.signal()
     }
-    thread.start()
-    finished.wait()
   }
 
   /// "7: 3" for `[7: 3]`: the scores, by chapter.
@@ -353,10 +352,7 @@ where Saver.Scores == Screen.Scores {
     if !afterClose.isEmpty {
       return .flaw("\(steps): the closed screen still showed \(values(afterClose))")
     }
-    let freed = onMain {
-      held.value.screen = nil
-      return held.value.weakScreen == nil
-    }
+    let freed = onMain { held.value.letGo() }
     onMain { kept.value.screen?.close() }
     return withExtendedLifetime(scores) {
       freed
@@ -371,10 +367,7 @@ where Saver.Scores == Screen.Scores {
     let scores = Scores([7: 0])
     let (held, display) = open(scores)
     let (kept, witness) = open(scores)
-    let freed = onMain {
-      held.value.screen = nil
-      return held.value.weakScreen == nil
-    }
+    let freed = onMain { held.value.letGo() }
     let steps = "two screens opened on 7: 0; the first was let go without close()"
     if !freed {
       onMain { held.value.weakScreen?.close() }
