@@ -6,66 +6,56 @@ import ObserverScenarios
 /// the sequence a learner's mistake breaks: removal among several observers, two owners under
 /// one key, two nested sets in one handler, threads. Each is run by the adapter of the
 /// exercises it belongs to (see ``ExerciseAdapter/run(_:)``) and listed, in the catalogue,
-/// under the exercises it grades. Its ``title`` says what each checks.
+/// under the exercises it grades.
 package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
+  /// Exercise 1: bind A, B, C, remove A then B: only C is called.
   case removesOneOfSeveral = "removes-one-of-several"
+  /// Exercise 1: removing one id twice, then binding again, touches nobody else.
   case removesTwiceThenBinds = "removes-twice-then-binds"
+  /// Exercise 2: a key bound again keeps its place, and its new closure runs.
   case reboundKeyKeepsItsPlace = "rebound-key-keeps-its-place"
+  /// Exercise 2: a key removed and bound again goes last, and is called once.
   case removedKeyBoundAgainGoesLast = "removed-key-bound-again-goes-last"
+  /// Exercise 3: two owners of one class under one key each keep their closure.
   case twoOwnersOneKey = "two-owners-one-key"
+  /// Exercise 3: one owner with two keys keeps both, and removes one at a time.
   case oneOwnerTwoKeys = "one-owner-two-keys"
+  /// Exercise 4: a set drops every dead entry, wherever it sits, counted in the storage.
   case setDropsEveryDeadEntry = "set-drops-every-dead-entry"
+  /// Exercise 5: binding again replaces the observer's entry with the new closure.
   case secondBindReplacesTheFirst = "second-bind-replaces-the-first"
+  /// Exercise 5: binding again among several observers leaves one entry each.
   case rebindAmongSeveral = "rebind-among-several"
+  /// Exercise 6: removals from inside closures, of later and earlier observers.
   case removedMidNotificationAmongSeveral = "removed-mid-notification-among-several"
+  /// Exercise 6: an observer removed and added again mid-notification: its old closure is gone.
   case removedAndAddedAgainMidNotification = "removed-and-added-again-mid-notification"
+  /// Exercise 7: a handler that sets 2 then 3: everyone receives 1, 2, 3 and ends on 3.
   case twoNestedSetsInOrder = "two-nested-sets-in-order"
+  /// Exercise 7: the old values of queued sets are the values they replaced.
   case nestedSetsOldValues = "nested-sets-old-values"
+  /// Exercise 7: a set made after a round with nested sets is delivered.
   case laterSetDelivered = "later-set-delivered"
+  /// Exercise 8: an observer released during a set, by another handler, is skipped.
   case releasedDuringSet = "released-during-a-set"
+  /// Exercise 8: each handler is handed the observer it was added for.
   case handsItsOwnObserver = "hands-its-own-observer"
+  /// Exercise 9: threads that add, remove and set at once lose nothing.
   case threadsShareIt = "threads-share-it"
+  /// Exercise 9: a closure may read, add, remove and set, with no lock held around it.
   case closureUsesTheObservable = "closure-uses-the-observable"
+  /// Exercise 9: while a closure runs, another thread may use the observable.
   case otherThreadDuringClosure = "another-thread-while-a-closure-runs"
+  /// Exercise 10: a screen opened on saved scores shows them before its init returns.
   case screenOpensOnSavedScores = "screen-opens-on-saved-scores"
+  /// Exercise 10: scores set on another thread reach the screen on the main thread, in order.
   case screenShowsOnMainThread = "screen-shows-on-the-main-thread"
+  /// Exercise 10: the screen and the saver each get every score, in order, once.
   case everyScoreToBothInOrder = "every-score-to-both-in-order"
+  /// Exercise 10: a closed screen shows nothing more, and is freed once let go.
   case closedScreenStopsAndIsFreed = "closed-screen-stops-and-is-freed"
+  /// Exercise 10: a screen let go without closing is freed, and shows nothing more.
   case screenLetGoIsFreed = "screen-let-go-is-freed"
-
-  /// What it checks, in one line.
-  package var title: String {
-    switch self {
-    case .removesOneOfSeveral: "bind A, B, C, remove A then B: only C is called"
-    case .removesTwiceThenBinds: "removing an id twice, then binding again, removes nobody else"
-    case .reboundKeyKeepsItsPlace: "a key bound again keeps its place and runs its new closure"
-    case .removedKeyBoundAgainGoesLast: "a key removed and bound again goes last, called once"
-    case .twoOwnersOneKey: "two owners of one class under one key each keep their closure"
-    case .oneOwnerTwoKeys: "one owner with two keys keeps both and removes one at a time"
-    case .setDropsEveryDeadEntry: "a set drops every dead entry, wherever it sits"
-    case .secondBindReplacesTheFirst: "a second bind replaces the first closure"
-    case .rebindAmongSeveral: "binding again among several observers leaves one entry each"
-    case .removedMidNotificationAmongSeveral:
-      "removals from inside closures, of later and earlier observers, act at once"
-    case .removedAndAddedAgainMidNotification:
-      "removed and added again mid-notification: the old closure does not run"
-    case .twoNestedSetsInOrder: "a handler that sets 2 then 3: everyone ends on 3"
-    case .nestedSetsOldValues: "queued sets deliver the values they replaced as old values"
-    case .laterSetDelivered: "a set after a round with nested sets is delivered"
-    case .releasedDuringSet: "an observer released during a set is skipped, not called"
-    case .handsItsOwnObserver: "each handler is handed the observer it was added for"
-    case .threadsShareIt: "threads adding, removing and setting at once lose nothing"
-    case .closureUsesTheObservable: "a closure may read, add, remove and set: no lock held"
-    case .otherThreadDuringClosure: "while a closure runs, another thread may use the observable"
-    case .screenOpensOnSavedScores: "a screen shows the saved scores the moment it opens"
-    case .screenShowsOnMainThread:
-      "scores set on another thread reach the screen on the main thread"
-    case .everyScoreToBothInOrder: "the screen and the saver each get every score, in order, once"
-    case .closedScreenStopsAndIsFreed:
-      "a closed screen shows nothing more, and is freed once let go"
-    case .screenLetGoIsFreed: "a screen let go without closing is freed, and shows nothing more"
-    }
-  }
 }
 
 /// One thing an exercise is graded on: a scenario shared with the stages, or a check of the
