@@ -18,9 +18,7 @@ import Foundation
 package final class ChildProcess {
   /// How a child ended.
   package enum Ending: Equatable, Sendable {
-    /// It exited with this status.
     case exited(Int32)
-    /// A signal ended it.
     case signaled(Int32)
   }
 

@@ -139,7 +139,6 @@ package struct ExerciseGrade: Sendable {
     package var criterion: Criterion
     /// Whether the exercise aims at it (else the starter passes it and the fix must keep it).
     package var aimed: Bool
-    /// What the run found.
     package var outcome: Outcome
   }
 

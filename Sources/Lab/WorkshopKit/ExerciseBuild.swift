@@ -138,7 +138,6 @@ package struct ExerciseBuilder: Sendable {
 
   /// What a build gave: the grading child's path, or the compiler's errors.
   package enum Product: Sendable, Equatable {
-    /// The grading child.
     case child(String)
     /// The compiler's errors, paths relative to the package's root.
     case errors(String)

@@ -45,9 +45,7 @@ private final class Recording<Entry: Sendable>: @unchecked Sendable {
 package final class ScoreDisplay: Sendable {
   /// One call of ``show(_:)``.
   package struct Shown: Sendable, Equatable {
-    /// The scores shown.
     package var scores: [Int: Int]
-    /// Whether the call came on the main actor.
     package var onMainActor: Bool
   }
 
@@ -114,7 +112,6 @@ package protocol LatestScoresModel: AnyObject, SendableMetatype {
 /// open.
 @MainActor
 package protocol ScoresScreenModel: AnyObject, SendableMetatype {
-  /// The model it observes.
   associatedtype Scores: LatestScoresModel
   /// Opens the screen, showing the scores at once and every change after.
   init(showing scores: Scores, on display: ScoreDisplay)
@@ -125,7 +122,6 @@ package protocol ScoresScreenModel: AnyObject, SendableMetatype {
 /// Exercise 10's saver: saves every change of the scores to `file`.
 @MainActor
 package protocol ScoreSaverModel: AnyObject, SendableMetatype {
-  /// The model it observes.
   associatedtype Scores: LatestScoresModel
   /// Starts saving every change of `scores` to `file`.
   init(saving scores: Scores, to file: ScoreFile)

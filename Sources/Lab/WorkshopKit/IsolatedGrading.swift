@@ -16,9 +16,7 @@ package enum Grading: Sendable {
   /// `swift run workshop` does with the learner's code, which is not part of the package's
   /// build.
   case compiled(ExerciseBuilder, limits: GradingLimits = .standard)
-}
 
-extension Grading {
   /// Whether exercises are graded in child processes.
   package var isInChildren: Bool {
     if case .inProcess = self { return false }

@@ -9,7 +9,6 @@ package enum WorkshopCommand {
   package enum Request: Equatable, Sendable {
     /// Show every exercise, solved or not, and the progress.
     case list
-    /// Grade one exercise.
     case grade(Int)
     /// Print the next hint of one exercise.
     case hint(Int)
@@ -17,7 +16,6 @@ package enum WorkshopCommand {
     case resetHints(Int?)
     /// Regrade, one exercise or all, whenever a file under `Exercises/` changes.
     case watch(Int?)
-    /// Print the help.
     case help
   }
 
@@ -31,9 +29,7 @@ package enum WorkshopCommand {
 
   /// A parsed command line.
   package struct Invocation: Equatable, Sendable {
-    /// What to do.
     package var request: Request
-    /// How to print it.
     package var format: Format = .text
     /// Whether an unsolved exercise among those graded fails the run.
     package var strict = false
