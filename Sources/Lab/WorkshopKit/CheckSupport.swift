@@ -9,7 +9,6 @@ import Support
 final class CallLog {
   private(set) var names: [String] = []
 
-  /// Records a call.
   func append(_ name: String) { names.append(name) }
 
   /// The calls since the last `take()`.

@@ -76,7 +76,6 @@ package enum ExerciseAPI: String, Sendable {
     self == .mainActorScores ? "ScoresScreenModel" : rawValue + "Observable"
   }
 
-  /// The adapter that drives it.
   package var adapterName: String {
     self == .mainActorScores ? "MainActorScoresChecks" : rawValue + "Adapter"
   }

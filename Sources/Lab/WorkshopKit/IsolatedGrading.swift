@@ -237,7 +237,9 @@ package enum IsolatedGrading {
     var started = Date()
     var announced: Criterion?
     while true {
-      let chunks = child.read(waiting: 20)
+      // Whatever a child wrote before it ended is still in the pipes, read below.
+      let ending = child.checkEnding()
+      let chunks = child.read(waiting: ending == nil ? 20 : 0)
       console.append(chunks[0])
       // Output is a sign of life: code that prints 8 MB per set is slow, not hung. Code that
       // prints for ever is stopped by the exercise's limit.
@@ -253,12 +255,7 @@ package enum IsolatedGrading {
         announced = running
         progress(running)
       }
-      if let ending = child.checkEnding() {
-        // Whatever is still in the pipes, then what the ending means.
-        let rest = child.read(waiting: 0)
-        console.append(rest[0])
-        report += rest[1].prefix(max(0, keptReport - report.count))
-        (parsed.outcomes, parsed.running) = parse(String(decoding: report, as: UTF8.self))
+      if let ending {
         switch ending {
         case .exited(0): parsed.ending = parsed.running == nil ? nil : .exited(0)
         case .exited(let status): parsed.ending = .exited(status)

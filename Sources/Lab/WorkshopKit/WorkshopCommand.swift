@@ -19,7 +19,6 @@ package enum WorkshopCommand {
     case help
   }
 
-  /// The output formats.
   package enum Format: String, CaseIterable, Sendable {
     /// For people.
     case text
