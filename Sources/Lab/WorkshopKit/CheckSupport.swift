@@ -5,18 +5,53 @@ import Support
 // What the checks share: who was called, the steps taken so far, and entries counted in an
 // observable's own storage.
 
-/// Who a check's closures were called for, in order, by name.
-final class CallLog {
-  private(set) var names: [String] = []
+/// Entries appended from any thread, in order: the calls a check's closures made, what a
+/// display showed; read, taken, or waited for.
+final class Recording<Entry: Sendable>: @unchecked Sendable {
+  // Every stored property is read and written with `condition` locked.
+  private let condition = NSCondition()
+  private var entries: [Entry] = []
 
-  func append(_ name: String) { names.append(name) }
+  func append(_ entry: Entry) {
+    condition.lock()
+    entries.append(entry)
+    condition.broadcast()
+    condition.unlock()
+  }
 
-  /// The calls since the last `take()`.
-  func take() -> [String] {
-    defer { names = [] }
-    return names
+  var all: [Entry] {
+    condition.lock()
+    defer { condition.unlock() }
+    return entries
+  }
+
+  /// The entries since the last `take()`.
+  func take() -> [Entry] {
+    condition.lock()
+    defer {
+      entries = []
+      condition.unlock()
+    }
+    return entries
+  }
+
+  /// The entries, once `done` says they are complete, or once `seconds` have passed.
+  func wait(seconds: Double, until done: ([Entry]) -> Bool) -> [Entry] {
+    let deadline = Date().addingTimeInterval(seconds)
+    condition.lock()
+    defer { condition.unlock() }
+    while !done(entries), condition.wait(until: deadline) {}
+    return entries
   }
 }
+
+extension Recording<Int> {
+  /// How many times each number was appended since the last `take()`.
+  func takeCounts() -> [Int: Int] { take().reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+}
+
+/// Who a check's closures were called for, in order, by name.
+typealias CallLog = Recording<String>
 
 /// An object a check binds for, with a name its evidence uses.
 final class Named {

@@ -8,35 +8,6 @@ import ObserverScenarios
 
 // MARK: - What the grader hands the app
 
-/// Entries appended from any thread, in order, and a wait for them.
-private final class Recording<Entry: Sendable>: @unchecked Sendable {
-  // Every stored property is read and written with `condition` locked.
-  private let condition = NSCondition()
-  private var entries: [Entry] = []
-
-  func append(_ entry: Entry) {
-    condition.lock()
-    entries.append(entry)
-    condition.broadcast()
-    condition.unlock()
-  }
-
-  var all: [Entry] {
-    condition.lock()
-    defer { condition.unlock() }
-    return entries
-  }
-
-  /// The entries, once `done` says they are complete, or once `seconds` have passed.
-  func wait(seconds: Double, until done: ([Entry]) -> Bool) -> [Entry] {
-    let deadline = Date().addingTimeInterval(seconds)
-    condition.lock()
-    defer { condition.unlock() }
-    while !done(entries), condition.wait(until: deadline) {}
-    return entries
-  }
-}
-
 /// The question groups screen's labels, as a UI toolkit has them: exercise 10's stand-in for
 /// a `UILabel`, which must be set on the main thread only.
 ///

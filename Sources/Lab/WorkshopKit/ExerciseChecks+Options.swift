@@ -239,21 +239,6 @@ private final class SendableOwner: Sendable {
   init(_ index: Int) { self.index = index }
 }
 
-/// How many times each owner's closure ran, from any thread.
-private final class CallCounts: Sendable {
-  private let counts = Mutex<[Int: Int]>([:])
-
-  func called(_ index: Int) { counts.withLock { $0[index, default: 0] += 1 } }
-
-  /// The counts since the last `take()`.
-  func take() -> [Int: Int] {
-    counts.withLock { counts in
-      defer { counts = [:] }
-      return counts
-    }
-  }
-}
-
 /// The value a closure read, kept for the check.
 private final class ReadInside: Sendable {
   let value = Mutex<Int?>(nil)
@@ -306,19 +291,19 @@ extension SendableOptionsAdapter {
     // others shows.
     for _ in 0..<rounds {
       let shared = Shared(observable: Observable(0))
-      let counts = CallCounts()
+      let counts = Recording<Int>()
       let owners = (0..<threads * perThread).map(SendableOwner.init)
       let perThread = perThread
       onThreads(threads) { thread in
         for owner in owners[(thread * perThread)..<((thread + 1) * perThread)] {
           let index = owner.index
-          shared.add(owner) { _ in counts.called(index) }
+          shared.add(owner) { _ in counts.append(index) }
         }
       }
       let added =
         "\(threads) threads each added \(perThread) observers at once"
       shared.observable.value = 1
-      if let flaw = check(counts.take(), expected: 0..<(threads * perThread), added) {
+      if let flaw = check(counts.takeCounts(), expected: 0..<(threads * perThread), added) {
         return flaw
       }
       if shared.observable.observerCount != threads * perThread {
@@ -340,7 +325,7 @@ extension SendableOptionsAdapter {
       let kept = (0..<threads).flatMap { ($0 * perThread + half)..<(($0 + 1) * perThread) }
       let removedThenSet =
         "\(threads) threads each removed \(half) of their observers while setting the value"
-      let got = counts.take()
+      let got = counts.takeCounts()
       let missed = kept.count { got[$0] == nil }
       let extra = got.keys.count { !kept.contains($0) }
       if missed > 0 || extra > 0 || got.values.contains(where: { $0 > 1 }) {
@@ -392,20 +377,20 @@ extension SendableOptionsAdapter {
 
   private static func closureUsesTheObservable() -> Outcome {
     let shared = Shared(observable: Observable(0))
-    let counts = CallCounts()
+    let counts = Recording<Int>()
     let owners = (0..<4).map(SendableOwner.init)
     let readInside = ReadInside()
     // A (0) reads the value, adds D (3), removes B (1) and sets 2, all inside its call for 1.
     shared.add(owners[0]) { [owners] value in
-      counts.called(0)
+      counts.append(0)
       guard value == 1 else { return }
       readInside.value.withLock { $0 = shared.observable.value }
-      shared.add(owners[3]) { _ in counts.called(3) }
+      shared.add(owners[3]) { _ in counts.append(3) }
       shared.observable.removeObserver(owners[1])
       shared.observable.value = 2
     }
     for index in 1...2 {
-      shared.add(owners[index]) { _ in counts.called(index) }
+      shared.add(owners[index]) { _ in counts.append(index) }
     }
     let steps =
       "A read the value, added D, removed B and set 2, inside its closure for 1"
@@ -416,7 +401,7 @@ extension SendableOptionsAdapter {
     }
     _ = counts.take()
     shared.observable.value = 3
-    let got = counts.take()
+    let got = counts.takeCounts()
     let names = ["A", "B", "C", "D"]
     let called = got.keys.sorted().map { names[$0] }
     if called != ["A", "C", "D"] {
