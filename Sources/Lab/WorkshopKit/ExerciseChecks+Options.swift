@@ -1,7 +1,6 @@
 import Foundation
 import ObserverScenarios
 import Support
-import Synchronization
 
 // The checks of exercises 6 to 9, on stage 4's API.
 
@@ -239,11 +238,6 @@ private final class SendableOwner: Sendable {
   init(_ index: Int) { self.index = index }
 }
 
-/// The value a closure read, kept for the check.
-private final class ReadInside: Sendable {
-  let value = Mutex<Int?>(nil)
-}
-
 extension SendableOptionsAdapter {
   package static func run(_ check: Check) -> Outcome {
     switch check {
@@ -348,7 +342,7 @@ extension SendableOptionsAdapter {
     let shared = Shared(observable: Observable(0))
     let owners = (0..<2).map(SendableOwner.init)
     let finished = DispatchSemaphore(value: 0)
-    let waited = ReadInside()
+    let waited = Recording<Bool>()
     // A's closure for 1 has another thread read the value and add B, and waits for it: a
     // lock held around the closure, even a recursive one, makes that thread wait instead.
     shared.add(owners[0]) { [owners] value in
@@ -360,10 +354,10 @@ extension SendableOptionsAdapter {
       }
       thread.start()
       let timedOut = finished.wait(timeout: .now() + patience) == .timedOut
-      waited.value.withLock { $0 = timedOut ? 1 : 0 }
+      waited.append(timedOut)
     }
     shared.observable.value = 1
-    let timedOut = waited.value.withLock { $0 } == 1
+    let timedOut = waited.all.last == true
     // The other thread ends once the lock is let go; wait for it, so that nothing is left.
     if timedOut { finished.wait() }
     return withExtendedLifetime(owners) {
@@ -379,12 +373,12 @@ extension SendableOptionsAdapter {
     let shared = Shared(observable: Observable(0))
     let counts = Recording<Int>()
     let owners = (0..<4).map(SendableOwner.init)
-    let readInside = ReadInside()
+    let readInside = Recording<Int>()
     // A (0) reads the value, adds D (3), removes B (1) and sets 2, all inside its call for 1.
     shared.add(owners[0]) { [owners] value in
       counts.append(0)
       guard value == 1 else { return }
-      readInside.value.withLock { $0 = shared.observable.value }
+      readInside.append(shared.observable.value)
       shared.add(owners[3]) { _ in counts.append(3) }
       shared.observable.removeObserver(owners[1])
       shared.observable.value = 2
@@ -395,7 +389,7 @@ extension SendableOptionsAdapter {
     let steps =
       "A read the value, added D, removed B and set 2, inside its closure for 1"
     shared.observable.value = 1
-    let read = readInside.value.withLock { $0 }
+    let read = readInside.all.last
     if read != 1 {
       return .flaw("\(steps): the value it read was \(read.map(String.init) ?? "nothing"), not 1")
     }
