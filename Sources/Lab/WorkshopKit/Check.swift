@@ -56,40 +56,6 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   case closedScreenStopsAndIsFreed = "closed-screen-stops-and-is-freed"
   /// Exercise 10: a screen let go without closing is freed, and shows nothing more.
   case screenLetGoIsFreed = "screen-let-go-is-freed"
-
-  /// What it checks, in one line.
-  package var title: String {
-    switch self {
-    case .removesOneOfSeveral: "bind A, B, C, remove A then B: only C is called"
-    case .removesTwiceThenBinds: "removing an id twice, then binding again, removes nobody else"
-    case .reboundKeyKeepsItsPlace: "a key bound again keeps its place and runs its new closure"
-    case .removedKeyBoundAgainGoesLast: "a key removed and bound again goes last, called once"
-    case .twoOwnersOneKey: "two owners of one class under one key each keep their closure"
-    case .oneOwnerTwoKeys: "one owner with two keys keeps both and removes one at a time"
-    case .setDropsEveryDeadEntry: "a set drops every dead entry, wherever it sits"
-    case .secondBindReplacesTheFirst: "a second bind replaces the first closure"
-    case .rebindAmongSeveral: "binding again among several observers leaves one entry each"
-    case .removedMidNotificationAmongSeveral:
-      "removals from inside closures, of later and earlier observers, act at once"
-    case .removedAndAddedAgainMidNotification:
-      "removed and added again mid-notification: the old closure does not run"
-    case .twoNestedSetsInOrder: "a handler that sets 2 then 3: everyone ends on 3"
-    case .nestedSetsOldValues: "queued sets deliver the values they replaced as old values"
-    case .laterSetDelivered: "a set after a round with nested sets is delivered"
-    case .releasedDuringSet: "an observer released during a set is skipped, not called"
-    case .handsItsOwnObserver: "each handler is handed the observer it was added for"
-    case .threadsShareIt: "threads adding, removing and setting at once lose nothing"
-    case .closureUsesTheObservable: "a closure may read, add, remove and set: no lock held"
-    case .otherThreadDuringClosure: "while a closure runs, another thread may use the observable"
-    case .screenOpensOnSavedScores: "a screen shows the saved scores the moment it opens"
-    case .screenShowsOnMainThread:
-      "scores set on another thread reach the screen on the main thread"
-    case .everyScoreToBothInOrder: "the screen and the saver each get every score, in order, once"
-    case .closedScreenStopsAndIsFreed:
-      "a closed screen shows nothing more, and is freed once let go"
-    case .screenLetGoIsFreed: "a screen let go without closing is freed, and shows nothing more"
-    }
-  }
 }
 
 /// One thing an exercise is graded on: a scenario shared with the stages, or a check of the
@@ -109,8 +75,6 @@ package enum Criterion: Hashable, Sendable {
   }
 
   /// The criterion called `name`, if there is one.
-  ///
-  /// - Parameter name: A scenario's or a check's name.
   package init?(name: String) {
     if let scenario = Scenario.Name(rawValue: name) {
       self = .scenario(scenario)

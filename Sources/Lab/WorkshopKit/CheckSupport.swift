@@ -1,22 +1,57 @@
+import Foundation
 import ObserverScenarios
 import Support
 
 // What the checks share: who was called, the steps taken so far, and entries counted in an
 // observable's own storage.
 
-/// Who a check's closures were called for, in order, by name.
-final class CallLog {
-  private(set) var names: [String] = []
+/// Entries appended from any thread, in order: the calls a check's closures made, what a
+/// display showed; read, taken, or waited for.
+final class Recording<Entry: Sendable>: @unchecked Sendable {
+  // Every stored property is read and written with `condition` locked.
+  private let condition = NSCondition()
+  private var entries: [Entry] = []
 
-  /// Records a call.
-  func append(_ name: String) { names.append(name) }
+  func append(_ entry: Entry) {
+    condition.lock()
+    entries.append(entry)
+    condition.broadcast()
+    condition.unlock()
+  }
 
-  /// The calls since the last `take()`.
-  func take() -> [String] {
-    defer { names = [] }
-    return names
+  var all: [Entry] {
+    condition.lock()
+    defer { condition.unlock() }
+    return entries
+  }
+
+  /// The entries since the last `take()`.
+  func take() -> [Entry] {
+    condition.lock()
+    defer {
+      entries = []
+      condition.unlock()
+    }
+    return entries
+  }
+
+  /// The entries, once `done` says they are complete, or once `seconds` have passed.
+  func wait(seconds: Double, until done: ([Entry]) -> Bool) -> [Entry] {
+    let deadline = Date().addingTimeInterval(seconds)
+    condition.lock()
+    defer { condition.unlock() }
+    while !done(entries), condition.wait(until: deadline) {}
+    return entries
   }
 }
+
+extension Recording<Int> {
+  /// How many times each number was appended since the last `take()`.
+  func takeCounts() -> [Int: Int] { take().reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+}
+
+/// Who a check's closures were called for, in order, by name.
+typealias CallLog = Recording<String>
 
 /// An object a check binds for, with a name its evidence uses.
 final class Named {
@@ -28,7 +63,7 @@ final class Named {
 struct Steps {
   private var done: [String] = []
 
-  init(_ first: String) { done = [first] }
+  init(_ first: String? = nil) { done = first.map { [$0] } ?? [] }
 
   /// Records the next step.
   mutating func then(_ step: String) { done.append(step) }
@@ -43,6 +78,46 @@ struct Steps {
     calls == expected
       ? nil : flaw("set \(value) called \(listed(calls)), not \(listed(expected))")
   }
+
+  /// When `calls`, in any order, differ from `expected`: the flaw, saying who set `value`
+  /// called, then `more`.
+  func calls(_ calls: [String], inAnyOrder expected: [String], set value: Int, _ more: String = "")
+    -> Outcome?
+  {
+    calls.sorted() == expected.sorted()
+      ? nil : flaw("set \(value) called \(listed(calls)), not \(listed(expected))" + more)
+  }
+}
+
+/// One round of a check: what was done, then a set and whom it must call, in order.
+struct Round {
+  var done: String?
+  var action: () -> Void
+  var value: Int
+  var calls: [String]
+
+  init(_ done: String?, _ action: @escaping () -> Void = {}, set value: Int, calls: [String]) {
+    self.done = done
+    self.action = action
+    self.value = value
+    self.calls = calls
+  }
+}
+
+/// Plays `rounds` on `observable`, each action then its set, the calls read from `log`; then
+/// `observerCount` must say `count`. A flaw at the first that differs; `nil` when none does.
+func play(
+  _ rounds: [Round], on observable: some AdaptableObservable, log: CallLog, count: Int? = nil
+) -> Outcome? {
+  var steps = Steps()
+  for round in rounds {
+    round.action()
+    if let done = round.done { steps.then(done) }
+    observable.value = round.value
+    if let flaw = steps.calls(log.take(), expected: round.calls, set: round.value) { return flaw }
+  }
+  guard let count, observable.observerCount != count else { return nil }
+  return steps.flaw("observerCount said \(observable.observerCount), not \(count)")
 }
 
 /// "nobody", "A", "A and B", "A, B and C".
@@ -72,8 +147,6 @@ func storedEntries(of object: AnyObject) -> (count: Int, property: String)? {
 
 /// Counts `observable`'s entries in its storage where reflection can, else by its own count;
 /// when the two differ, a flaw that says so.
-///
-/// - Returns: The count, and what the evidence calls it.
 func countedEntries(of observable: some AdaptableObservable) -> (
   count: Int, said: String
 ) {
@@ -88,4 +161,36 @@ func countedEntries(of observable: some AdaptableObservable) -> (
     "\(grouped(stored.count)) entries were stored in `\(stored.property)`"
       + (own == stored.count ? "" : " (observerCount said \(grouped(own)))")
   )
+}
+
+/// Lets the threads of a check start together, so that they overlap.
+private final class StartBarrier: @unchecked Sendable {
+  // The condition guards `waiting`.
+  private let condition = NSCondition()
+  private var waiting: Int
+
+  init(threads: Int) { waiting = threads }
+
+  func arriveAndWait() {
+    condition.lock()
+    waiting -= 1
+    if waiting == 0 { condition.broadcast() }
+    while waiting > 0 { condition.wait() }
+    condition.unlock()
+  }
+}
+
+/// Runs `body(index)` on `count` threads at once, and returns when all are done.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let barrier = StartBarrier(threads: count)
+  let done = DispatchSemaphore(value: 0)
+  for index in 0..<count {
+    let thread = Thread {
+      barrier.arriveAndWait()
+      body(index)
+      done.signal()
+    }
+    thread.start()
+  }
+  for _ in 0..<count { done.wait() }
 }

@@ -18,9 +18,7 @@ import Foundation
 package final class ChildProcess {
   /// How a child ended.
   package enum Ending: Equatable, Sendable {
-    /// It exited with this status.
     case exited(Int32)
-    /// A signal ended it.
     case signaled(Int32)
   }
 
@@ -35,12 +33,6 @@ package final class ChildProcess {
   /// group, with one pipe per entry of `outputs`: each lists the child's descriptors that write
   /// to it (`[[1, 2], [3]]`: standard output and error to the first pipe, descriptor 3 to the
   /// second).
-  ///
-  /// - Parameters:
-  ///   - arguments: The executable's path, then its arguments.
-  ///   - environment: Its whole environment.
-  ///   - outputs: The child's descriptors writing to each pipe.
-  /// - Throws: ``SpawnError`` when it cannot be started.
   package init(_ arguments: [String], environment: [String: String], outputs: [[Int32]]) throws {
     #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
       // posix_spawn is unavailable there (spawn.h: __API_UNAVAILABLE(watchos, tvos)), and an
@@ -128,12 +120,8 @@ package final class ChildProcess {
     for end in pipes where end >= 0 { close(end) }
   }
 
-  /// Waits up to `milliseconds` for output, and returns what each pipe had, by index.
-  ///
-  /// - Parameters:
-  ///   - milliseconds: How long to wait for something to read.
-  ///   - maximum: The most bytes to read from one pipe in this call.
-  /// - Returns: The bytes read, by pipe; empty for a pipe with nothing new.
+  /// Waits up to `milliseconds` for output, and returns what each pipe had, by index, at most
+  /// `maximum` bytes a pipe.
   package func read(waiting milliseconds: Int32, maximum: Int = 1 << 20) -> [Data] {
     var descriptors = pipes.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
     _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
@@ -161,41 +149,50 @@ package final class ChildProcess {
     return chunks
   }
 
-  /// Whether every pipe has reached its end.
-  package var isDrained: Bool { pipes.allSatisfy { $0 < 0 } }
+  /// Reads the first pipe until the child ends, keeping its last 256 KiB (enough to find a
+  /// compiler's errors in) and handing each chunk to `each`; `nil` once `stop()`, asked after
+  /// each read, says to stop.
+  package func output(each: (Data) -> Void = { _ in }, stopIf stop: () -> Bool) -> TailBuffer? {
+    var kept = TailBuffer(capacity: 256 * 1024)
+    while checkEnding() == nil {
+      let chunk = read(waiting: 100)[0]
+      kept.append(chunk)
+      each(chunk)
+      if stop() { return nil }
+    }
+    let rest = read(waiting: 0)[0]
+    kept.append(rest)
+    each(rest)
+    return kept
+  }
 
   /// Checks, without waiting, whether the child has ended; reaps it if so.
-  ///
-  /// - Returns: How it ended, or `nil` while it runs.
   @discardableResult
   package func checkEnding() -> Ending? {
-    if let ending { return ending }
-    var status: Int32 = 0
-    guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-    let signal = status & 0x7f
-    ending = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
-    return ending
+    ending ?? reap(options: WNOHANG)
   }
 
   /// Kills the child's whole process group with `SIGKILL`, which nothing can catch, then reaps
   /// the child.
   package func killGroup() {
     kill(-pid, SIGKILL)
-    if ending == nil {
-      var status: Int32 = 0
-      if waitpid(pid, &status, 0) == pid {
-        let signal = status & 0x7f
-        ending = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
-      }
-    }
+    if ending == nil { reap(options: 0) }
+  }
+
+  /// Waits for the child as `waitpid`'s `options` say, and notes how it ended if it has.
+  @discardableResult
+  private func reap(options: Int32) -> Ending? {
+    var status: Int32 = 0
+    guard waitpid(pid, &status, options) == pid else { return nil }
+    let signal = status & 0x7f
+    ending = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+    return ending
   }
 }
 
-/// Why a child could not be started.
+/// Why a child could not be started: an `errno` value, and the system's words for it.
 package struct SpawnError: Error, CustomStringConvertible {
-  /// The `errno` value.
   package var code: Int32
-  /// The system's words for it.
   package var description: String { String(cString: strerror(code)) }
 }
 

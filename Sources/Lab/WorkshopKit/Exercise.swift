@@ -26,10 +26,10 @@ package struct Exercise: Sendable, Identifiable {
   package var api: ExerciseAPI
   /// Hints, each one step further than the one before.
   package var hints: [String]
-  /// What to read once it is solved.
-  package var next: TutorialChapter
 
-  /// Its number.
+  /// What to read once it is solved: the chapter after the one it follows.
+  package var next: TutorialChapter { TutorialChapter.numbered(chapter.number + 1) ?? chapter }
+
   package var id: Int { number }
 
   /// The folder the learner edits, relative to the package root.
@@ -38,41 +38,6 @@ package struct Exercise: Sendable, Identifiable {
   /// Its solution's folder, relative to the package root.
   package var solutionFolder: String { "Exercises/Solutions/\(slug)" }
 
-  /// Describes an exercise.
-  ///
-  /// - Parameters:
-  ///   - number: Its number.
-  ///   - slug: Its folder's name.
-  ///   - title: What to do, in a few words.
-  ///   - chapter: The chapter it follows.
-  ///   - startsFrom: What the starter behaves like.
-  ///   - task: What to build.
-  ///   - aimed: The scenarios the fix must make hold.
-  ///   - kept: The scenarios the starter passes, which must keep passing.
-  ///   - checks: The checks of the task's own promise.
-  ///   - api: The API its code declares.
-  ///   - hints: Hints, each one step further.
-  ///   - next: What to read once solved.
-  package init(
-    number: Int, slug: String, title: String, chapter: TutorialChapter, startsFrom: String,
-    task: String,
-    aimed: [Scenario.Name], kept: [Scenario.Name], checks: [Check], api: ExerciseAPI,
-    hints: [String], next: TutorialChapter
-  ) {
-    self.number = number
-    self.slug = slug
-    self.title = title
-    self.chapter = chapter
-    self.startsFrom = startsFrom
-    self.task = task
-    self.aimed = aimed
-    self.kept = kept
-    self.checks = checks
-    self.api = api
-    self.hints = hints
-    self.next = next
-  }
-
   /// What it is graded on, in order: the aimed scenarios, the checks, the kept scenarios.
   package var criteria: [(criterion: Criterion, aimed: Bool)] {
     aimed.map { (.scenario($0), true) } + checks.map { (.check($0), true) }
@@ -80,69 +45,43 @@ package struct Exercise: Sendable, Identifiable {
   }
 
   /// The exercise numbered `number`, if there is one.
-  ///
-  /// - Parameter number: An exercise number.
-  /// - Returns: The exercise, or `nil`.
   package static func numbered(_ number: Int) -> Exercise? {
     all.first { $0.number == number }
   }
 }
 
-/// The API an exercise's code declares: which of the grader's adapters drives it.
-package enum ExerciseAPI: Sendable {
+/// The API an exercise's code declares: which of the grader's adapters drives it. Its raw
+/// value names the shape: its protocol is `<shape>Observable`, its adapter `<shape>Adapter`.
+package enum ExerciseAPI: String, Sendable {
   /// Stage 1's, with an id to remove by (``RemovableClosuresObservable``).
-  case removableClosures
+  case removableClosures = "RemovableClosures"
   /// Stage 2's (``KeyedObservable``).
-  case keyed
+  case keyed = "Keyed"
   /// Stage 2's with the owner beside the key (``OwnerKeyedObservable``).
-  case ownerKeyed
+  case ownerKeyed = "OwnerKeyed"
   /// Stage 3's (``WeakObservable``).
-  case weak
+  case weak = "Weak"
   /// Stage 4's (``OptionsObservable``).
-  case options
+  case options = "Options"
   /// Stage 4's, the handler handed its observer (``HandingObservable``).
-  case handing
+  case handing = "Handing"
   /// Stage 4's, with `Sendable` observers and closures (``SendableOptionsObservable``).
-  case sendableOptions
+  case sendableOptions = "SendableOptions"
   /// An app's: a model of the latest scores, a screen and a saver that observe it
   /// (``ScoresScreenModel``, ``ScoreSaverModel``).
-  case mainActorScores
+  case mainActorScores = "MainActorScores"
 
   /// The protocol the code's `Observable` conforms to.
   package var protocolName: String {
-    switch self {
-    case .removableClosures: "RemovableClosuresObservable"
-    case .keyed: "KeyedObservable"
-    case .ownerKeyed: "OwnerKeyedObservable"
-    case .weak: "WeakObservable"
-    case .options: "OptionsObservable"
-    case .handing: "HandingObservable"
-    case .sendableOptions: "SendableOptionsObservable"
-    case .mainActorScores: "ScoresScreenModel"
-    }
+    self == .mainActorScores ? "ScoresScreenModel" : rawValue + "Observable"
   }
 
-  /// The adapter that drives it.
   package var adapterName: String {
-    switch self {
-    case .removableClosures: "RemovableClosuresAdapter"
-    case .keyed: "KeyedAdapter"
-    case .ownerKeyed: "OwnerKeyedAdapter"
-    case .weak: "WeakAdapter"
-    case .options: "OptionsAdapter"
-    case .handing: "HandingAdapter"
-    case .sendableOptions: "SendableOptionsAdapter"
-    case .mainActorScores: "MainActorScoresChecks"
-    }
+    self == .mainActorScores ? "MainActorScoresChecks" : rawValue + "Adapter"
   }
 
   /// Whether the code declares an `ObservableOptions` option set.
-  package var hasOptions: Bool {
-    switch self {
-    case .options, .handing, .sendableOptions: true
-    default: false
-    }
-  }
+  package var hasOptions: Bool { [.options, .handing, .sendableOptions].contains(self) }
 }
 
 /// An exercise's code as the grader sees it: the design the scenarios drive, and its checks.
@@ -153,28 +92,12 @@ package struct ExerciseCode: Sendable {
   /// Runs one check of the exercise's promise on fresh objects.
   package var check: @Sendable (Check) -> Outcome
 
-  /// Describes an exercise's code.
-  ///
-  /// - Parameters:
-  ///   - design: The code behind the scenarios' interface.
-  ///   - check: Runs one check on fresh objects.
-  package init(design: ObservableDesign, check: @escaping @Sendable (Check) -> Outcome) {
+  package init(design: ObservableDesign? = nil, check: @escaping @Sendable (Check) -> Outcome) {
     self.design = design
     self.check = check
   }
 
-  /// Describes the code of an exercise graded by its checks only.
-  ///
-  /// - Parameter check: Runs one check on fresh objects.
-  package init(check: @escaping @Sendable (Check) -> Outcome) {
-    design = nil
-    self.check = check
-  }
-
   /// What `criterion` finds on this code.
-  ///
-  /// - Parameter criterion: A scenario or a check.
-  /// - Returns: The verdict and its evidence.
   package func run(_ criterion: Criterion) -> Outcome {
     switch criterion {
     case .scenario(let name):
@@ -212,15 +135,12 @@ package struct ExerciseCode: Sendable {
 package struct ExerciseGrade: Sendable {
   /// One graded scenario or check.
   package struct Result: Sendable {
-    /// The scenario or check.
     package var criterion: Criterion
     /// Whether the exercise aims at it (else the starter passes it and the fix must keep it).
     package var aimed: Bool
-    /// What the run found.
     package var outcome: Outcome
   }
 
-  /// The exercise graded.
   package var exercise: Exercise
   /// The results, in the order of ``Exercise/criteria``.
   package var results: [Result]
@@ -231,10 +151,6 @@ package struct ExerciseGrade: Sendable {
   package var isSolved: Bool { results.allSatisfy { $0.outcome.verdict == .holds } }
 
   /// Grades `exercise`, in the order of its ``Exercise/criteria``, with what `outcome` finds.
-  ///
-  /// - Parameters:
-  ///   - exercise: The exercise.
-  ///   - outcome: What one scenario or check finds on the exercise's code.
   package init(_ exercise: Exercise, outcome: (Criterion) -> Outcome) {
     self.exercise = exercise
     results = exercise.criteria.map {
@@ -243,20 +159,12 @@ package struct ExerciseGrade: Sendable {
   }
 
   /// The grade of an exercise whose code does not compile: nothing run, and the errors.
-  ///
-  /// - Parameters:
-  ///   - exercise: The exercise.
-  ///   - buildErrors: The compiler's errors.
   package init(_ exercise: Exercise, buildErrors: String) {
     self.init(exercise) { _ in .flaw("not run: the exercise does not compile") }
     self.buildErrors = buildErrors
   }
 
   /// Runs the exercise's scenarios and checks on `code`, in this process.
-  ///
-  /// - Parameters:
-  ///   - exercise: The exercise.
-  ///   - code: The learner's code (or the solution).
   package init(_ exercise: Exercise, code: ExerciseCode) {
     self.init(exercise) { code.run($0) }
   }

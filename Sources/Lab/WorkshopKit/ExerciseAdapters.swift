@@ -8,23 +8,22 @@ import ObserverScenarios
 /// A shape's adapter, as the workshop drives it: through the scenarios, and through the checks
 /// of the exercises of that shape.
 package protocol ExerciseAdapter: ShapeAdapter {
-  /// Runs `check` on fresh objects of the exercise's API.
-  ///
-  /// - Parameter check: One of the checks of the exercises this adapter drives.
-  /// - Returns: Its verdict and evidence.
+  /// Runs `check`, one of the checks of the exercises this adapter drives, on fresh objects.
   static func run(_ check: Check) -> Outcome
 }
 
+extension ExerciseAdapter {
+  /// The evidence of a check asked of an adapter that does not run it.
+  static func notRunHere(_ check: Check) -> Outcome {
+    .flaw("\(check.rawValue) is not a check of this exercise's API")
+  }
+}
+
 extension ExerciseCode {
-  /// The code of exercise `number`, driven by `adapter`.
-  ///
-  /// - Parameters:
-  ///   - number: The exercise's number.
-  ///   - adapter: The adapter type over the module's observable.
-  ///   - isSendable: Whether the observable is `Sendable`: pass
-  ///     `ObservableDesign.isSendable(Module.Observable<Int>.self)`, evaluated where the type is
-  ///     concrete.
-  /// - Returns: A graded design, named after the exercise, and its checks.
+  /// The code of exercise `number`, driven by `adapter`: a graded design, named after the
+  /// exercise, and its checks. `isSendable` says whether the observable is `Sendable`: pass
+  /// `ObservableDesign.isSendable(Module.Observable<Int>.self)`, evaluated where the type is
+  /// concrete, or call the overloads below, which ask the same where they are called.
   package static func exercise<Adapter: ExerciseAdapter>(
     _ number: Int, _ adapter: Adapter.Type, isSendable: Bool
   ) -> ExerciseCode {
@@ -36,6 +35,20 @@ extension ExerciseCode {
       module: String(typeName.prefix { $0 != "." }), typeName: typeName,
       chapter: exercise?.folder, isSendable: isSendable, adapter: Adapter.self)
     return ExerciseCode(design: design) { Adapter.run($0) }
+  }
+
+  /// The code of exercise `number`, whose observable is not `Sendable`.
+  package static func exercise<Adapter: ExerciseAdapter>(_ number: Int, _ adapter: Adapter.Type)
+    -> ExerciseCode
+  {
+    exercise(number, adapter, isSendable: false)
+  }
+
+  /// The code of exercise `number`, whose observable is `Sendable`.
+  package static func exercise<Adapter: ExerciseAdapter>(_ number: Int, _ adapter: Adapter.Type)
+    -> ExerciseCode where Adapter.Observable: Sendable
+  {
+    exercise(number, adapter, isSendable: true)
   }
 }
 

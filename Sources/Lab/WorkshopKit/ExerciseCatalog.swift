@@ -2,6 +2,25 @@ import ObserverScenarios
 import Support
 
 extension Exercise {
+  /// The scenarios stage 2's starters already pass.
+  private static let keptByStage2: [Scenario.Name] = [
+    .deliversEveryChange, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
+    .sameObserverTwice,
+  ]
+
+  /// The scenarios stage 3's starters already pass.
+  private static let keptByStage3: [Scenario.Name] = [
+    .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
+    .sameKeyTwoObservers,
+  ]
+
+  /// The scenarios stage 4's starters already pass.
+  private static let keptByStage4: [Scenario.Name] = [
+    .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
+    .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
+    .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
+  ]
+
   /// Every exercise, in the order a learner meets them.
   package static let all: [Exercise] = [
     Exercise(
@@ -24,8 +43,7 @@ extension Exercise {
           + "so the order of binding is kept.",
         "removeObserver(_:) can then keep every entry whose id differs: removeAll(where:) does "
           + "it in one line.",
-      ],
-      next: .keyedDict),
+      ]),
     Exercise(
       number: 2, slug: "02-call-in-order", title: "Make stage 2 call in subscription order",
       chapter: .keyedDict, startsFrom: "stage 2",
@@ -35,10 +53,7 @@ extension Exercise {
         were first bound.
         """,
       aimed: [.deliveryOrder],
-      kept: [
-        .deliversEveryChange, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
-        .sameObserverTwice,
-      ],
+      kept: keptByStage2,
       checks: [.reboundKeyKeepsItsPlace, .removedKeyBoundAgainGoesLast],
       api: .keyed,
       hints: [
@@ -47,8 +62,7 @@ extension Exercise {
         "Keep the keys in an array, in the order they were first bound, and walk that array "
           + "when the value is set; a key bound again keeps its place.",
         "Removing a key must take it out of both places, or a removed key is still walked.",
-      ],
-      next: .weakRefs),
+      ]),
     Exercise(
       number: 3, slug: "03-keys-per-owner", title: "Stop two binds under one key colliding",
       chapter: .keyedDict, startsFrom: "stage 2",
@@ -59,10 +73,7 @@ extension Exercise {
         binding the same key again still replaces its closure.
         """,
       aimed: [.sameKeyTwoObservers],
-      kept: [
-        .deliversEveryChange, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
-        .sameObserverTwice,
-      ],
+      kept: keptByStage2,
       checks: [.twoOwnersOneKey, .oneOwnerTwoKeys],
       api: .ownerKeyed,
       hints: [
@@ -71,8 +82,7 @@ extension Exercise {
         "ObjectIdentifier(owner) tells objects apart; a small Hashable struct can hold it and "
           + "the string together.",
         "Use that struct as the dictionary's key in bind and in remove alike.",
-      ],
-      next: .weakRefs),
+      ]),
     Exercise(
       number: 4, slug: "04-clean-on-set", title: "Clean stage 3's dead entries on set",
       chapter: .weakRefs, startsFrom: "stage 3",
@@ -82,10 +92,7 @@ extension Exercise {
         keep, and walk past, every dead entry for ever.
         """,
       aimed: [.deadEntriesRemovedOnSet],
-      kept: [
-        .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
-        .sameKeyTwoObservers,
-      ],
+      kept: keptByStage3,
       checks: [.setDropsEveryDeadEntry],
       api: .weak,
       hints: [
@@ -93,8 +100,7 @@ extension Exercise {
           + "setter.",
         "An entry is dead when its weak observer reads nil; drop those before calling the "
           + "rest.",
-      ],
-      next: .options),
+      ]),
     Exercise(
       number: 5, slug: "05-one-entry-per-observer",
       title: "One entry per observer in stage 3", chapter: .weakRefs, startsFrom: "stage 3",
@@ -104,18 +110,14 @@ extension Exercise {
         observer has at most one.
         """,
       aimed: [.sameObserverTwice],
-      kept: [
-        .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
-        .sameKeyTwoObservers,
-      ],
+      kept: keptByStage3,
       checks: [.secondBindReplacesTheFirst, .rebindAmongSeveral],
       api: .weak,
       hints: [
         "Before appending, look for an entry whose observer is the one binding now.",
         "Compare objects with ===, not ==: it is the same object you are after, not an equal "
           + "one. Remove its entries, then append the new one.",
-      ],
-      next: .options),
+      ]),
     Exercise(
       number: 6, slug: "06-remove-at-once", title: "Remove at once, even mid-notification",
       chapter: .options, startsFrom: "stage 4",
@@ -126,11 +128,7 @@ extension Exercise {
         called again, not even later in the notification under way.
         """,
       aimed: [.unsubscribeDuringNotification],
-      kept: [
-        .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
-        .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
-        .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
-      ],
+      kept: keptByStage4,
       checks: [.removedMidNotificationAmongSeveral, .removedAndAddedAgainMidNotification],
       api: .options,
       hints: [
@@ -138,8 +136,7 @@ extension Exercise {
           + "wanted at the moment its turn comes.",
         "Give each callback an identity (a counter is enough) and, just before calling one, "
           + "check that the live list still holds it.",
-      ],
-      next: .concurrency),
+      ]),
     Exercise(
       number: 7, slug: "07-queue-nested-sets", title: "Queue a set made during a notification",
       chapter: .options, startsFrom: "stage 4",
@@ -150,11 +147,7 @@ extension Exercise {
         current round is done, so that every observer ends on the latest value.
         """,
       aimed: [.reentrantSetEndsOnLatest, .reentrantSetSeenOnceInOrder],
-      kept: [
-        .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
-        .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
-        .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
-      ],
+      kept: keptByStage4,
       checks: [.twoNestedSetsInOrder, .nestedSetsOldValues, .laterSetDelivered],
       api: .options,
       hints: [
@@ -162,8 +155,7 @@ extension Exercise {
           + "property is enough on one thread.",
         "When one is under way, store the value and append the change to a queue instead of "
           + "notifying; the outer setter empties the queue, in order, before it returns.",
-      ],
-      next: .concurrency),
+      ]),
     Exercise(
       number: 8, slug: "08-hand-over-the-owner", title: "Hand the owner to the handler",
       chapter: .concurrency, startsFrom: "stage 4",
@@ -189,8 +181,7 @@ extension Exercise {
           + "keeps the observer.",
         "Capture the observer weakly in that closure, [weak observer], and return early when "
           + "it reads nil.",
-      ],
-      next: .comparing),
+      ]),
     Exercise(
       number: 9, slug: "09-sendable", title: "Make an observable Sendable, lock let go",
       chapter: .concurrency, startsFrom: "stage 4 with immediate removal (exercise 6's answer)",
@@ -202,12 +193,7 @@ extension Exercise {
         for a notification under way.
         """,
       aimed: [.sendable],
-      kept: [
-        .deliversEveryChange, .deliveryOrder, .releasedObserverNotCalled, .deadEntriesRemoved,
-        .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
-        .sameKeyTwoObservers, .sameObserverTwice, .initialValue, .oldValue,
-        .unsubscribeDuringNotification,
-      ],
+      kept: keptByStage4 + [.unsubscribeDuringNotification],
       checks: [.threadsShareIt, .closureUsesTheObservable, .otherThreadDuringClosure],
       api: .sendableOptions,
       hints: [
@@ -217,8 +203,7 @@ extension Exercise {
           + "call), let the lock go, then call them one by one.",
         "Before each call, lock again just long enough to check the callback is still there, "
           + "and call it after unlocking.",
-      ],
-      next: .comparing),
+      ]),
     Exercise(
       number: 10, slug: "10-scores-on-the-main-actor",
       title: "Port the scores to stage 5 on the main actor", chapter: .keepingScore,
@@ -247,7 +232,6 @@ extension Exercise {
         "observe(options:) returns an ObservationToken: keep it in a stored property, or the "
           + "subscription ends at once, and cancel it in close(). The saver keeps the token of "
           + "observeOnAnyThread the same way.",
-      ],
-      next: .beyondTheStages),
+      ]),
   ]
 }

@@ -8,35 +8,6 @@ import ObserverScenarios
 
 // MARK: - What the grader hands the app
 
-/// Entries appended from any thread, in order, and a wait for them.
-private final class Recording<Entry: Sendable>: @unchecked Sendable {
-  // Every stored property is read and written with `condition` locked.
-  private let condition = NSCondition()
-  private var entries: [Entry] = []
-
-  func append(_ entry: Entry) {
-    condition.lock()
-    entries.append(entry)
-    condition.broadcast()
-    condition.unlock()
-  }
-
-  var all: [Entry] {
-    condition.lock()
-    defer { condition.unlock() }
-    return entries
-  }
-
-  /// The entries, once `done` says they are complete, or once `seconds` have passed.
-  func wait(seconds: Double, until done: ([Entry]) -> Bool) -> [Entry] {
-    let deadline = Date().addingTimeInterval(seconds)
-    condition.lock()
-    defer { condition.unlock() }
-    while !done(entries), condition.wait(until: deadline) {}
-    return entries
-  }
-}
-
 /// The question groups screen's labels, as a UI toolkit has them: exercise 10's stand-in for
 /// a `UILabel`, which must be set on the main thread only.
 ///
@@ -45,20 +16,13 @@ private final class Recording<Entry: Sendable>: @unchecked Sendable {
 package final class ScoreDisplay: Sendable {
   /// One call of ``show(_:)``.
   package struct Shown: Sendable, Equatable {
-    /// The scores shown.
     package var scores: [Int: Int]
-    /// Whether the call came on the main actor.
     package var onMainActor: Bool
   }
 
   private let recording = Recording<Shown>()
 
-  /// A display that has shown nothing yet.
-  package init() {}
-
   /// Shows the latest score of each group, one label a group. Call it on the main actor.
-  ///
-  /// - Parameter scores: The latest scores, by chapter.
   package func show(_ scores: [Int: Int]) {
     recording.append(Shown(scores: scores, onMainActor: MainQueue.isCurrent))
   }
@@ -95,16 +59,8 @@ private enum MainQueue {
 package final class ScoreFile: Sendable {
   private let recording = Recording<[Int: Int]>()
 
-  /// A file with nothing saved yet.
-  package init() {}
-
   /// Saves the latest scores. Any thread may call it.
-  ///
-  /// - Parameter scores: The latest scores, by chapter.
   package func save(_ scores: [Int: Int]) { recording.append(scores) }
-
-  /// Every save so far, in order.
-  package var saved: [[Int: Int]] { recording.all }
 
   /// Every save, once `count` have been made, or once `seconds` have passed.
   func wait(seconds: Double, forCount count: Int) -> [[Int: Int]] {
@@ -127,7 +83,6 @@ package protocol LatestScoresModel: AnyObject, SendableMetatype {
 /// open.
 @MainActor
 package protocol ScoresScreenModel: AnyObject, SendableMetatype {
-  /// The model it observes.
   associatedtype Scores: LatestScoresModel
   /// Opens the screen, showing the scores at once and every change after.
   init(showing scores: Scores, on display: ScoreDisplay)
@@ -138,7 +93,6 @@ package protocol ScoresScreenModel: AnyObject, SendableMetatype {
 /// Exercise 10's saver: saves every change of the scores to `file`.
 @MainActor
 package protocol ScoreSaverModel: AnyObject, SendableMetatype {
-  /// The model it observes.
   associatedtype Scores: LatestScoresModel
   /// Starts saving every change of `scores` to `file`.
   init(saving scores: Scores, to file: ScoreFile)
@@ -146,11 +100,6 @@ package protocol ScoreSaverModel: AnyObject, SendableMetatype {
 
 extension ExerciseCode {
   /// The code of exercise 10: a model, a screen and a saver, graded by its checks only.
-  ///
-  /// - Parameters:
-  ///   - screen: The screen's type.
-  ///   - saver: The saver's type, which observes the same model.
-  /// - Returns: The code, whose checks drive real objects of those types.
   package static func mainActorScores<Screen: ScoresScreenModel, Saver: ScoreSaverModel>(
     _ screen: Screen.Type, _ saver: Saver.Type
   ) -> ExerciseCode where Saver.Scores == Screen.Scores {
@@ -174,6 +123,12 @@ private final class Held<Screen: AnyObject> {
   init(_ screen: Screen) {
     self.screen = screen
     weakScreen = screen
+  }
+
+  /// Lets the screen go; whether it was freed.
+  func letGo() -> Bool {
+    screen = nil
+    return weakScreen == nil
   }
 }
 
@@ -227,13 +182,9 @@ where Saver.Scores == Screen.Scores {
   /// for that thread to end.
   private static func setOnAnotherThread(_ scores: Scores, _ values: [Int]) {
     let handed = Handed(value: scores)
-    let finished = DispatchSemaphore(value: 0)
-    let thread = Thread {
+    onThreads(1) { _ in
       for value in values { handed.value.set([7: value]) }
-      finished.signal()
     }
-    thread.start()
-    finished.wait()
   }
 
   /// "7: 3" for `[7: 3]`: the scores, by chapter.
@@ -368,10 +319,7 @@ where Saver.Scores == Screen.Scores {
     if !afterClose.isEmpty {
       return .flaw("\(steps): the closed screen still showed \(values(afterClose))")
     }
-    let freed = onMain {
-      held.value.screen = nil
-      return held.value.weakScreen == nil
-    }
+    let freed = onMain { held.value.letGo() }
     onMain { kept.value.screen?.close() }
     return withExtendedLifetime(scores) {
       freed
@@ -386,10 +334,7 @@ where Saver.Scores == Screen.Scores {
     let scores = Scores([7: 0])
     let (held, display) = open(scores)
     let (kept, witness) = open(scores)
-    let freed = onMain {
-      held.value.screen = nil
-      return held.value.weakScreen == nil
-    }
+    let freed = onMain { held.value.letGo() }
     let steps = "two screens opened on 7: 0; the first was let go without close()"
     if !freed {
       onMain { held.value.weakScreen?.close() }

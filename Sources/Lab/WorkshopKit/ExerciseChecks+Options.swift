@@ -1,17 +1,12 @@
 import Foundation
 import ObserverScenarios
 import Support
-import Synchronization
 
 // The checks of exercises 6 to 9, on stage 4's API.
 
 // MARK: - Exercises 6 and 7
 
 extension OptionsAdapter {
-  /// Runs a check of exercise 6's or 7's promise.
-  ///
-  /// - Parameter check: The check.
-  /// - Returns: Its verdict and evidence.
   package static func run(_ check: Check) -> Outcome {
     switch check {
     case .removedMidNotificationAmongSeveral: removedMidNotificationAmongSeveral()
@@ -42,16 +37,16 @@ extension OptionsAdapter {
         if owner.name == "D", value == 2 { observable?.removeObserver(owners[0]) }
       }
     }
-    var steps = Steps("added A, B, C, D, E; A removed C inside its closure for set 1")
-    observable.value = 1
-    if let flaw = steps.calls(log.take(), expected: ["A", "B", "D", "E"], set: 1) { return flaw }
-    steps.then("D removed A inside its closure for set 2")
-    observable.value = 2
-    if let flaw = steps.calls(log.take(), expected: ["A", "B", "D", "E"], set: 2) { return flaw }
-    observable.value = 3
-    if let flaw = steps.calls(log.take(), expected: ["B", "D", "E"], set: 3) { return flaw }
+    let rounds = [
+      Round(
+        "added A, B, C, D, E; A removed C inside its closure for set 1", set: 1,
+        calls: ["A", "B", "D", "E"]),
+      Round("D removed A inside its closure for set 2", set: 2, calls: ["A", "B", "D", "E"]),
+      Round(nil, set: 3, calls: ["B", "D", "E"]),
+    ]
+    let flaw = play(rounds, on: observable, log: log)
     return withExtendedLifetime(owners) {
-      .holds("C removed by A, then A by D, mid-notification: neither ran after its removal")
+      flaw ?? .holds("C removed by A, then A by D, mid-notification: neither ran after its removal")
     }
   }
 
@@ -172,10 +167,6 @@ extension OptionsAdapter {
 // MARK: - Exercise 8
 
 extension HandingAdapter {
-  /// Runs a check of exercise 8's promise.
-  ///
-  /// - Parameter check: The check.
-  /// - Returns: Its verdict and evidence.
   package static func run(_ check: Check) -> Outcome {
     switch check {
     case .releasedDuringSet: releasedDuringSet()
@@ -247,63 +238,7 @@ private final class SendableOwner: Sendable {
   init(_ index: Int) { self.index = index }
 }
 
-/// How many times each owner's closure ran, from any thread.
-private final class CallCounts: Sendable {
-  private let counts = Mutex<[Int: Int]>([:])
-
-  func called(_ index: Int) { counts.withLock { $0[index, default: 0] += 1 } }
-
-  /// The counts since the last `take()`.
-  func take() -> [Int: Int] {
-    counts.withLock { counts in
-      defer { counts = [:] }
-      return counts
-    }
-  }
-}
-
-/// The value a closure read, kept for the check.
-private final class ReadInside: Sendable {
-  let value = Mutex<Int?>(nil)
-}
-
-/// Lets the threads of a check start together, so that they overlap.
-private final class StartBarrier: @unchecked Sendable {
-  // The condition guards `waiting`.
-  private let condition = NSCondition()
-  private var waiting: Int
-
-  init(threads: Int) { waiting = threads }
-
-  func arriveAndWait() {
-    condition.lock()
-    waiting -= 1
-    if waiting == 0 { condition.broadcast() }
-    while waiting > 0 { condition.wait() }
-    condition.unlock()
-  }
-}
-
-/// Runs `body(index)` on `count` threads at once, and returns when all are done.
-private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-  let barrier = StartBarrier(threads: count)
-  let done = DispatchSemaphore(value: 0)
-  for index in 0..<count {
-    let thread = Thread {
-      barrier.arriveAndWait()
-      body(index)
-      done.signal()
-    }
-    thread.start()
-  }
-  for _ in 0..<count { done.wait() }
-}
-
 extension SendableOptionsAdapter {
-  /// Runs a check of exercise 9's promise.
-  ///
-  /// - Parameter check: The check.
-  /// - Returns: Its verdict and evidence.
   package static func run(_ check: Check) -> Outcome {
     switch check {
     case .threadsShareIt: threadsShareIt()
@@ -321,6 +256,11 @@ extension SendableOptionsAdapter {
   /// The observable, handed to threads: the check is what finds out whether that is safe.
   private struct Shared: @unchecked Sendable {
     let observable: Observable
+
+    /// Adds `owner`, asking for new values, with `body` run on each.
+    func add(_ owner: SendableOwner, _ body: @escaping @Sendable (Int) -> Void = { _ in }) {
+      observable.addObserver(owner, removeIfExists: true, options: .new) { value, _ in body(value) }
+    }
   }
 
   /// A flaw when `counts` is not exactly one call for each of `expected`.
@@ -345,20 +285,19 @@ extension SendableOptionsAdapter {
     // others shows.
     for _ in 0..<rounds {
       let shared = Shared(observable: Observable(0))
-      let counts = CallCounts()
+      let counts = Recording<Int>()
       let owners = (0..<threads * perThread).map(SendableOwner.init)
       let perThread = perThread
       onThreads(threads) { thread in
         for owner in owners[(thread * perThread)..<((thread + 1) * perThread)] {
           let index = owner.index
-          shared.observable.addObserver(
-            owner, removeIfExists: true, options: .new, closure: { _, _ in counts.called(index) })
+          shared.add(owner) { _ in counts.append(index) }
         }
       }
       let added =
         "\(threads) threads each added \(perThread) observers at once"
       shared.observable.value = 1
-      if let flaw = check(counts.take(), expected: 0..<(threads * perThread), added) {
+      if let flaw = check(counts.takeCounts(), expected: 0..<(threads * perThread), added) {
         return flaw
       }
       if shared.observable.observerCount != threads * perThread {
@@ -380,7 +319,7 @@ extension SendableOptionsAdapter {
       let kept = (0..<threads).flatMap { ($0 * perThread + half)..<(($0 + 1) * perThread) }
       let removedThenSet =
         "\(threads) threads each removed \(half) of their observers while setting the value"
-      let got = counts.take()
+      let got = counts.takeCounts()
       let missed = kept.count { got[$0] == nil }
       let extra = got.keys.count { !kept.contains($0) }
       if missed > 0 || extra > 0 || got.values.contains(where: { $0 > 1 }) {
@@ -403,24 +342,22 @@ extension SendableOptionsAdapter {
     let shared = Shared(observable: Observable(0))
     let owners = (0..<2).map(SendableOwner.init)
     let finished = DispatchSemaphore(value: 0)
-    let waited = ReadInside()
+    let waited = Recording<Bool>()
     // A's closure for 1 has another thread read the value and add B, and waits for it: a
     // lock held around the closure, even a recursive one, makes that thread wait instead.
-    shared.observable.addObserver(owners[0], removeIfExists: true, options: .new) {
-      [owners] value, _ in
+    shared.add(owners[0]) { [owners] value in
       guard value == 1 else { return }
       let thread = Thread {
         _ = shared.observable.value
-        shared.observable.addObserver(
-          owners[1], removeIfExists: true, options: .new, closure: { _, _ in })
+        shared.add(owners[1])
         finished.signal()
       }
       thread.start()
       let timedOut = finished.wait(timeout: .now() + patience) == .timedOut
-      waited.value.withLock { $0 = timedOut ? 1 : 0 }
+      waited.append(timedOut)
     }
     shared.observable.value = 1
-    let timedOut = waited.value.withLock { $0 } == 1
+    let timedOut = waited.all.last == true
     // The other thread ends once the lock is let go; wait for it, so that nothing is left.
     if timedOut { finished.wait() }
     return withExtendedLifetime(owners) {
@@ -434,35 +371,31 @@ extension SendableOptionsAdapter {
 
   private static func closureUsesTheObservable() -> Outcome {
     let shared = Shared(observable: Observable(0))
-    let counts = CallCounts()
+    let counts = Recording<Int>()
     let owners = (0..<4).map(SendableOwner.init)
-    let readInside = ReadInside()
+    let readInside = Recording<Int>()
     // A (0) reads the value, adds D (3), removes B (1) and sets 2, all inside its call for 1.
-    shared.observable.addObserver(owners[0], removeIfExists: true, options: .new) {
-      [owners] value, _ in
-      counts.called(0)
+    shared.add(owners[0]) { [owners] value in
+      counts.append(0)
       guard value == 1 else { return }
-      readInside.value.withLock { $0 = shared.observable.value }
-      shared.observable.addObserver(
-        owners[3], removeIfExists: true, options: .new, closure: { _, _ in counts.called(3) })
+      readInside.append(shared.observable.value)
+      shared.add(owners[3]) { _ in counts.append(3) }
       shared.observable.removeObserver(owners[1])
       shared.observable.value = 2
     }
     for index in 1...2 {
-      shared.observable.addObserver(
-        owners[index], removeIfExists: true, options: .new,
-        closure: { _, _ in counts.called(index) })
+      shared.add(owners[index]) { _ in counts.append(index) }
     }
     let steps =
       "A read the value, added D, removed B and set 2, inside its closure for 1"
     shared.observable.value = 1
-    let read = readInside.value.withLock { $0 }
+    let read = readInside.all.last
     if read != 1 {
       return .flaw("\(steps): the value it read was \(read.map(String.init) ?? "nothing"), not 1")
     }
     _ = counts.take()
     shared.observable.value = 3
-    let got = counts.take()
+    let got = counts.takeCounts()
     let names = ["A", "B", "C", "D"]
     let called = got.keys.sorted().map { names[$0] }
     if called != ["A", "C", "D"] {

@@ -4,20 +4,9 @@ import Support
 // Each adapter runs the checks of the exercises it drives, on fresh objects of the exercise's
 // own API. A check's evidence says what it did and what happened, the way the scenarios' does.
 
-extension ExerciseAdapter {
-  /// The evidence of a check asked of an adapter that does not run it.
-  static func notRunHere(_ check: Check) -> Outcome {
-    .flaw("\(check.rawValue) is not a check of this exercise's API")
-  }
-}
-
 // MARK: - Exercise 1
 
 extension RemovableClosuresAdapter {
-  /// Runs a check of exercise 1's promise.
-  ///
-  /// - Parameter check: The check.
-  /// - Returns: Its verdict and evidence.
   package static func run(_ check: Check) -> Outcome {
     switch check {
     case .removesOneOfSeveral: removesOneOfSeveral()
@@ -38,21 +27,13 @@ extension RemovableClosuresAdapter {
     let a = bind("A", to: observable, log: log)
     let b = bind("B", to: observable, log: log)
     _ = bind("C", to: observable, log: log)
-    var steps = Steps("bound A, B, C")
-    observable.value = 1
-    if let flaw = steps.calls(log.take(), expected: ["A", "B", "C"], set: 1) { return flaw }
-    observable.removeObserver(a)
-    steps.then("removed A")
-    observable.value = 2
-    if let flaw = steps.calls(log.take(), expected: ["B", "C"], set: 2) { return flaw }
-    observable.removeObserver(b)
-    steps.then("then B")
-    observable.value = 3
-    if let flaw = steps.calls(log.take(), expected: ["C"], set: 3) { return flaw }
-    if observable.observerCount != 1 {
-      return steps.flaw("observerCount said \(observable.observerCount), not 1")
-    }
-    return .holds("bound A, B, C, removed A then B: set 3 called C alone")
+    let rounds = [
+      Round("bound A, B, C", set: 1, calls: ["A", "B", "C"]),
+      Round("removed A", { observable.removeObserver(a) }, set: 2, calls: ["B", "C"]),
+      Round("then B", { observable.removeObserver(b) }, set: 3, calls: ["C"]),
+    ]
+    return play(rounds, on: observable, log: log, count: 1)
+      ?? .holds("bound A, B, C, removed A then B: set 3 called C alone")
   }
 
   private static func removesTwiceThenBinds() -> Outcome {
@@ -61,38 +42,32 @@ extension RemovableClosuresAdapter {
     let a = bind("A", to: observable, log: log)
     let b = bind("B", to: observable, log: log)
     let c = bind("C", to: observable, log: log)
-    observable.removeObserver(b)
-    observable.removeObserver(b)
-    var steps = Steps("bound A, B, C, removed B twice")
-    observable.value = 1
-    if let flaw = steps.calls(log.take(), expected: ["A", "C"], set: 1) { return flaw }
-    let d = bind("D", to: observable, log: log)
-    steps.then("bound D")
-    observable.value = 2
-    if let flaw = steps.calls(log.take(), expected: ["A", "C", "D"], set: 2) { return flaw }
-    observable.removeObserver(c)
-    steps.then("removed C")
-    observable.value = 3
-    if let flaw = steps.calls(log.take(), expected: ["A", "D"], set: 3) { return flaw }
-    observable.removeObserver(d)
-    observable.removeObserver(a)
-    steps.then("removed D and A")
-    observable.value = 4
-    if let flaw = steps.calls(log.take(), expected: [], set: 4) { return flaw }
-    if observable.observerCount != 0 {
-      return steps.flaw("observerCount said \(observable.observerCount), not 0")
-    }
-    return .holds("removed B twice, bound D, removed C, D and A: each set called the right ones")
+    var d: Observable.ID?
+    let rounds = [
+      Round(
+        "bound A, B, C, removed B twice",
+        {
+          observable.removeObserver(b)
+          observable.removeObserver(b)
+        }, set: 1, calls: ["A", "C"]),
+      Round(
+        "bound D", { d = bind("D", to: observable, log: log) }, set: 2, calls: ["A", "C", "D"]),
+      Round("removed C", { observable.removeObserver(c) }, set: 3, calls: ["A", "D"]),
+      Round(
+        "removed D and A",
+        {
+          if let d { observable.removeObserver(d) }
+          observable.removeObserver(a)
+        }, set: 4, calls: []),
+    ]
+    return play(rounds, on: observable, log: log, count: 0)
+      ?? .holds("removed B twice, bound D, removed C, D and A: each set called the right ones")
   }
 }
 
 // MARK: - Exercise 2
 
 extension KeyedAdapter {
-  /// Runs a check of exercise 2's promise.
-  ///
-  /// - Parameter check: The check.
-  /// - Returns: Its verdict and evidence.
   package static func run(_ check: Check) -> Outcome {
     switch check {
     case .reboundKeyKeepsItsPlace: reboundKeyKeepsItsPlace()
@@ -111,59 +86,44 @@ extension KeyedAdapter {
     let observable = Observable(0)
     let log = CallLog()
     for key in ["title", "badge", "count"] { bind(key, to: observable, log: log) }
-    var steps = Steps("bound title, badge, count")
-    observable.value = 1
-    if let flaw = steps.calls(log.take(), expected: ["title", "badge", "count"], set: 1) {
-      return flaw
-    }
-    bind("title", as: "title's second closure", to: observable, log: log)
-    steps.then("bound title again with a second closure")
-    observable.value = 2
-    if let flaw = steps.calls(
-      log.take(), expected: ["title's second closure", "badge", "count"], set: 2)
-    {
-      return flaw
-    }
-    if observable.observerCount != 3 {
-      return steps.flaw("observerCount said \(observable.observerCount), not 3")
-    }
-    return .holds("title bound again kept its place before badge and count, with its new closure")
+    let rounds = [
+      Round("bound title, badge, count", set: 1, calls: ["title", "badge", "count"]),
+      Round(
+        "bound title again with a second closure",
+        { bind("title", as: "title's second closure", to: observable, log: log) }, set: 2,
+        calls: ["title's second closure", "badge", "count"]),
+    ]
+    return play(rounds, on: observable, log: log, count: 3)
+      ?? .holds("title bound again kept its place before badge and count, with its new closure")
   }
 
   private static func removedKeyBoundAgainGoesLast() -> Outcome {
     let observable = Observable(0)
     let log = CallLog()
     for key in ["title", "badge", "count"] { bind(key, to: observable, log: log) }
-    observable.removeObserver(forKey: "badge")
-    var steps = Steps("bound title, badge, count, removed badge")
-    observable.value = 1
-    if let flaw = steps.calls(log.take(), expected: ["title", "count"], set: 1) { return flaw }
-    bind("badge", to: observable, log: log)
-    steps.then("bound badge again")
-    observable.value = 2
-    if let flaw = steps.calls(log.take(), expected: ["title", "count", "badge"], set: 2) {
-      return flaw
-    }
-    observable.removeObserver(forKey: "never bound")
-    observable.removeObserver(forKey: "title")
-    observable.removeObserver(forKey: "title")
-    steps.then("removed a key never bound, and title twice")
-    observable.value = 3
-    if let flaw = steps.calls(log.take(), expected: ["count", "badge"], set: 3) { return flaw }
-    if observable.observerCount != 2 {
-      return steps.flaw("observerCount said \(observable.observerCount), not 2")
-    }
-    return .holds("badge removed and bound again went last, called once; other removals kept order")
+    let rounds = [
+      Round(
+        "bound title, badge, count, removed badge",
+        { observable.removeObserver(forKey: "badge") }, set: 1, calls: ["title", "count"]),
+      Round(
+        "bound badge again", { bind("badge", to: observable, log: log) }, set: 2,
+        calls: ["title", "count", "badge"]),
+      Round(
+        "removed a key never bound, and title twice",
+        {
+          observable.removeObserver(forKey: "never bound")
+          observable.removeObserver(forKey: "title")
+          observable.removeObserver(forKey: "title")
+        }, set: 3, calls: ["count", "badge"]),
+    ]
+    return play(rounds, on: observable, log: log, count: 2)
+      ?? .holds("badge removed and bound again went last, called once; other removals kept order")
   }
 }
 
 // MARK: - Exercise 3
 
 extension OwnerKeyedAdapter {
-  /// Runs a check of exercise 3's promise.
-  ///
-  /// - Parameter check: The check.
-  /// - Returns: Its verdict and evidence.
   package static func run(_ check: Check) -> Outcome {
     switch check {
     case .twoOwnersOneKey: twoOwnersOneKey()
@@ -219,16 +179,12 @@ extension OwnerKeyedAdapter {
     observable.bindObserver(screen, forKey: "badge") { _ in log.append("badge") }
     var steps = Steps("one screen bound \"label\" and \"badge\"")
     observable.value = 1
-    var calls = log.take()
-    if calls.sorted() != ["badge", "label"] {
-      return steps.flaw("set 1 called \(listed(calls)), not label and badge")
-    }
+    if let flaw = steps.calls(log.take(), inAnyOrder: ["label", "badge"], set: 1) { return flaw }
     observable.bindObserver(screen, forKey: "label") { _ in log.append("label's second closure") }
     steps.then("bound \"label\" again with a second closure")
     observable.value = 2
-    calls = log.take()
-    if calls.sorted() != ["badge", "label's second closure"] {
-      return steps.flaw("set 2 called \(listed(calls)), not label's second closure and badge")
+    if let flaw = steps.calls(log.take(), inAnyOrder: ["label's second closure", "badge"], set: 2) {
+      return flaw
     }
     observable.removeObserver(screen, forKey: "label")
     steps.then("removed \"label\"")
@@ -246,10 +202,6 @@ extension OwnerKeyedAdapter {
 // MARK: - Exercises 4 and 5
 
 extension WeakAdapter {
-  /// Runs a check of exercise 4's or 5's promise.
-  ///
-  /// - Parameter check: The check.
-  /// - Returns: Its verdict and evidence.
   package static func run(_ check: Check) -> Outcome {
     switch check {
     case .setDropsEveryDeadEntry: setDropsEveryDeadEntry()
@@ -297,16 +249,9 @@ extension WeakAdapter {
     observable.bindObserver(a) { _ in log.append("A's second closure") }
     let steps = Steps("A bound, B bound, A bound again with a second closure")
     observable.value = 1
-    let calls = log.take()
-    if calls.sorted() != ["A's second closure", "B"] {
-      return steps.flaw("set 1 called \(listed(calls)), not A's second closure and B, once each")
-    }
-    let counted = countedEntries(of: observable)
-    if counted.count != 2 {
-      return steps.flaw("\(counted.said) for 2 observers")
-    }
+    let flaw = onceEach(log.take(), ["A's second closure", "B"], entries: observable, steps)
     return withExtendedLifetime([a, b]) {
-      .holds("A bound twice: only its second closure ran, once; 2 entries for 2 observers")
+      flaw ?? .holds("A bound twice: only its second closure ran, once; 2 entries for 2 observers")
     }
   }
 
@@ -325,17 +270,20 @@ extension WeakAdapter {
     }
     let steps = Steps("bound \(binds.joined(separator: ", ")), in that order")
     observable.value = 1
-    let calls = log.take()
-    let expected = latest.values.sorted()
-    if calls.sorted() != expected {
-      return steps.flaw("set 1 called \(listed(calls)), not \(listed(expected)), once each")
-    }
-    let counted = countedEntries(of: observable)
-    if counted.count != 3 {
-      return steps.flaw("\(counted.said) for 3 observers")
-    }
+    let flaw = onceEach(log.take(), latest.values.sorted(), entries: observable, steps)
     return withExtendedLifetime(owners) {
-      .holds("7 binds by 3 observers: each called once, with its latest closure; 3 entries")
+      flaw ?? .holds("7 binds by 3 observers: each called once, with its latest closure; 3 entries")
     }
+  }
+
+  /// A flaw when set 1 did not call each of `expected` once, in any order, or when
+  /// `observable` does not store one entry for each.
+  private static func onceEach(
+    _ calls: [String], _ expected: [String], entries observable: Observable, _ steps: Steps
+  ) -> Outcome? {
+    if let flaw = steps.calls(calls, inAnyOrder: expected, set: 1, ", once each") { return flaw }
+    let counted = countedEntries(of: observable)
+    guard counted.count != expected.count else { return nil }
+    return steps.flaw("\(counted.said) for \(expected.count) observers")
   }
 }

@@ -9,37 +9,23 @@ package struct HintStore: Sendable {
     var hintsShown: [String: Int]
   }
 
-  /// The file.
   package let url: URL
 
-  /// A store that keeps its file at `url`.
-  ///
-  /// - Parameter url: The file; its folder is made when a hint is first recorded.
+  /// A store that keeps its file at `url`, whose folder is made when a hint is first recorded.
   package init(url: URL) { self.url = url }
 
   /// The store in the config folder: `workshop-hints.json` there.
-  ///
-  /// - Parameter environment: The process environment.
-  /// - Returns: The store.
   package static func inConfigFolder(environment: [String: String]) -> HintStore {
     HintStore(
       url: configFolder(environment: environment).appendingPathComponent("workshop-hints.json"))
   }
 
   /// How many hints of exercise `number` were shown; 0 when the file is missing or unreadable.
-  ///
-  /// - Parameter number: An exercise number.
-  /// - Returns: The count.
   package func shown(for number: Int) -> Int {
     load().hintsShown[String(number)] ?? 0
   }
 
   /// Records that `count` hints of exercise `number` have now been shown.
-  ///
-  /// - Parameters:
-  ///   - count: How many.
-  ///   - number: The exercise.
-  /// - Throws: The file system's error if the file cannot be written.
   package func record(_ count: Int, for number: Int) throws {
     var file = load()
     file.hintsShown[String(number)] = count
@@ -49,9 +35,6 @@ package struct HintStore: Sendable {
   }
 
   /// Forgets the hints shown of exercise `number`, or of every exercise when it is `nil`.
-  ///
-  /// - Parameter number: An exercise, or `nil` for all.
-  /// - Throws: The file system's error if the file cannot be written.
   package func reset(_ number: Int?) throws {
     guard FileManager.default.fileExists(atPath: url.path) else { return }
     var file = load()

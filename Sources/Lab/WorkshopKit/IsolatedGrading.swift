@@ -16,9 +16,7 @@ package enum Grading: Sendable {
   /// `swift run workshop` does with the learner's code, which is not part of the package's
   /// build.
   case compiled(ExerciseBuilder, limits: GradingLimits = .standard)
-}
 
-extension Grading {
   /// Whether exercises are graded in child processes.
   package var isInChildren: Bool {
     if case .inProcess = self { return false }
@@ -34,11 +32,6 @@ package struct GradingLimits: Sendable, Equatable {
   /// The longest one exercise's grading may take, in seconds; what is left is not run.
   package var total: Double
 
-  /// Limits.
-  ///
-  /// - Parameters:
-  ///   - perCriterion: Seconds one scenario or check may run.
-  ///   - total: Seconds one exercise may take.
   package init(perCriterion: Double, total: Double) {
     self.perCriterion = perCriterion
     self.total = total
@@ -74,11 +67,6 @@ package enum IsolatedGrading {
   package static let keptReport = 1024 * 1024
 
   /// In the child: runs `criteria` on `code`, reporting each as it goes.
-  ///
-  /// - Parameters:
-  ///   - criteria: The scenarios and checks to run, in order.
-  ///   - code: The learner's code.
-  ///   - io: Where the lines go.
   package static func report(_ criteria: [Criterion], on code: ExerciseCode, io: CommandIO) {
     for criterion in criteria {
       io.write("start\t\(criterion.name)\n")
@@ -91,9 +79,6 @@ package enum IsolatedGrading {
   /// In the child: where the protocol's lines go. A child started by a grader writes them to
   /// ``reportDescriptor``, and stops its whole process group once that grader is gone, so that
   /// a workshop that is killed leaves no learner's code running.
-  ///
-  /// - Parameter io: The command's streams.
-  /// - Returns: The streams to report on.
   package static func childIO(_ io: CommandIO) -> CommandIO {
     guard io.environment[reportVariable] == String(reportDescriptor) else { return io }
     stopWhenOrphaned(grader: io.environment[graderVariable].flatMap { pid_t($0) })
@@ -116,10 +101,10 @@ package enum IsolatedGrading {
   /// whatever it started. Polling works on Linux and Darwin alike; Linux's `PR_SET_PDEATHSIG`
   /// would not reach the processes a learner's `fork()` makes.
   ///
-  /// - Parameter grader: The grader's process id, as it passed it. Compared with the parent from
-  ///   the start: a grader killed before this child reached this point has already handed it
-  ///   to another parent, which reading the parent here would take for the grader (measured on
-  ///   Linux: such children ran on, looping, after the test that killed their workshop).
+  /// `grader` is the grader's process id, as it passed it, compared with the parent from the
+  /// start: a grader killed before this child reached this point has already handed it to
+  /// another parent, which reading the parent here would take for the grader (measured on
+  /// Linux: such children ran on, looping, after the test that killed their workshop).
   private static func stopWhenOrphaned(grader: pid_t?) {
     let parent = grader ?? getppid()
     let thread = Thread {
@@ -136,8 +121,6 @@ package enum IsolatedGrading {
 
   /// Notes the process group an interrupt must kill, or that there is none any more: the
   /// workshop runs one child at a time, a grading child or, in `--watch`, `swift run`.
-  ///
-  /// - Parameter group: The child's process group, or `nil`.
   package static func noteRunning(_ group: pid_t?) {
     runningGroup.store(group ?? 0, ordering: .relaxed)
   }
@@ -158,13 +141,7 @@ package enum IsolatedGrading {
   /// In the workshop: grades `exercise` in child processes. When a child hangs, the criterion
   /// it was running gets a ✗ saying so, and a new child runs the ones after it; when it
   /// crashes, the criterion gets the runtime's own message, and the ones after it are not run.
-  ///
-  /// - Parameters:
-  ///   - exercise: The exercise.
-  ///   - command: The grading child's executable and the arguments before ``childFlag``.
-  ///   - limits: How long a criterion and the whole exercise may take.
-  ///   - progress: Told the name of each criterion as it starts.
-  /// - Returns: The grade.
+  /// `command` is the grading child's executable and the arguments before ``childFlag``.
   package static func grade(
     _ exercise: Exercise, command: [String], limits: GradingLimits = .standard,
     progress: (Criterion) -> Void = { _ in }
@@ -260,7 +237,9 @@ package enum IsolatedGrading {
     var started = Date()
     var announced: Criterion?
     while true {
-      let chunks = child.read(waiting: 20)
+      // Whatever a child wrote before it ended is still in the pipes, read below.
+      let ending = child.checkEnding()
+      let chunks = child.read(waiting: ending == nil ? 20 : 0)
       console.append(chunks[0])
       // Output is a sign of life: code that prints 8 MB per set is slow, not hung. Code that
       // prints for ever is stopped by the exercise's limit.
@@ -276,12 +255,7 @@ package enum IsolatedGrading {
         announced = running
         progress(running)
       }
-      if let ending = child.checkEnding() {
-        // Whatever is still in the pipes, then what the ending means.
-        let rest = child.read(waiting: 0)
-        console.append(rest[0])
-        report += rest[1].prefix(max(0, keptReport - report.count))
-        (parsed.outcomes, parsed.running) = parse(String(decoding: report, as: UTF8.self))
+      if let ending {
         switch ending {
         case .exited(0): parsed.ending = parsed.running == nil ? nil : .exited(0)
         case .exited(let status): parsed.ending = .exited(status)
@@ -317,10 +291,8 @@ package enum IsolatedGrading {
 
   /// The runtime's first line about a trap in `output`, `…: Fatal error: Index out of range`,
   /// with the place in the graded code the backtrace found it in: `, in
-  /// Observable.removeObserver(_:) at Observable.swift:74`.
-  ///
-  /// - Parameter output: The end of what the child wrote on its standard output and error.
-  /// - Returns: The line, without the path before the file's name, or `nil` if there is none.
+  /// Observable.removeObserver(_:) at Observable.swift:74`; without the path before the file's
+  /// name.
   package static func runtimeMessage(in output: String) -> String? {
     let markers = [
       "Fatal error", "Simultaneous accesses", "Fatal access conflict", "fatal error",
@@ -360,9 +332,6 @@ package enum IsolatedGrading {
   }
 
   /// The outcomes a child reported, and the criterion it had started and not finished, if any.
-  ///
-  /// - Parameter output: What the child reported.
-  /// - Returns: The outcomes by criterion, and the unfinished one.
   package static func parse(_ output: String) -> (
     outcomes: [Criterion: Outcome], running: Criterion?
   ) {
@@ -393,10 +362,8 @@ package enum IsolatedGrading {
 /// prints.
 package struct TailBuffer {
   private var bytes = Data()
-  /// The most bytes kept.
   package let capacity: Int
 
-  /// An empty buffer keeping at most `capacity` bytes.
   package init(capacity: Int) { self.capacity = capacity }
 
   /// Appends `chunk`, dropping the oldest bytes beyond the capacity.
@@ -409,9 +376,7 @@ package struct TailBuffer {
     if bytes.count > capacity { bytes = Data(bytes.suffix(capacity)) }
   }
 
-  /// The bytes kept.
   package var count: Int { bytes.count }
 
-  /// The bytes kept, as text.
   package var text: String { String(decoding: bytes, as: UTF8.self) }
 }

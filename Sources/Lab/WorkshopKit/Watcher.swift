@@ -11,9 +11,6 @@ import Foundation
 package enum Watcher {
   /// Every regular file under `folder`, by path, with its modification date and size: what a
   /// save changes.
-  ///
-  /// - Parameter folder: The folder to look in.
-  /// - Returns: The files' paths, relative to `folder`, and what identifies their contents.
   package static func snapshot(of folder: URL) -> [String: String] {
     var files: [String: String] = [:]
     let keys: [URLResourceKey] = [.contentModificationDateKey, .fileSizeKey, .isRegularFileKey]
@@ -30,9 +27,6 @@ package enum Watcher {
   }
 
   /// The exercise folders that compiler output names, in order: `Exercises/03-keys-per-owner`.
-  ///
-  /// - Parameter output: What the build printed.
-  /// - Returns: Each exercise folder an error or warning line points into, once.
   package static func exercisesNamed(in output: String) -> [String] {
     var found: [String] = []
     for line in output.split(separator: "\n") where line.contains(": error:") {
@@ -44,13 +38,8 @@ package enum Watcher {
     return found
   }
 
-  /// Watches `Exercises/` in the current folder and regrades on every change, for ever.
-  ///
-  /// - Parameters:
-  ///   - number: The exercise to grade, or `nil` for the list of all of them.
-  ///   - io: Where to write.
-  /// - Returns: ``ExitCode/usage`` when there is no `Exercises/` folder here; otherwise it
-  ///   does not return.
+  /// Watches `Exercises/` in the current folder and regrades exercise `number` (all of them
+  /// when `nil`) on every change, for ever: it returns only when there is no `Exercises/` here.
   package static func run(_ number: Int?, io: CommandIO) -> ExitCode {
     let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
       .appendingPathComponent("Exercises", isDirectory: true)
@@ -68,14 +57,8 @@ package enum Watcher {
 
   /// The loop: regrades once at the start and after every change of `folder`'s files. A change
   /// made while a grade is under way abandons that grade, and the next one starts at once.
-  ///
-  /// - Parameters:
-  ///   - folder: What to watch.
-  ///   - io: Where to write.
-  ///   - rounds: How many polls to make, or `nil` for ever.
-  ///   - regrade: Rebuilds and grades, asking the closure it is given, now and then, whether a
-  ///     file has changed since; returns `true` when it abandoned the grade for that.
-  ///   - pause: Waits between two polls.
+  /// `regrade` asks the closure it is given, now and then, whether a file has changed since,
+  /// and returns `true` when it abandoned the grade for that; `rounds` is `nil` for ever.
   package static func watch(
     _ folder: URL, io: CommandIO, rounds: Int?, regrade: (_ changed: () -> Bool) -> Bool,
     pause: () -> Void
@@ -105,8 +88,6 @@ package enum Watcher {
 
   /// Rebuilds and grades through `swift run`, printing what it prints as it comes; stops it,
   /// and everything it started, as soon as `changed()` says a file changed.
-  ///
-  /// - Returns: Whether the grade was abandoned.
   private static func regrade(_ number: Int?, io: CommandIO, abandonIf changed: () -> Bool)
     -> Bool
   {
@@ -125,21 +106,15 @@ package enum Watcher {
       child.killGroup()
       IsolatedGrading.noteRunning(nil)
     }
-    // Enough of the end of the build's output to find the compiler's errors in.
-    var kept = TailBuffer(capacity: 256 * 1024)
     var lastCheck = Date()
-    while child.checkEnding() == nil {
-      let chunk = child.read(waiting: 100)[0]
-      kept.append(chunk)
-      if !chunk.isEmpty { io.write(String(decoding: chunk, as: UTF8.self)) }
-      if Date().timeIntervalSince(lastCheck) > 0.25 {
+    let output = child.output(
+      each: { if !$0.isEmpty { io.write(String(decoding: $0, as: UTF8.self)) } },
+      stopIf: {
+        guard Date().timeIntervalSince(lastCheck) > 0.25 else { return false }
         lastCheck = Date()
-        if changed() { return true }
-      }
-    }
-    let rest = child.read(waiting: 0)[0]
-    kept.append(rest)
-    if !rest.isEmpty { io.write(String(decoding: rest, as: UTF8.self)) }
+        return changed()
+      })
+    guard let kept = output else { return true }
     guard child.ending != .exited(0) else { return false }
     let broken = exercisesNamed(in: kept.text)
     if !broken.isEmpty {

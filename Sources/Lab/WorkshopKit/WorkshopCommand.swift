@@ -9,7 +9,6 @@ package enum WorkshopCommand {
   package enum Request: Equatable, Sendable {
     /// Show every exercise, solved or not, and the progress.
     case list
-    /// Grade one exercise.
     case grade(Int)
     /// Print the next hint of one exercise.
     case hint(Int)
@@ -17,11 +16,9 @@ package enum WorkshopCommand {
     case resetHints(Int?)
     /// Regrade, one exercise or all, whenever a file under `Exercises/` changes.
     case watch(Int?)
-    /// Print the help.
     case help
   }
 
-  /// The output formats.
   package enum Format: String, CaseIterable, Sendable {
     /// For people.
     case text
@@ -31,9 +28,7 @@ package enum WorkshopCommand {
 
   /// A parsed command line.
   package struct Invocation: Equatable, Sendable {
-    /// What to do.
     package var request: Request
-    /// How to print it.
     package var format: Format = .text
     /// Whether an unsolved exercise among those graded fails the run.
     package var strict = false
@@ -51,8 +46,11 @@ package enum WorkshopCommand {
     Exercise.all.map { String($0.number) }.joined(separator: ", ")
   }
 
-  /// The exercise numbered `word`.
-  private static func exercise(_ word: String) throws(UsageError) -> Int {
+  private static var formats: String { Format.allCases.map(\.rawValue).joined(separator: ", ") }
+
+  /// The exercise numbered `word`, if a word is given.
+  private static func exercise(_ word: String?) throws(UsageError) -> Int? {
+    guard let word else { return nil }
     guard let number = Int(word), Exercise.numbered(number) != nil else {
       if word.isEmpty { throw UsageError(message: "an empty argument (valid: \(numbers))") }
       throw UsageError(message: "no exercise '\(word)' (valid: \(numbers))")
@@ -65,13 +63,10 @@ package enum WorkshopCommand {
   package static let syntax = CommandSyntax<Options, Invocation>(
     command: "workshop",
     options: [
-      .value(
-        "--format", "format", valid: Format.allCases.map(\.rawValue).joined(separator: ", "),
-        help: "text (the default) or json"
-      ) { options, name throws(UsageError) in
+      .value("--format", "format", valid: formats, help: "text (the default) or json") {
+        options, name throws(UsageError) in
         guard let parsed = Format(rawValue: name) else {
-          let valid = Format.allCases.map(\.rawValue).joined(separator: ", ")
-          throw UsageError(message: "unknown format '\(name)' (valid: \(valid))")
+          throw UsageError(message: "unknown format '\(name)' (valid: \(formats))")
         }
         guard options.format == nil else {
           throw UsageError(message: "--format given more than once")
@@ -96,7 +91,7 @@ package enum WorkshopCommand {
         help: "grade every exercise, or the one numbered: each scenario it aims at and keeps, "
           + "with the evidence; the word may be left out"
       ) { word, options throws(UsageError) in
-        let number = try word.map { word throws(UsageError) in try exercise(word) }
+        let number = try exercise(word)
         if options.watch, options.format == .json {
           throw UsageError(message: "--watch prints text only (valid: --format text)")
         }
@@ -110,7 +105,7 @@ package enum WorkshopCommand {
         help: "the next hint for the exercise numbered; with --reset, forget the hints shown, "
           + "of that exercise or of all"
       ) { word, options throws(UsageError) in
-        let number = try word.map { word throws(UsageError) in try exercise(word) }
+        let number = try exercise(word)
         if options.reset { return Invocation(request: .resetHints(number)) }
         guard let number else {
           throw UsageError(message: "hint needs an exercise number (valid: \(numbers))")
@@ -121,10 +116,6 @@ package enum WorkshopCommand {
     initial: Options())
 
   /// Parses the arguments, without the program name, as ``syntax`` says.
-  ///
-  /// - Parameter arguments: The arguments as given.
-  /// - Returns: What to do.
-  /// - Throws: ``UsageError`` naming the first problem.
   package static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
     switch try syntax.parse(arguments) {
     case .help, .version: Invocation(request: .help)
@@ -132,17 +123,9 @@ package enum WorkshopCommand {
     }
   }
 
-  /// Runs the command.
-  ///
-  /// - Parameters:
-  ///   - arguments: The arguments, without the program name.
-  ///   - io: Where to read and write.
-  ///   - code: The code to grade, by exercise number: the learner's starters in
-  ///     `swift run workshop`, the solutions in the tests.
-  ///   - hints: Where the hints shown are remembered; the config folder by default.
-  ///   - grading: Where the scenarios run: here, or in a child process per exercise.
-  ///   - watch: Runs `--watch`; the real one rebuilds and regrades until interrupted.
-  /// - Returns: How the run ended.
+  /// Runs the command on `code`, by exercise number (the solutions in the tests; a grading
+  /// child's own exercise), the hints remembered in `hints` (the config folder by default);
+  /// `watch` runs `--watch`, the real one rebuilding and regrading until interrupted.
   package static func run(
     _ arguments: [String], io: CommandIO, code: [Int: ExerciseCode],
     hints: HintStore? = nil, grading: Grading = .inProcess,
@@ -163,15 +146,15 @@ package enum WorkshopCommand {
       io.printError("\(error)")
       return .usage
     }
+    let store = hints ?? .inConfigFolder(environment: io.environment)
     switch invocation.request {
     case .help:
       io.write(help)
       return .success
     case .hint(let number):
-      return hint(number, io: io, store: hints ?? .inConfigFolder(environment: io.environment))
+      return hint(number, io: io, store: store)
     case .resetHints(let number):
-      return resetHints(
-        number, io: io, store: hints ?? .inConfigFolder(environment: io.environment))
+      return resetHints(number, io: io, store: store)
     case .watch(let number):
       return watch(number, io)
     case .list, .grade:
@@ -237,11 +220,9 @@ package enum WorkshopCommand {
     let titleWidth = grades.map(\.exercise.title.count).max() ?? 0
     for grade in grades {
       let exercise = grade.exercise
-      let number = String(exercise.number).padding(toLength: 2, withPad: " ", startingAt: 0)
       lines.append(
-        "  \(grade.isSolved ? "✓" : "✗")  \(number) "
-          + exercise.title.padding(toLength: titleWidth, withPad: " ", startingAt: 0)
-          + "  after chapter \(exercise.chapter.number)")
+        "  \(grade.isSolved ? "✓" : "✗")  \(padded(String(exercise.number), 2)) "
+          + padded(exercise.title, titleWidth) + "  after chapter \(exercise.chapter.number)")
     }
     let solved = grades.count { $0.isSolved }
     lines.append("")
@@ -279,9 +260,10 @@ package enum WorkshopCommand {
           ? "Aimed at (your fix must make these hold):"
           : "Kept (the starter passes these; your fix must keep them):")
       for result in grade.results where result.aimed == aimed {
-        let name = result.criterion.name.padding(toLength: width, withPad: " ", startingAt: 0)
         lines += wrap(
-          result.outcome.detail, firstPrefix: "  \(result.outcome.verdict.symbol) \(name)  ",
+          result.outcome.detail,
+          firstPrefix:
+            "  \(result.outcome.verdict.symbol) \(padded(result.criterion.name, width))  ",
           prefix: String(repeating: " ", count: width + 6))
       }
     }
@@ -303,6 +285,11 @@ package enum WorkshopCommand {
         "Stuck? swift run workshop hint \(exercise.number) (run it again for the next hint)")
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `text`, padded with spaces to `width` characters.
+  private static func padded(_ text: String, _ width: Int) -> String {
+    text.padding(toLength: width, withPad: " ", startingAt: 0)
   }
 
   // MARK: - JSON
@@ -398,7 +385,7 @@ package enum WorkshopCommand {
     COMMANDS:
     \(syntax.wordsHelp)
     EXERCISES:
-    \(Exercise.all.map { "  \(String($0.number).padding(toLength: 2, withPad: " ", startingAt: 0)) \($0.title) (after chapter \($0.chapter.number))" }.joined(separator: "\n"))
+    \(Exercise.all.map { "  \(padded(String($0.number), 2)) \($0.title) (after chapter \($0.chapter.number))" }.joined(separator: "\n"))
 
     OPTIONS:
     \(syntax.optionsHelp)

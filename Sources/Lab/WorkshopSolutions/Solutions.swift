@@ -18,19 +18,14 @@ extension Solution02.Observable: AdaptableObservable, KeyedObservable where Valu
 extension Solution03.Observable: AdaptableObservable, OwnerKeyedObservable where Value == Int {}
 extension Solution04.Observable: AdaptableObservable, WeakObservable where Value == Int {}
 extension Solution05.Observable: AdaptableObservable, WeakObservable where Value == Int {}
-extension Solution06.Observable: AdaptableObservable, OptionsObservable where Value == Int {
-  package typealias Options = Solution06.ObservableOptions
-}
+extension Solution06.Observable: AdaptableObservable, OptionsObservable where Value == Int {}
 extension Solution06.ObservableOptions: DeliveryOptions {}
-extension Solution07.Observable: AdaptableObservable, OptionsObservable where Value == Int {
-  package typealias Options = Solution07.ObservableOptions
-}
+extension Solution07.Observable: AdaptableObservable, OptionsObservable where Value == Int {}
 extension Solution07.ObservableOptions: DeliveryOptions {}
-extension Solution08.Observable: AdaptableObservable, HandingObservable where Value == Int {
-  package typealias Options = Solution08.ObservableOptions
-}
+extension Solution08.Observable: AdaptableObservable, HandingObservable where Value == Int {}
 extension Solution08.ObservableOptions: DeliveryOptions {}
 extension Solution09.Observable: AdaptableObservable, SendableOptionsObservable where Value == Int {
+  // Unlike 6 to 8, the compiler does not infer this one from the methods.
   package typealias Options = Solution09.ObservableOptions
 }
 extension Solution09.ObservableOptions: DeliveryOptions {}
@@ -40,32 +35,14 @@ extension Solution10.ScoreSaver: ScoreSaverModel {}
 
 /// The design of each exercise in the solutions, in `Exercises/Solutions/`: what the tests grade.
 package let solutionCode: [Int: ExerciseCode] = [
-  1: .exercise(
-    1, RemovableClosuresAdapter<Solution01.Observable<Int>>.self,
-    isSendable: ObservableDesign.isSendable(Solution01.Observable<Int>.self)),
-  2: .exercise(
-    2, KeyedAdapter<Solution02.Observable<Int>>.self,
-    isSendable: ObservableDesign.isSendable(Solution02.Observable<Int>.self)),
-  3: .exercise(
-    3, OwnerKeyedAdapter<Solution03.Observable<Int>>.self,
-    isSendable: ObservableDesign.isSendable(Solution03.Observable<Int>.self)),
-  4: .exercise(
-    4, WeakAdapter<Solution04.Observable<Int>>.self,
-    isSendable: ObservableDesign.isSendable(Solution04.Observable<Int>.self)),
-  5: .exercise(
-    5, WeakAdapter<Solution05.Observable<Int>>.self,
-    isSendable: ObservableDesign.isSendable(Solution05.Observable<Int>.self)),
-  6: .exercise(
-    6, OptionsAdapter<Solution06.Observable<Int>>.self,
-    isSendable: ObservableDesign.isSendable(Solution06.Observable<Int>.self)),
-  7: .exercise(
-    7, OptionsAdapter<Solution07.Observable<Int>>.self,
-    isSendable: ObservableDesign.isSendable(Solution07.Observable<Int>.self)),
-  8: .exercise(
-    8, HandingAdapter<Solution08.Observable<Int>>.self,
-    isSendable: ObservableDesign.isSendable(Solution08.Observable<Int>.self)),
-  9: .exercise(
-    9, SendableOptionsAdapter<Solution09.Observable<Int>>.self,
-    isSendable: ObservableDesign.isSendable(Solution09.Observable<Int>.self)),
+  1: .exercise(1, RemovableClosuresAdapter<Solution01.Observable<Int>>.self),
+  2: .exercise(2, KeyedAdapter<Solution02.Observable<Int>>.self),
+  3: .exercise(3, OwnerKeyedAdapter<Solution03.Observable<Int>>.self),
+  4: .exercise(4, WeakAdapter<Solution04.Observable<Int>>.self),
+  5: .exercise(5, WeakAdapter<Solution05.Observable<Int>>.self),
+  6: .exercise(6, OptionsAdapter<Solution06.Observable<Int>>.self),
+  7: .exercise(7, OptionsAdapter<Solution07.Observable<Int>>.self),
+  8: .exercise(8, HandingAdapter<Solution08.Observable<Int>>.self),
+  9: .exercise(9, SendableOptionsAdapter<Solution09.Observable<Int>>.self),
   10: .mainActorScores(Solution10.ScoresScreen.self, Solution10.ScoreSaver.self),
 ]
