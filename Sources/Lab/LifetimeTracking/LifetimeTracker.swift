@@ -19,22 +19,16 @@ package final class LifetimeTracker {
 
   private var madeCount = 0
 
-  /// Creates a tracker that has made no objects.
   package init() {}
 
-  /// Makes an object whose deinitialization this tracker counts.
-  ///
-  /// - Parameter name: A name to tell objects apart in messages.
-  /// - Returns: A new object, owned by the caller alone.
+  /// Makes an object whose deinitialization this tracker counts, owned by the caller alone and
+  /// named to tell it apart in messages.
   package func makeObject(name: String = "observer") -> TrackedObject {
     madeCount += 1
     return TrackedObject(name: name, tracker: self)
   }
 
-  /// Makes `count` objects whose deinitialization this tracker counts.
-  ///
-  /// - Parameter count: How many objects to make.
-  /// - Returns: The new objects, owned by the caller alone.
+  /// Makes `count` objects whose deinitialization this tracker counts, owned by the caller alone.
   package func makeObjects(_ count: Int) -> [TrackedObject] {
     (0..<count).map { makeObject(name: "observer \($0)") }
   }
@@ -47,7 +41,6 @@ package final class LifetimeTracker {
 /// An observer object that tells its ``LifetimeTracker`` when it is deinitialized, and records
 /// the values it receives.
 package final class TrackedObject {
-  /// The name given when it was made.
   package let name: String
   /// Values received through ``receive(_:)``, in order.
   package private(set) var received: [Int] = []
@@ -71,9 +64,6 @@ package final class TrackedObject {
     onRelease?(name)
   }
 
-  /// Records a received value.
-  ///
-  /// - Parameter value: The value an observable delivered.
   package func receive(_ value: Int) {
     received.append(value)
   }
@@ -87,12 +77,8 @@ package final class ValueLog<Value> {
   /// The entries appended, in order.
   package private(set) var entries: [Value] = []
 
-  /// Creates an empty log.
   package init() {}
 
-  /// Appends an entry.
-  ///
-  /// - Parameter entry: The value to record.
   package func append(_ entry: Value) {
     entries.append(entry)
   }

@@ -179,25 +179,16 @@ final class TracingObservable: ScenarioObservable {
   }
 }
 
-extension ObservableDesign {
-  /// The same design, each observable it makes wrapped so that `recorder` records what passes
-  /// through it.
-  fileprivate func tracing(into recorder: TraceRecorder) -> ObservableDesign {
-    var traced = self
-    let make = makeObservable
-    traced.makeObservable = { TracingObservable(make($0), recorder: recorder) }
-    return traced
-  }
-}
-
 extension Scenario {
-  /// Runs the scenario on `design` and records what happened.
-  ///
-  /// - Parameter design: A stage, a reference or a graded design.
-  /// - Returns: The trace, and the outcome the run gave.
+  /// Runs the scenario on `design`, each observable it makes wrapped so that what passes through
+  /// it is recorded.
   package func trace(on design: ObservableDesign) -> (trace: Trace, outcome: Outcome) {
     let recorder = TraceRecorder()
-    let outcome = run(on: design.tracing(into: recorder))
+    var traced = design
+    traced.makeObservable = { [make = design.makeObservable] in
+      TracingObservable(make($0), recorder: recorder)
+    }
+    let outcome = run(on: traced)
     return (
       Trace(
         events: recorder.events, hiddenOwners: recorder.hidden.count,
