@@ -44,9 +44,6 @@ package final class TrackedObject {
   package let name: String
   /// Values received through ``receive(_:)``, in order.
   package private(set) var received: [Int] = []
-  /// An object that lives exactly as long as this one, for an API that wants an owner of
-  /// another type (a `Sendable` one, say) to stand in for it.
-  package var companion: AnyObject?
 
   private let tracker: LifetimeTracker
 

@@ -79,10 +79,10 @@ extension Scenario {
     let tracker = LifetimeTracker()
     var outOfOrder = 0
     for _ in 0..<observableCount {
-      var owners: [TrackedObject?] = tracker.makeObjects(observerCount)
+      var owners: [ScenarioOwner?] = tracker.makeOwners(observerCount)
       let observable = subject.makeObservable(0)
       let calls = ValueLog<String>()
-      func subscribe(_ owner: TrackedObject) {
+      func subscribe(_ owner: ScenarioOwner) {
         let name = owner.name
         observable.subscribe(ScenarioSubscription(owner: owner) { _ in calls.append(name) })
       }
@@ -98,7 +98,7 @@ extension Scenario {
         }
         owners[index] = nil
       }
-      let newcomers = (0..<leaving).map { tracker.makeObject(name: "newcomer \($0)") }
+      let newcomers = (0..<leaving).map { tracker.makeOwner(name: "newcomer \($0)") }
       for newcomer in newcomers {
         subscribe(newcomer)
       }
@@ -136,7 +136,7 @@ extension Scenario {
     let tracker = LifetimeTracker()
     let observable = subject.makeObservable(0)
     let log = ValueLog<Int>()
-    var owner: TrackedObject? = tracker.makeObject()
+    var owner: ScenarioOwner? = tracker.makeOwner()
     observable.subscribe(ScenarioSubscription(owner: owner!) { log.append($0.newValue) })
     observable.value = 1
     owner = nil
@@ -176,7 +176,7 @@ extension Scenario {
   ) { subject in
     afterReleasing1000Owners(on: subject) { observable, tracker in
       observable.value = 1
-      let newcomer = tracker.makeObject(name: "newcomer")
+      let newcomer = tracker.makeOwner(name: "newcomer")
       observable.subscribe(ScenarioSubscription(owner: newcomer) { _ in })
       let stored = observable.storedEntryCount
       return stored == 1
@@ -229,7 +229,7 @@ extension Scenario {
     chapter: TutorialChapter.keyedDict.path
   ) { subject in
     if let reason = subject.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
-    let owner = LifetimeTracker().makeObject()
+    let owner = LifetimeTracker().makeOwner()
     let observable = subject.makeObservable(0)
     let log = ValueLog<Int>()
     let subscription = ScenarioSubscription(owner: owner) { log.append($0.newValue) }
@@ -267,7 +267,7 @@ extension Scenario {
     if let reason = subject.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
     let tracker = LifetimeTracker()
     let observable = subject.makeObservable(0)
-    var owner: TrackedObject? = tracker.makeObject()
+    var owner: ScenarioOwner? = tracker.makeOwner()
     weak let weakOwner = owner
     do {
       // The request holds its owner: it must be gone before the owner is dropped.
@@ -307,7 +307,7 @@ extension Scenario {
   ) { subject in
     let tracker = LifetimeTracker()
     let observable = subject.makeObservable(0)
-    var owner: TrackedObject? = tracker.makeObject()
+    var owner: ScenarioOwner? = tracker.makeOwner()
     weak let weakOwner = owner
     subscribeCapturingStrongly(owner!, to: observable)
     owner = nil
@@ -336,7 +336,7 @@ extension Scenario {
     chapter: TutorialChapter.keyedDict.path
   ) { subject in
     let tracker = LifetimeTracker()
-    let (first, second) = (tracker.makeObject(name: "first"), tracker.makeObject(name: "second"))
+    let (first, second) = (tracker.makeOwner(name: "first"), tracker.makeOwner(name: "second"))
     let observable = subject.makeObservable(0)
     let calls = ValueLog<String>()
     for owner in [first, second] {
@@ -374,7 +374,7 @@ extension Scenario {
       """,
     chapter: TutorialChapter.weakRefs.path
   ) { subject in
-    let owner = LifetimeTracker().makeObject()
+    let owner = LifetimeTracker().makeOwner()
     let observable = subject.makeObservable(0)
     let log = ValueLog<Int>()
     for _ in 1...2 {
@@ -470,7 +470,7 @@ extension Scenario {
     guard subject.has(.unsubscribe) else {
       return .flaw("no way to unsubscribe, during a notification or ever")
     }
-    let owners = LifetimeTracker().makeObjects(50)
+    let owners = LifetimeTracker().makeOwners(50)
     let observable = subject.makeObservable(0)
     var removalDone = false
     var lateCalls = 0
@@ -534,7 +534,7 @@ extension Scenario {
   private static func correctedInsideACallback(
     _ subject: ObservableDesign, judge: (_ observers: Int, _ received: [[Int]]) -> Outcome
   ) -> Outcome {
-    let owners = LifetimeTracker().makeObjects(16)
+    let owners = LifetimeTracker().makeOwners(16)
     let observable = subject.makeObservable(0)
     let logs = owners.map { _ in ValueLog<Int>() }
     var corrected = false
@@ -638,7 +638,7 @@ private func afterReleasing1000Owners(
   if let reason = uncounted(subject) { return .notApplicable(reason) }
   let tracker = LifetimeTracker()
   let observable = subject.makeObservable(0)
-  var owners = tracker.makeObjects(1_000)
+  var owners = tracker.makeOwners(1_000)
   for owner in owners {
     observable.subscribe(ScenarioSubscription(owner: owner) { _ in })
   }
@@ -657,7 +657,7 @@ private func deliveries(
   to subject: ObservableDesign, holding start: Int = 0,
   asking: WritableKeyPath<ScenarioSubscription, Bool>? = nil, setting values: some Sequence<Int>
 ) -> [Delivery] {
-  let owner = LifetimeTracker().makeObject()
+  let owner = LifetimeTracker().makeOwner()
   let observable = subject.makeObservable(start)
   let log = ValueLog<Delivery>()
   var subscription = ScenarioSubscription(owner: owner) { log.append($0) }
@@ -675,7 +675,7 @@ private func deliveries(
 /// without `[weak self]` does.
 @discardableResult
 private func subscribeCapturingStrongly(
-  _ owner: TrackedObject, to observable: any ScenarioObservable
+  _ owner: ScenarioOwner, to observable: any ScenarioObservable
 ) -> ScenarioSubscription {
   var subscription = ScenarioSubscription(owner: owner) { _ in }
   subscription.capturesOwnerStrongly = true

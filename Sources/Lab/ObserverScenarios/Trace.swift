@@ -146,7 +146,9 @@ final class TracingObservable: ScenarioObservable {
     guard isTraced else { return inner.subscribe(subscription) }
     // A scenario's owner says when it is released, to the trace of the observable it took
     // part in.
-    (subscription.owner as? TrackedObject)?.onRelease = { [recorder] in recorder.released($0) }
+    (subscription.owner as? ScenarioOwner)?.tracked?.onRelease = { [recorder] in
+      recorder.released($0)
+    }
     var traced = subscription
     let owner = subscription.ownerName
     let asking = [
