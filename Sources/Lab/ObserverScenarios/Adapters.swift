@@ -100,30 +100,6 @@ extension ObservableDesign {
   }
 }
 
-/// Files each subscription's tokens under its owner and key, for shapes that remove by a
-/// token the observable hands back.
-private struct TokensByOwner<Token> {
-  private struct Key: Hashable {
-    let owner: ObjectIdentifier
-    let key: String
-
-    init(_ subscription: ScenarioSubscription) {
-      owner = ObjectIdentifier(subscription.owner)
-      key = subscription.key
-    }
-  }
-
-  private var tokens: [Key: [Token]] = [:]
-
-  mutating func add(_ token: Token, for subscription: ScenarioSubscription) {
-    tokens[Key(subscription), default: []].append(token)
-  }
-
-  mutating func remove(for subscription: ScenarioSubscription) -> [Token] {
-    tokens.removeValue(forKey: Key(subscription)) ?? []
-  }
-}
-
 // MARK: - Closures in an array: stage 1
 
 /// The shape of stage 1: closures bound to the observable for as long as it lives.
@@ -172,16 +148,21 @@ public final class RemovableClosuresAdapter<Observable: RemovableClosuresObserva
   public static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount]
   }
-  private var ids = TokensByOwner<Observable.ID>()
+
+  /// The ids handed out, by owner and key.
+  private var ids: [ObjectIdentifier: [String: [Observable.ID]]] = [:]
 
   /// Binds the subscription's closure and keeps its id.
   public func subscribe(_ subscription: ScenarioSubscription) {
-    ids.add(observable.bindObserver(subscription.closure { .new($0) }), for: subscription)
+    let id = observable.bindObserver(subscription.closure { .new($0) })
+    let owner = ObjectIdentifier(subscription.owner)
+    ids[owner, default: [:]][subscription.key, default: []].append(id)
   }
 
   /// Removes every closure bound for the subscription's owner and key.
   public func unsubscribe(_ subscription: ScenarioSubscription) {
-    for id in ids.remove(for: subscription) {
+    let owner = ObjectIdentifier(subscription.owner)
+    for id in ids[owner]?.removeValue(forKey: subscription.key) ?? [] {
       observable.removeObserver(id)
     }
   }
@@ -319,13 +300,8 @@ extension ScenarioSubscription {
 public protocol OptionsObservable: AdaptableObservable {
   /// The option set.
   associatedtype Options: DeliveryOptions
-  /// Adds a callback for `observer`, held weakly.
-  ///
-  /// - Parameters:
-  ///   - observer: The object whose lifetime bounds the callback.
-  ///   - removeIfExists: Whether to remove the observer's earlier callbacks first.
-  ///   - options: Which values to receive.
-  ///   - closure: Called with a value and the option it answers.
+  /// Adds a callback for `observer`, held weakly, called with each value `options` asks for and
+  /// the option it answers; `removeIfExists` removes the observer's earlier callbacks first.
   func addObserver(
     _ observer: AnyObject, removeIfExists: Bool, options: Options,
     closure: @escaping (Int, Options) -> Void)
@@ -362,13 +338,8 @@ public final class OptionsAdapter<Observable: OptionsObservable>: AdapterBase<Ob
 public protocol HandingObservable: AdaptableObservable {
   /// The option set.
   associatedtype Options: DeliveryOptions
-  /// Adds a handler for `observer`, which is handed to it on every call.
-  ///
-  /// - Parameters:
-  ///   - observer: The object whose lifetime bounds the handler.
-  ///   - removeIfExists: Whether to remove the observer's earlier handlers first.
-  ///   - options: Which values to receive.
-  ///   - handler: Called with the observer, a value and the option it answers.
+  /// Adds a handler for `observer`, called with the observer, each value `options` asks for and
+  /// the option it answers; `removeIfExists` removes the observer's earlier handlers first.
   func addObserver<Observer: AnyObject>(
     _ observer: Observer, removeIfExists: Bool, options: Options,
     handler: @escaping (Observer, Int, Options) -> Void)
@@ -406,13 +377,9 @@ public final class HandingAdapter<Observable: HandingObservable>: AdapterBase<Ob
 public protocol SendableOptionsObservable: AdaptableObservable, SendableMetatype {
   /// The option set.
   associatedtype Options: DeliveryOptions
-  /// Adds a callback for `observer`, held weakly.
-  ///
-  /// - Parameters:
-  ///   - observer: The object whose lifetime bounds the callback.
-  ///   - removeIfExists: Whether to remove the observer's earlier callbacks first.
-  ///   - options: Which values to receive.
-  ///   - closure: Called with a value and the option it answers, on any thread.
+  /// Adds a callback for `observer`, held weakly, called on any thread with each value `options`
+  /// asks for and the option it answers; `removeIfExists` removes the observer's earlier
+  /// callbacks first.
   func addObserver(
     _ observer: AnyObject & Sendable, removeIfExists: Bool, options: Options,
     closure: @escaping @Sendable (Int, Options) -> Void)

@@ -88,8 +88,6 @@ public struct ScenarioSubscription {
   ///   subscription.storeInOwner(observable.observe(subscription.closure { .new($0) }))
   /// }
   /// ```
-  ///
-  /// - Parameter token: What the observable handed back.
   public func storeInOwner(_ token: Any) {
     storage.tokens[key, default: []].append(token)
   }
