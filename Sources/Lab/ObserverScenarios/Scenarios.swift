@@ -6,26 +6,16 @@ import Support
 extension Scenario {
   /// The scenario of each of the sixteen names, or `nil` for a name of one's own.
   static func experiment(named name: Name) -> Scenario? {
-    switch name {
-    case .deliversEveryChange: deliversEveryChange
-    case .deliveryOrder: deliveryOrder
-    case .releasedObserverNotCalled: releasedObserverNotCalled
-    case .deadEntriesRemoved: deadEntriesRemoved
-    case .deadEntriesRemovedOnSet: deadEntriesRemovedOnSet
-    case .explicitUnsubscribe: explicitUnsubscribe
-    case .strongCaptureFreedAfterUnsubscribe: strongCaptureFreedAfterUnsubscribe
-    case .strongCaptureFreedWithoutUnsubscribe: strongCaptureFreedWithoutUnsubscribe
-    case .sameKeyTwoObservers: sameKeyTwoObservers
-    case .sameObserverTwice: sameObserverTwice
-    case .initialValue: initialValue
-    case .oldValue: oldValue
-    case .unsubscribeDuringNotification: unsubscribeDuringNotification
-    case .reentrantSetEndsOnLatest: reentrantSetEndsOnLatest
-    case .reentrantSetSeenOnceInOrder: reentrantSetSeenOnceInOrder
-    case .sendable: sendable
-    default: nil
-    }
+    builtIn.first { $0.id == name }
   }
+
+  private static let builtIn = [
+    deliversEveryChange, deliveryOrder, releasedObserverNotCalled, deadEntriesRemoved,
+    deadEntriesRemovedOnSet, explicitUnsubscribe, strongCaptureFreedAfterUnsubscribe,
+    strongCaptureFreedWithoutUnsubscribe, sameKeyTwoObservers, sameObserverTwice, initialValue,
+    oldValue, unsubscribeDuringNotification, reentrantSetEndsOnLatest, reentrantSetSeenOnceInOrder,
+    sendable,
+  ]
 
   static let deliversEveryChange = Scenario(
     .deliversEveryChange,
@@ -265,20 +255,14 @@ extension Scenario {
     chapter: TutorialChapter.keyedDict.path
   ) { subject in
     if let reason = subject.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
-    let tracker = LifetimeTracker()
     let observable = subject.makeObservable(0)
-    var owner: ScenarioOwner? = tracker.makeOwner()
-    weak let weakOwner = owner
-    do {
-      // The request holds its owner: it must be gone before the owner is dropped.
-      let subscription = subscribeCapturingStrongly(owner!, to: observable)
+    let freed = strongCaptureFreed(from: observable) { subscription in
       observable.value = 1
       if subject.has(.unsubscribe) {
         observable.unsubscribe(subscription)
       }
     }
-    owner = nil
-    if weakOwner == nil && tracker.deinitCount == 1 {
+    if freed {
       return .holds("the owner was freed once unsubscribed and dropped" + handedNote(subject))
     }
     return subject.has(.unsubscribe)
@@ -305,14 +289,8 @@ extension Scenario {
       """,
     chapter: TutorialChapter.weakRefs.path
   ) { subject in
-    let tracker = LifetimeTracker()
     let observable = subject.makeObservable(0)
-    var owner: ScenarioOwner? = tracker.makeOwner()
-    weak let weakOwner = owner
-    subscribeCapturingStrongly(owner!, to: observable)
-    owner = nil
-    observable.value = 1
-    if weakOwner == nil && tracker.deinitCount == 1 {
+    if strongCaptureFreed(from: observable, afterDropping: { observable.value = 1 }) {
       return .holds("the owner was freed once dropped" + handedNote(subject))
     }
     let weakNote = subject.identity == .object ? ", weak entry or not" : ""
@@ -671,16 +649,27 @@ private func deliveries(
   }
 }
 
-/// Subscribes `owner` with a closure that captures it strongly, as a closure that uses `self`
-/// without `[weak self]` does.
-@discardableResult
-private func subscribeCapturingStrongly(
-  _ owner: ScenarioOwner, to observable: any ScenarioObservable
-) -> ScenarioSubscription {
-  var subscription = ScenarioSubscription(owner: owner) { _ in }
-  subscription.capturesOwnerStrongly = true
-  observable.subscribe(subscription)
-  return subscription
+/// The experiment of both strong-capture scenarios: an owner subscribes to `observable` with a
+/// closure that captures it strongly, as a closure that uses `self` without `[weak self]` does;
+/// `beforeDropping` goes on with its subscription, the last outside reference to the owner is
+/// dropped, and `afterDropping` runs. Whether the owner was then freed.
+private func strongCaptureFreed(
+  from observable: any ScenarioObservable,
+  beforeDropping: (ScenarioSubscription) -> Void = { _ in }, afterDropping: () -> Void = {}
+) -> Bool {
+  let tracker = LifetimeTracker()
+  var owner: ScenarioOwner? = tracker.makeOwner()
+  weak let weakOwner = owner
+  do {
+    // The request holds its owner: it must be gone before the owner is dropped.
+    var subscription = ScenarioSubscription(owner: owner!) { _ in }
+    subscription.capturesOwnerStrongly = true
+    observable.subscribe(subscription)
+    beforeDropping(subscription)
+  }
+  owner = nil
+  afterDropping()
+  return weakOwner == nil && tracker.deinitCount == 1
 }
 
 /// Why a scenario that counts stored entries does not apply to `design`, or `nil` when the
