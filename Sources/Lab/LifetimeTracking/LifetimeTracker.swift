@@ -12,7 +12,7 @@
 /// ```
 package final class LifetimeTracker {
   /// How many objects made by this tracker have been deinitialized.
-  package private(set) var deinitCount = 0
+  package fileprivate(set) var deinitCount = 0
 
   /// How many objects made by this tracker are still alive.
   package var liveCount: Int { madeCount - deinitCount }
@@ -31,10 +31,6 @@ package final class LifetimeTracker {
   /// Makes `count` objects whose deinitialization this tracker counts, owned by the caller alone.
   package func makeObjects(_ count: Int) -> [TrackedObject] {
     (0..<count).map { makeObject(name: "observer \($0)") }
-  }
-
-  fileprivate func recordDeinit() {
-    deinitCount += 1
   }
 }
 
@@ -57,7 +53,7 @@ package final class TrackedObject {
   package var onRelease: ((String) -> Void)?
 
   deinit {
-    tracker.recordDeinit()
+    tracker.deinitCount += 1
     onRelease?(name)
   }
 

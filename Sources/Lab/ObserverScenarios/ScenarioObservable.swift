@@ -67,12 +67,9 @@ public struct ScenarioSubscription {
   /// The owner's name, unique within a scenario.
   public var ownerName: String { scenarioOwner.name }
 
-  /// What lives exactly as long as the owner: its `Sendable` stand-in and the tokens kept on it.
-  private var storage: OwnerStorage { scenarioOwner.storage }
-
   /// A `Sendable` object that lives exactly as long as ``owner``, for a design that wants its
   /// owners `Sendable`; the same object every time for the same owner.
-  public var sendableOwner: SendableStandIn { storage.standIn }
+  public var sendableOwner: SendableStandIn { scenarioOwner.standIn }
 
   // MARK: - Tokens kept by the owner
 
@@ -89,18 +86,18 @@ public struct ScenarioSubscription {
   /// }
   /// ```
   public func storeInOwner(_ token: Any) {
-    storage.tokens[key, default: []].append(token)
+    scenarioOwner.tokens[key, default: []].append(token)
   }
 
   /// The tokens kept on the owner under this request's ``key``, oldest first.
-  public var tokensInOwner: [Any] { storage.tokens[key] ?? [] }
+  public var tokensInOwner: [Any] { scenarioOwner.tokens[key] ?? [] }
 
   /// Removes the tokens kept on the owner under this request's ``key`` and returns them, for
   /// ``ScenarioObservable/unsubscribe(_:)`` to cancel them (or to let them go, for a token that
   /// cancels when freed), oldest first.
   @discardableResult
   public func removeTokensFromOwner() -> [Any] {
-    storage.tokens.removeValue(forKey: key) ?? []
+    scenarioOwner.tokens.removeValue(forKey: key) ?? []
   }
 
   /// The closure a design stores: it converts what the design passes into a ``Delivery`` and
@@ -125,7 +122,10 @@ public final class ScenarioOwner {
   /// For an owner of the scenarios, what tells their tracker that it is freed: it lives exactly
   /// as long as this owner.
   let tracked: TrackedObject?
-  fileprivate let storage = OwnerStorage()
+  /// Its `Sendable` stand-in, made on first use.
+  fileprivate lazy var standIn = SendableStandIn()
+  /// The tokens kept on it, by key.
+  fileprivate var tokens: [String: [Any]] = [:]
 
   /// Makes an owner with a name to tell owners apart.
   public init(name: String) {
@@ -150,13 +150,6 @@ extension LifetimeTracker {
   func makeOwners(_ count: Int) -> [ScenarioOwner] {
     makeObjects(count).map(ScenarioOwner.init(tracking:))
   }
-}
-
-/// What lives exactly as long as an owner: its `Sendable` stand-in, made on first use, and the
-/// tokens kept on it, by key.
-final class OwnerStorage {
-  lazy var standIn = SendableStandIn()
-  var tokens: [String: [Any]] = [:]
 }
 
 /// The `Sendable` object that stands in for a scenario's owner, which is not `Sendable`: the
