@@ -114,7 +114,6 @@ public final class AppendOnlyAdapter<Observable: AppendOnlyObservable>: AdapterB
 {
   /// No identity: every closure is anonymous.
   public static var identity: ObservableDesign.Identity { .none }
-
   /// It reports its entries, and can do nothing more.
   public static var capabilities: Set<ObservableDesign.Capability> { [.storedEntryCount] }
 
@@ -143,7 +142,6 @@ public final class RemovableClosuresAdapter<Observable: RemovableClosuresObserva
 {
   /// No identity: every closure is anonymous.
   public static var identity: ObservableDesign.Identity { .none }
-
   /// It unsubscribes and reports its entries.
   public static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount]
@@ -183,7 +181,6 @@ public final class KeyedAdapter<Observable: KeyedObservable>: AdapterBase<Observ
 {
   /// By key.
   public static var identity: ObservableDesign.Identity { .key }
-
   /// It unsubscribes and reports its entries.
   public static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount]
@@ -217,7 +214,6 @@ public final class OwnerKeyedAdapter<Observable: OwnerKeyedObservable>: AdapterB
 {
   /// By key, scoped to the owner.
   public static var identity: ObservableDesign.Identity { .key }
-
   /// It unsubscribes and reports its entries.
   public static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount]
@@ -248,7 +244,6 @@ public protocol WeakObservable: AdaptableObservable {
 public final class WeakAdapter<Observable: WeakObservable>: AdapterBase<Observable>, ShapeAdapter {
   /// By the owner.
   public static var identity: ObservableDesign.Identity { .object }
-
   /// It reports its entries; an owner's closure goes with the owner.
   public static var capabilities: Set<ObservableDesign.Capability> { [.storedEntryCount] }
 
@@ -315,7 +310,6 @@ public final class OptionsAdapter<Observable: OptionsObservable>: AdapterBase<Ob
 {
   /// By the owner.
   public static var identity: ObservableDesign.Identity { .object }
-
   /// It unsubscribes, reports its entries and delivers initial and old values.
   public static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount, .initialValue, .oldValue]
@@ -353,7 +347,6 @@ public final class HandingAdapter<Observable: HandingObservable>: AdapterBase<Ob
 {
   /// By the owner.
   public static var identity: ObservableDesign.Identity { .object }
-
   /// Those of ``OptionsAdapter``, and it hands each handler its owner.
   public static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount, .initialValue, .oldValue, .handsOwnerToHandler]
@@ -395,7 +388,6 @@ public final class SendableOptionsAdapter<Observable: SendableOptionsObservable>
 {
   /// By the owner.
   public static var identity: ObservableDesign.Identity { .object }
-
   /// Those of ``OptionsAdapter``.
   public static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount, .initialValue, .oldValue]
