@@ -106,24 +106,7 @@ public struct Scenario: Sendable, Identifiable {
     public static let sendable = Name(builtIn: "sendable")
 
     /// The sixteen, in the order the comparison prints them.
-    public static let allCases: [Name] = [
-      .deliversEveryChange,
-      .deliveryOrder,
-      .releasedObserverNotCalled,
-      .deadEntriesRemoved,
-      .deadEntriesRemovedOnSet,
-      .explicitUnsubscribe,
-      .strongCaptureFreedAfterUnsubscribe,
-      .strongCaptureFreedWithoutUnsubscribe,
-      .sameKeyTwoObservers,
-      .sameObserverTwice,
-      .initialValue,
-      .oldValue,
-      .unsubscribeDuringNotification,
-      .reentrantSetEndsOnLatest,
-      .reentrantSetSeenOnceInOrder,
-      .sendable,
-    ]
+    public static let allCases: [Name] = Scenario.all.map(\.id)
 
     /// The scenario of this name, which must be one of the sixteen (``allCases``).
     public var scenario: Scenario {
@@ -191,9 +174,6 @@ public struct Scenario: Sendable, Identifiable {
     if let reason = design.inapplicableScenarios[id] { return .notApplicable(reason) }
     return experiment(design)
   }
-
-  /// Every scenario, in the order the comparison prints them.
-  public static let all: [Scenario] = Name.allCases.map(\.scenario)
 
   /// Looks a scenario up by its name, as `--scenario` takes it: `nil` if there is none of that
   /// name.

@@ -6,10 +6,11 @@ import Support
 extension Scenario {
   /// The scenario of each of the sixteen names, or `nil` for a name of one's own.
   static func experiment(named name: Name) -> Scenario? {
-    builtIn.first { $0.id == name }
+    all.first { $0.id == name }
   }
 
-  private static let builtIn = [
+  /// Every scenario, in the order the comparison prints them.
+  public static let all: [Scenario] = [
     deliversEveryChange, deliveryOrder, releasedObserverNotCalled, deadEntriesRemoved,
     deadEntriesRemovedOnSet, explicitUnsubscribe, strongCaptureFreedAfterUnsubscribe,
     strongCaptureFreedWithoutUnsubscribe, sameKeyTwoObservers, sameObserverTwice, initialValue,
