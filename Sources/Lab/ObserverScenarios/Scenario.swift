@@ -110,7 +110,7 @@ public struct Scenario: Sendable, Identifiable {
 
     /// The scenario of this name, which must be one of the sixteen (``allCases``).
     public var scenario: Scenario {
-      guard let scenario = Scenario.experiment(named: self) else {
+      guard let scenario = Scenario.all.first(where: { $0.id == self }) else {
         preconditionFailure("\(rawValue) is not one of the sixteen scenarios")
       }
       return scenario
@@ -178,7 +178,7 @@ public struct Scenario: Sendable, Identifiable {
   /// Looks a scenario up by its name, as `--scenario` takes it: `nil` if there is none of that
   /// name.
   public static func named(_ name: String) -> Scenario? {
-    Name(rawValue: name).flatMap(experiment(named:))
+    Name(rawValue: name)?.scenario
   }
 }
 

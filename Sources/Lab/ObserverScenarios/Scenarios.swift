@@ -4,11 +4,6 @@ import Support
 // MARK: - The catalogue
 
 extension Scenario {
-  /// The scenario of each of the sixteen names, or `nil` for a name of one's own.
-  static func experiment(named name: Name) -> Scenario? {
-    all.first { $0.id == name }
-  }
-
   /// Every scenario, in the order the comparison prints them.
   public static let all: [Scenario] = [
     deliversEveryChange, deliveryOrder, releasedObserverNotCalled, deadEntriesRemoved,
