@@ -12,48 +12,34 @@
 /// ```
 package final class LifetimeTracker {
   /// How many objects made by this tracker have been deinitialized.
-  package private(set) var deinitCount = 0
+  package fileprivate(set) var deinitCount = 0
 
   /// How many objects made by this tracker are still alive.
   package var liveCount: Int { madeCount - deinitCount }
 
   private var madeCount = 0
 
-  /// Creates a tracker that has made no objects.
   package init() {}
 
-  /// Makes an object whose deinitialization this tracker counts.
-  ///
-  /// - Parameter name: A name to tell objects apart in messages.
-  /// - Returns: A new object, owned by the caller alone.
+  /// Makes an object whose deinitialization this tracker counts, owned by the caller alone and
+  /// named to tell it apart in messages.
   package func makeObject(name: String = "observer") -> TrackedObject {
     madeCount += 1
     return TrackedObject(name: name, tracker: self)
   }
 
-  /// Makes `count` objects whose deinitialization this tracker counts.
-  ///
-  /// - Parameter count: How many objects to make.
-  /// - Returns: The new objects, owned by the caller alone.
+  /// Makes `count` objects whose deinitialization this tracker counts, owned by the caller alone.
   package func makeObjects(_ count: Int) -> [TrackedObject] {
     (0..<count).map { makeObject(name: "observer \($0)") }
-  }
-
-  fileprivate func recordDeinit() {
-    deinitCount += 1
   }
 }
 
 /// An observer object that tells its ``LifetimeTracker`` when it is deinitialized, and records
 /// the values it receives.
 package final class TrackedObject {
-  /// The name given when it was made.
   package let name: String
   /// Values received through ``receive(_:)``, in order.
   package private(set) var received: [Int] = []
-  /// An object that lives exactly as long as this one, for an API that wants an owner of
-  /// another type (a `Sendable` one, say) to stand in for it.
-  package var companion: AnyObject?
 
   private let tracker: LifetimeTracker
 
@@ -67,13 +53,10 @@ package final class TrackedObject {
   package var onRelease: ((String) -> Void)?
 
   deinit {
-    tracker.recordDeinit()
+    tracker.deinitCount += 1
     onRelease?(name)
   }
 
-  /// Records a received value.
-  ///
-  /// - Parameter value: The value an observable delivered.
   package func receive(_ value: Int) {
     received.append(value)
   }
@@ -87,12 +70,8 @@ package final class ValueLog<Value> {
   /// The entries appended, in order.
   package private(set) var entries: [Value] = []
 
-  /// Creates an empty log.
   package init() {}
 
-  /// Appends an entry.
-  ///
-  /// - Parameter entry: The value to record.
   package func append(_ entry: Value) {
     entries.append(entry)
   }

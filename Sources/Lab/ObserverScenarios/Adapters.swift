@@ -16,8 +16,6 @@ import Support
 /// ``HandingObservable`` and ``SendableOptionsObservable``.
 public protocol AdaptableObservable: AnyObject {
   /// Creates an observable holding `value`, with no observers.
-  ///
-  /// - Parameter value: The initial value.
   init(_ value: Int)
   /// The value; setting it notifies.
   var value: Int { get set }
@@ -38,8 +36,6 @@ public protocol ShapeAdapter: ScenarioObservable, SendableMetatype {
   /// What the shape can do.
   static var capabilities: Set<ObservableDesign.Capability> { get }
   /// Makes a fresh observable holding `value`.
-  ///
-  /// - Parameter value: The initial value.
   init(_ value: Int)
 }
 
@@ -52,6 +48,15 @@ extension ShapeAdapter {
 
   /// The entries the observable stores: its ``AdaptableObservable/observerCount``.
   public var storedEntryCount: Int { observable.observerCount }
+}
+
+/// What every ready-made adapter shares: the observable it drives, made fresh from a value.
+public class AdapterBase<Observable: AdaptableObservable> {
+  /// The observable it drives.
+  public let observable: Observable
+
+  /// Makes a fresh observable holding `value`.
+  public init(_ value: Int) { observable = Observable(value) }
 }
 
 extension ObservableDesign {
@@ -68,25 +73,15 @@ extension ObservableDesign {
   ///   adapter: KeyedAdapter<MyKeyedObservable<Int>>.self)
   /// ```
   ///
-  /// - Parameters:
-  ///   - id: A short name for command lines.
-  ///   - name: What prose calls it; it defaults to `id`.
-  ///   - shortName: A column heading; it defaults to `id`.
-  ///   - title: One line saying what it is.
-  ///   - module: The module that holds it.
-  ///   - typeName: Its observable type's name, for evidence lines.
-  ///   - chapter: The tutorial chapter about it, if any.
-  ///   - role: Where it stands; a graded design by default.
-  ///   - addingCapabilities: What the design does beyond its shape, such as
-  ///     ``Capability/linearSubscribe``.
-  ///   - inapplicableScenarios: The scenarios whose idea its API lacks, with what it does
-  ///     instead.
-  ///   - notes: Its own explanations of its flaws, by scenario.
-  ///   - isSendable: Whether its observable type is `Sendable`: pass
-  ///     `ObservableDesign.isSendable(MyObservable<Int>.self)`, evaluated where the type is
-  ///     concrete.
-  ///   - documentedFlaws: The scenarios documented to find a flaw, or `nil`.
-  ///   - adapter: The ready-made adapter over its observable.
+  /// The parameters set the properties of their names, as in
+  /// ``init(id:name:shortName:title:module:typeName:chapter:role:identity:capabilities:inapplicable:inapplicableScenarios:notes:isSendable:documentedFlaws:makeObservable:)``,
+  /// except two:
+  /// - `addingCapabilities`: What the design does beyond its shape, such as
+  ///   ``Capability/linearSubscribe``.
+  /// - `adapter`: The ready-made adapter over its observable.
+  ///
+  /// Pass `isSendable` as `ObservableDesign.isSendable(MyObservable<Int>.self)`, evaluated where
+  /// the type is concrete.
   public init<Adapter: ShapeAdapter>(
     id: String, name: String? = nil, shortName: String? = nil, title: String, module: String,
     typeName: String, chapter: String? = nil, role: Role = .graded,
@@ -105,57 +100,24 @@ extension ObservableDesign {
   }
 }
 
-/// Files each subscription's tokens under its owner and key, for shapes that remove by a
-/// token the observable hands back.
-private struct TokensByOwner<Token> {
-  private struct Key: Hashable {
-    let owner: ObjectIdentifier
-    let key: String
-
-    init(_ subscription: ScenarioSubscription) {
-      owner = ObjectIdentifier(subscription.owner)
-      key = subscription.key
-    }
-  }
-
-  private var tokens: [Key: [Token]] = [:]
-
-  mutating func add(_ token: Token, for subscription: ScenarioSubscription) {
-    tokens[Key(subscription), default: []].append(token)
-  }
-
-  mutating func remove(for subscription: ScenarioSubscription) -> [Token] {
-    tokens.removeValue(forKey: Key(subscription)) ?? []
-  }
-}
-
 // MARK: - Closures in an array: stage 1
 
 /// The shape of stage 1: closures bound to the observable for as long as it lives.
 public protocol AppendOnlyObservable: AdaptableObservable {
-  /// Binds a closure that runs on every set; it can never be removed.
-  ///
-  /// - Parameter observer: Called with the value.
+  /// Binds a closure that runs with the value on every set; it can never be removed.
   func bindObserver(_ observer: @escaping (Int) -> Void)
 }
 
 /// Drives an ``AppendOnlyObservable``: anonymous closures, no removal.
-public final class AppendOnlyAdapter<Observable: AppendOnlyObservable>: ShapeAdapter {
+public final class AppendOnlyAdapter<Observable: AppendOnlyObservable>: AdapterBase<Observable>,
+  ShapeAdapter
+{
   /// No identity: every closure is anonymous.
   public static var identity: ObservableDesign.Identity { .none }
   /// It reports its entries, and can do nothing more.
   public static var capabilities: Set<ObservableDesign.Capability> { [.storedEntryCount] }
-  /// The observable it drives.
-  public let observable: Observable
-
-  /// Makes a fresh observable holding `value`.
-  ///
-  /// - Parameter value: The initial value.
-  public init(_ value: Int) { observable = Observable(value) }
 
   /// Binds the subscription's closure.
-  ///
-  /// - Parameter subscription: What to subscribe.
   public func subscribe(_ subscription: ScenarioSubscription) {
     observable.bindObserver(subscription.closure { .new($0) })
   }
@@ -167,21 +129,16 @@ public final class AppendOnlyAdapter<Observable: AppendOnlyObservable>: ShapeAda
 public protocol RemovableClosuresObservable: AdaptableObservable {
   /// What binding hands out.
   associatedtype ID
-  /// Binds a closure and hands out its id.
-  ///
-  /// - Parameter observer: Called with the value.
-  /// - Returns: The id that removes it.
+  /// Binds a closure, called with the value, and hands out the id that removes it.
   func bindObserver(_ observer: @escaping (Int) -> Void) -> ID
   /// Removes the closure bound with `id`.
-  ///
-  /// - Parameter id: What binding it handed out.
   func removeObserver(_ id: ID)
 }
 
 /// Drives a ``RemovableClosuresObservable``: the ids are kept by owner and key, and
 /// unsubscribing removes them.
 public final class RemovableClosuresAdapter<Observable: RemovableClosuresObservable>:
-  ShapeAdapter
+  AdapterBase<Observable>, ShapeAdapter
 {
   /// No identity: every closure is anonymous.
   public static var identity: ObservableDesign.Identity { .none }
@@ -189,27 +146,21 @@ public final class RemovableClosuresAdapter<Observable: RemovableClosuresObserva
   public static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount]
   }
-  /// The observable it drives.
-  public let observable: Observable
-  private var ids = TokensByOwner<Observable.ID>()
 
-  /// Makes a fresh observable holding `value`.
-  ///
-  /// - Parameter value: The initial value.
-  public init(_ value: Int) { observable = Observable(value) }
+  /// The ids handed out, by owner and key.
+  private var ids: [ObjectIdentifier: [String: [Observable.ID]]] = [:]
 
   /// Binds the subscription's closure and keeps its id.
-  ///
-  /// - Parameter subscription: What to subscribe.
   public func subscribe(_ subscription: ScenarioSubscription) {
-    ids.add(observable.bindObserver(subscription.closure { .new($0) }), for: subscription)
+    let id = observable.bindObserver(subscription.closure { .new($0) })
+    let owner = ObjectIdentifier(subscription.owner)
+    ids[owner, default: [:]][subscription.key, default: []].append(id)
   }
 
   /// Removes every closure bound for the subscription's owner and key.
-  ///
-  /// - Parameter subscription: A request subscribed earlier.
   public func unsubscribe(_ subscription: ScenarioSubscription) {
-    for id in ids.remove(for: subscription) {
+    let owner = ObjectIdentifier(subscription.owner)
+    for id in ids[owner]?.removeValue(forKey: subscription.key) ?? [] {
       observable.removeObserver(id)
     }
   }
@@ -219,44 +170,28 @@ public final class RemovableClosuresAdapter<Observable: RemovableClosuresObserva
 
 /// The shape of stage 2: closures stored under a string key.
 public protocol KeyedObservable: AdaptableObservable {
-  /// Stores a closure under `key`.
-  ///
-  /// - Parameters:
-  ///   - key: The closure's name.
-  ///   - observer: Called with the value.
+  /// Stores a closure, called with the value, under `key`.
   func bindObserver(forKey key: String, _ observer: @escaping (Int) -> Void)
   /// Removes the closure stored under `key`.
-  ///
-  /// - Parameter key: The closure's name.
   func removeObserver(forKey key: String)
 }
 
 /// Drives a ``KeyedObservable`` with each subscription's key.
-public final class KeyedAdapter<Observable: KeyedObservable>: ShapeAdapter {
+public final class KeyedAdapter<Observable: KeyedObservable>: AdapterBase<Observable>, ShapeAdapter
+{
   /// By key.
   public static var identity: ObservableDesign.Identity { .key }
   /// It unsubscribes and reports its entries.
   public static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount]
   }
-  /// The observable it drives.
-  public let observable: Observable
-
-  /// Makes a fresh observable holding `value`.
-  ///
-  /// - Parameter value: The initial value.
-  public init(_ value: Int) { observable = Observable(value) }
 
   /// Stores the subscription's closure under its key.
-  ///
-  /// - Parameter subscription: What to subscribe.
   public func subscribe(_ subscription: ScenarioSubscription) {
     observable.bindObserver(forKey: subscription.key, subscription.closure { .new($0) })
   }
 
   /// Removes the closure stored under the subscription's key.
-  ///
-  /// - Parameter subscription: A request subscribed earlier.
   public func unsubscribe(_ subscription: ScenarioSubscription) {
     observable.removeObserver(forKey: subscription.key)
   }
@@ -266,48 +201,31 @@ public final class KeyedAdapter<Observable: KeyedObservable>: ShapeAdapter {
 
 /// The shape of closures stored under their owner and a key.
 public protocol OwnerKeyedObservable: AdaptableObservable {
-  /// Stores a closure under `owner` and `key`.
-  ///
-  /// - Parameters:
-  ///   - owner: The object the closure belongs to.
-  ///   - key: The closure's name among the owner's.
-  ///   - observer: Called with the value.
+  /// Stores a closure, called with the value, under the object it belongs to and its name
+  /// among that object's.
   func bindObserver(_ owner: AnyObject, forKey key: String, _ observer: @escaping (Int) -> Void)
   /// Removes the closure stored under `owner` and `key`.
-  ///
-  /// - Parameters:
-  ///   - owner: The object the closure belongs to.
-  ///   - key: The closure's name among the owner's.
   func removeObserver(_ owner: AnyObject, forKey key: String)
 }
 
 /// Drives an ``OwnerKeyedObservable`` with each subscription's owner and key.
-public final class OwnerKeyedAdapter<Observable: OwnerKeyedObservable>: ShapeAdapter {
+public final class OwnerKeyedAdapter<Observable: OwnerKeyedObservable>: AdapterBase<Observable>,
+  ShapeAdapter
+{
   /// By key, scoped to the owner.
   public static var identity: ObservableDesign.Identity { .key }
   /// It unsubscribes and reports its entries.
   public static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount]
   }
-  /// The observable it drives.
-  public let observable: Observable
-
-  /// Makes a fresh observable holding `value`.
-  ///
-  /// - Parameter value: The initial value.
-  public init(_ value: Int) { observable = Observable(value) }
 
   /// Stores the subscription's closure under its owner and key.
-  ///
-  /// - Parameter subscription: What to subscribe.
   public func subscribe(_ subscription: ScenarioSubscription) {
     observable.bindObserver(
       subscription.owner, forKey: subscription.key, subscription.closure { .new($0) })
   }
 
   /// Removes the closure stored under the subscription's owner and key.
-  ///
-  /// - Parameter subscription: A request subscribed earlier.
   public func unsubscribe(_ subscription: ScenarioSubscription) {
     observable.removeObserver(subscription.owner, forKey: subscription.key)
   }
@@ -317,31 +235,19 @@ public final class OwnerKeyedAdapter<Observable: OwnerKeyedObservable>: ShapeAda
 
 /// The shape of stage 3: a closure bound for an owner the observable holds weakly.
 public protocol WeakObservable: AdaptableObservable {
-  /// Binds `closure` for `observer`, held weakly.
-  ///
-  /// - Parameters:
-  ///   - observer: The object whose lifetime bounds the closure.
-  ///   - closure: Called with the value.
+  /// Binds `closure`, called with the value, for `observer`, held weakly: the observer's
+  /// lifetime bounds the closure.
   func bindObserver(_ observer: AnyObject, closure: @escaping (Int) -> Void)
 }
 
 /// Drives a ``WeakObservable`` with each subscription's owner.
-public final class WeakAdapter<Observable: WeakObservable>: ShapeAdapter {
+public final class WeakAdapter<Observable: WeakObservable>: AdapterBase<Observable>, ShapeAdapter {
   /// By the owner.
   public static var identity: ObservableDesign.Identity { .object }
   /// It reports its entries; an owner's closure goes with the owner.
   public static var capabilities: Set<ObservableDesign.Capability> { [.storedEntryCount] }
-  /// The observable it drives.
-  public let observable: Observable
-
-  /// Makes a fresh observable holding `value`.
-  ///
-  /// - Parameter value: The initial value.
-  public init(_ value: Int) { observable = Observable(value) }
 
   /// Binds the subscription's closure for its owner.
-  ///
-  /// - Parameter subscription: What to subscribe.
   public func subscribe(_ subscription: ScenarioSubscription) {
     observable.bindObserver(subscription.owner, closure: subscription.closure { .new($0) })
   }
@@ -376,57 +282,47 @@ extension DeliveryOptions {
   }
 }
 
+extension ScenarioSubscription {
+  /// The closure a design with options stores: each value and option it is called with become a
+  /// delivery.
+  fileprivate func optionsClosure<Options: DeliveryOptions>() -> (Int, Options) -> Void {
+    let closure = self.closure { (value: Int, option: Options) in option.delivery(of: value) }
+    return { closure(($0, $1)) }
+  }
+}
+
 /// The shape of stage 4: a callback per observer, held weakly, asking for some of the values.
 public protocol OptionsObservable: AdaptableObservable {
   /// The option set.
   associatedtype Options: DeliveryOptions
-  /// Adds a callback for `observer`, held weakly.
-  ///
-  /// - Parameters:
-  ///   - observer: The object whose lifetime bounds the callback.
-  ///   - removeIfExists: Whether to remove the observer's earlier callbacks first.
-  ///   - options: Which values to receive.
-  ///   - closure: Called with a value and the option it answers.
+  /// Adds a callback for `observer`, held weakly, called with each value `options` asks for and
+  /// the option it answers; `removeIfExists` removes the observer's earlier callbacks first.
   func addObserver(
     _ observer: AnyObject, removeIfExists: Bool, options: Options,
     closure: @escaping (Int, Options) -> Void)
   /// Removes `observer`'s callbacks.
-  ///
-  /// - Parameter observer: The object the callbacks were added for.
   func removeObserver(_ observer: AnyObject)
 }
 
 /// Drives an ``OptionsObservable``: each subscription's owner, with the options it asks for.
-public final class OptionsAdapter<Observable: OptionsObservable>: ShapeAdapter {
+public final class OptionsAdapter<Observable: OptionsObservable>: AdapterBase<Observable>,
+  ShapeAdapter
+{
   /// By the owner.
   public static var identity: ObservableDesign.Identity { .object }
   /// It unsubscribes, reports its entries and delivers initial and old values.
   public static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount, .initialValue, .oldValue]
   }
-  /// The observable it drives.
-  public let observable: Observable
-
-  /// Makes a fresh observable holding `value`.
-  ///
-  /// - Parameter value: The initial value.
-  public init(_ value: Int) { observable = Observable(value) }
 
   /// Adds the subscription's closure for its owner, replacing the owner's earlier ones.
-  ///
-  /// - Parameter subscription: What to subscribe.
   public func subscribe(_ subscription: ScenarioSubscription) {
-    let closure = subscription.closure { (value: Int, option: Observable.Options) in
-      option.delivery(of: value)
-    }
     observable.addObserver(
-      subscription.owner, removeIfExists: true, options: Observable.Options(subscription)
-    ) { closure(($0, $1)) }
+      subscription.owner, removeIfExists: true, options: Observable.Options(subscription),
+      closure: subscription.optionsClosure())
   }
 
   /// Removes the owner's callbacks.
-  ///
-  /// - Parameter subscription: A request subscribed earlier.
   public func unsubscribe(_ subscription: ScenarioSubscription) {
     observable.removeObserver(subscription.owner)
   }
@@ -436,41 +332,27 @@ public final class OptionsAdapter<Observable: OptionsObservable>: ShapeAdapter {
 public protocol HandingObservable: AdaptableObservable {
   /// The option set.
   associatedtype Options: DeliveryOptions
-  /// Adds a handler for `observer`, which is handed to it on every call.
-  ///
-  /// - Parameters:
-  ///   - observer: The object whose lifetime bounds the handler.
-  ///   - removeIfExists: Whether to remove the observer's earlier handlers first.
-  ///   - options: Which values to receive.
-  ///   - handler: Called with the observer, a value and the option it answers.
+  /// Adds a handler for `observer`, called with the observer, each value `options` asks for and
+  /// the option it answers; `removeIfExists` removes the observer's earlier handlers first.
   func addObserver<Observer: AnyObject>(
     _ observer: Observer, removeIfExists: Bool, options: Options,
     handler: @escaping (Observer, Int, Options) -> Void)
   /// Removes `observer`'s handlers.
-  ///
-  /// - Parameter observer: The object the handlers were added for.
   func removeObserver(_ observer: AnyObject)
 }
 
 /// Drives a ``HandingObservable``: the handler is handed its owner, so it captures nothing.
-public final class HandingAdapter<Observable: HandingObservable>: ShapeAdapter {
+public final class HandingAdapter<Observable: HandingObservable>: AdapterBase<Observable>,
+  ShapeAdapter
+{
   /// By the owner.
   public static var identity: ObservableDesign.Identity { .object }
   /// Those of ``OptionsAdapter``, and it hands each handler its owner.
   public static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount, .initialValue, .oldValue, .handsOwnerToHandler]
   }
-  /// The observable it drives.
-  public let observable: Observable
-
-  /// Makes a fresh observable holding `value`.
-  ///
-  /// - Parameter value: The initial value.
-  public init(_ value: Int) { observable = Observable(value) }
 
   /// Adds the subscription's handler for its owner, replacing the owner's earlier ones.
-  ///
-  /// - Parameter subscription: What to subscribe.
   public func subscribe(_ subscription: ScenarioSubscription) {
     let handler = subscription.handler
     observable.addObserver(
@@ -479,8 +361,6 @@ public final class HandingAdapter<Observable: HandingObservable>: ShapeAdapter {
   }
 
   /// Removes the owner's handlers.
-  ///
-  /// - Parameter subscription: A request subscribed earlier.
   public func unsubscribe(_ subscription: ScenarioSubscription) {
     observable.removeObserver(subscription.owner)
   }
@@ -490,56 +370,39 @@ public final class HandingAdapter<Observable: HandingObservable>: ShapeAdapter {
 public protocol SendableOptionsObservable: AdaptableObservable, SendableMetatype {
   /// The option set.
   associatedtype Options: DeliveryOptions
-  /// Adds a callback for `observer`, held weakly.
-  ///
-  /// - Parameters:
-  ///   - observer: The object whose lifetime bounds the callback.
-  ///   - removeIfExists: Whether to remove the observer's earlier callbacks first.
-  ///   - options: Which values to receive.
-  ///   - closure: Called with a value and the option it answers, on any thread.
+  /// Adds a callback for `observer`, held weakly, called on any thread with each value `options`
+  /// asks for and the option it answers; `removeIfExists` removes the observer's earlier
+  /// callbacks first.
   func addObserver(
     _ observer: AnyObject & Sendable, removeIfExists: Bool, options: Options,
     closure: @escaping @Sendable (Int, Options) -> Void)
   /// Removes `observer`'s callbacks.
-  ///
-  /// - Parameter observer: The object the callbacks were added for.
   func removeObserver(_ observer: AnyObject & Sendable)
 }
 
 /// Drives a ``SendableOptionsObservable``. Its owners are the scenarios' `Sendable` stand-ins
 /// (``ScenarioSubscription/sendableOwner``).
-public final class SendableOptionsAdapter<Observable: SendableOptionsObservable>: ShapeAdapter {
+public final class SendableOptionsAdapter<Observable: SendableOptionsObservable>: AdapterBase<
+  Observable
+>, ShapeAdapter
+{
   /// By the owner.
   public static var identity: ObservableDesign.Identity { .object }
   /// Those of ``OptionsAdapter``.
   public static var capabilities: Set<ObservableDesign.Capability> {
     [.unsubscribe, .storedEntryCount, .initialValue, .oldValue]
   }
-  /// The observable it drives.
-  public let observable: Observable
-
-  /// Makes a fresh observable holding `value`.
-  ///
-  /// - Parameter value: The initial value.
-  public init(_ value: Int) { observable = Observable(value) }
 
   /// Adds the subscription's closure for its owner's stand-in, replacing earlier ones.
-  ///
-  /// - Parameter subscription: What to subscribe.
   public func subscribe(_ subscription: ScenarioSubscription) {
     // A scenario sets on one thread, and the observable calls back on the thread that sets.
-    let closure = SingleThreaded(
-      subscription.closure { (value: Int, option: Observable.Options) in
-        option.delivery(of: value)
-      })
+    let closure = SingleThreaded<(Int, Observable.Options) -> Void>(subscription.optionsClosure())
     observable.addObserver(
       subscription.sendableOwner, removeIfExists: true, options: Observable.Options(subscription)
-    ) { closure.value(($0, $1)) }
+    ) { closure.value($0, $1) }
   }
 
   /// Removes the callbacks of the owner's stand-in.
-  ///
-  /// - Parameter subscription: A request subscribed earlier.
   public func unsubscribe(_ subscription: ScenarioSubscription) {
     observable.removeObserver(subscription.sendableOwner)
   }

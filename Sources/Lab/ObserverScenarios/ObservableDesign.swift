@@ -102,26 +102,8 @@ public struct ObservableDesign: Sendable, Identifiable {
   /// Makes a fresh observable holding the given value, with no subscribers.
   public var makeObservable: @Sendable (Int) -> any ScenarioObservable
 
-  /// Describes a design.
-  ///
-  /// - Parameters:
-  ///   - id: A short name for command lines.
-  ///   - name: What prose calls it; it defaults to `id`.
-  ///   - shortName: A column heading; it defaults to `id`.
-  ///   - title: One line saying what it is.
-  ///   - module: The module that holds it.
-  ///   - typeName: Its observable type's name, for evidence lines.
-  ///   - chapter: The tutorial chapter about it, if any.
-  ///   - role: Where it stands; a graded design by default.
-  ///   - identity: How it tells subscribers apart.
-  ///   - capabilities: What it can do.
-  ///   - inapplicable: The capabilities it lacks by nature, with what it does instead.
-  ///   - inapplicableScenarios: The scenarios whose idea its API lacks, with what it does
-  ///     instead.
-  ///   - notes: Its own explanations of its flaws, by scenario.
-  ///   - isSendable: Whether its observable type is `Sendable`.
-  ///   - documentedFlaws: The scenarios documented to find a flaw, or `nil`.
-  ///   - makeObservable: Makes a fresh observable behind the scenarios' interface.
+  /// Describes a design: each parameter sets the property of its name. `name` and `shortName`
+  /// default to `id`, and a design is graded unless its `role` says otherwise.
   public init(
     id: String, name: String? = nil, shortName: String? = nil, title: String, module: String,
     typeName: String, chapter: String? = nil, role: Role = .graded, identity: Identity = .object,
@@ -149,10 +131,7 @@ public struct ObservableDesign: Sendable, Identifiable {
     self.makeObservable = makeObservable
   }
 
-  /// Whether the design can do what `capability` names.
-  ///
-  /// - Parameter capability: A capability.
-  /// - Returns: `true` when ``capabilities`` contains it.
+  /// Whether the design can do what `capability` names: whether ``capabilities`` contains it.
   public func has(_ capability: Capability) -> Bool { capabilities.contains(capability) }
 
   /// The stage's number, for a stage.
@@ -160,10 +139,8 @@ public struct ObservableDesign: Sendable, Identifiable {
     if case .stage(let number) = role { number } else { nil }
   }
 
-  /// The verdict documented for `scenario`, or `nil` when the design documents none.
-  ///
-  /// - Parameter scenario: A scenario's name.
-  /// - Returns: ``Verdict/flaw`` for a documented flaw, ``Verdict/holds`` otherwise.
+  /// The verdict documented for `scenario`: ``Verdict/flaw`` for a documented flaw,
+  /// ``Verdict/holds`` otherwise, or `nil` when the design documents none.
   public func documentedVerdict(for scenario: Scenario.Name) -> Verdict? {
     documentedFlaws.map { $0.contains(scenario) ? .flaw : .holds }
   }
@@ -174,16 +151,10 @@ public struct ObservableDesign: Sendable, Identifiable {
   /// Call it with a concrete type, `ObservableDesign.isSendable(MyObservable<Int>.self)`:
   /// overload resolution picks the constrained version exactly when the conformance exists, so
   /// the answer is the compiler's, not a typed-in flag.
-  ///
-  /// - Parameter type: The observable type.
-  /// - Returns: `false`.
   public static func isSendable<T>(_ type: T.Type) -> Bool { false }
 
   /// Whether `T` is `Sendable`: `true`, since this overload is chosen only for a type the
   /// compiler can prove `Sendable`.
-  ///
-  /// - Parameter type: The observable type.
-  /// - Returns: `true`.
   public static func isSendable<T: Sendable>(_ type: T.Type) -> Bool { true }
 }
 

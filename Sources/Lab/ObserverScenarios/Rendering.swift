@@ -141,21 +141,15 @@ extension ScenarioReport {
 
 extension ScenarioReport {
   private struct JSONReport: Encodable {
-    struct StageEntry: Encodable {
-      var stage: Int
+    /// A design, under the key of its role: `stage` with its number, or `reference` or `graded`
+    /// with its id. Only a stage has a chapter.
+    struct DesignEntry: Encodable {
+      var stage: Int?
+      var reference: String?
+      var graded: String?
       var module: String
       var title: String
-      var chapter: String
-    }
-    struct ReferenceEntry: Encodable {
-      var reference: String
-      var module: String
-      var title: String
-    }
-    struct GradedEntry: Encodable {
-      var graded: String
-      var module: String
-      var title: String
+      var chapter: String?
     }
     struct ScenarioEntry: Encodable {
       var name: String
@@ -171,9 +165,9 @@ extension ScenarioReport {
       var detail: String
       var documented: Verdict?
     }
-    var stages: [StageEntry]
-    var references: [ReferenceEntry]?
-    var graded: [GradedEntry]?
+    var stages: [DesignEntry]
+    var references: [DesignEntry]?
+    var graded: [DesignEntry]?
     var scenarios: [ScenarioEntry]
     var matchesDocumentedTable: Bool
   }
@@ -184,10 +178,10 @@ extension ScenarioReport {
   /// verdict (`holds`, `flaw` or `n/a`) and evidence.
   public var json: String {
     let references = designs.filter { $0.role == .reference }.map {
-      JSONReport.ReferenceEntry(reference: $0.id, module: $0.module, title: $0.title)
+      JSONReport.DesignEntry(reference: $0.id, module: $0.module, title: $0.title)
     }
     let graded = designs.filter { $0.role == .graded }.map {
-      JSONReport.GradedEntry(graded: $0.id, module: $0.module, title: $0.title)
+      JSONReport.DesignEntry(graded: $0.id, module: $0.module, title: $0.title)
     }
     let report = JSONReport(
       stages: designs.compactMap { design in

@@ -39,24 +39,14 @@ public struct ScenarioReport: Sendable {
   /// One row per scenario, in the order of ``Scenario/all``.
   public var rows: [Row]
 
-  /// Runs `scenarios` on every design in `designs`.
-  ///
-  /// - Parameters:
-  ///   - scenarios: The scenarios to run; every one by default.
-  ///   - designs: The designs to run them on, one column each, in this order.
+  /// Runs `scenarios`, every one by default, on every design in `designs`: one column per
+  /// design, in this order.
   public init(scenarios: [Scenario.Name] = Scenario.Name.allCases, designs: [ObservableDesign]) {
-    self.designs = designs
-    rows = Scenario.all.filter { scenarios.contains($0.id) }.map { scenario in
-      Row(scenario: scenario, outcomes: designs.map { ($0, scenario.run(on: $0)) })
-    }
+    self.init(running: Scenario.all.filter { scenarios.contains($0.id) }, designs: designs)
   }
 
   /// Runs `scenarios`, the sixteen or any of your own beside them, on every design in
-  /// `designs`.
-  ///
-  /// - Parameters:
-  ///   - scenarios: The scenarios to run, one row each, in this order.
-  ///   - designs: The designs to run them on, one column each, in this order.
+  /// `designs`: one row per scenario and one column per design, in these orders.
   public init(running scenarios: [Scenario], designs: [ObservableDesign]) {
     self.designs = designs
     rows = scenarios.map { scenario in

@@ -28,10 +28,6 @@ public struct Outcome: Sendable, Equatable {
   public var detail: String
 
   /// An outcome: a verdict and its evidence.
-  ///
-  /// - Parameters:
-  ///   - verdict: Whether the property holds.
-  ///   - detail: One line saying what was measured.
   public init(verdict: Verdict, detail: String) {
     self.verdict = verdict
     self.detail = detail
@@ -59,17 +55,15 @@ public struct Scenario: Sendable, Identifiable {
     /// The name, as `--scenario` takes it: `delivery-order`.
     public let rawValue: String
 
-    /// One of the sixteen, by its name, or `nil` when none of the sixteen has that name.
-    ///
-    /// - Parameter rawValue: A name as `--scenario` takes it.
+    /// One of the sixteen, by its name as `--scenario` takes it, or `nil` when none of the
+    /// sixteen has that name.
     public init?(rawValue: String) {
       guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
       self.rawValue = rawValue
     }
 
-    /// A name for a scenario of your own, to pass to ``Scenario/init(_:title:story:sizing:chapter:experiment:)``.
-    ///
-    /// - Parameter name: Its name, which should differ from the sixteen's.
+    /// A name for a scenario of your own, which should differ from the sixteen's, to pass to
+    /// ``Scenario/init(_:title:story:sizing:chapter:experiment:)``.
     public init(custom name: String) { rawValue = name }
 
     private init(builtIn name: String) { rawValue = name }
@@ -112,28 +106,11 @@ public struct Scenario: Sendable, Identifiable {
     public static let sendable = Name(builtIn: "sendable")
 
     /// The sixteen, in the order the comparison prints them.
-    public static let allCases: [Name] = [
-      .deliversEveryChange,
-      .deliveryOrder,
-      .releasedObserverNotCalled,
-      .deadEntriesRemoved,
-      .deadEntriesRemovedOnSet,
-      .explicitUnsubscribe,
-      .strongCaptureFreedAfterUnsubscribe,
-      .strongCaptureFreedWithoutUnsubscribe,
-      .sameKeyTwoObservers,
-      .sameObserverTwice,
-      .initialValue,
-      .oldValue,
-      .unsubscribeDuringNotification,
-      .reentrantSetEndsOnLatest,
-      .reentrantSetSeenOnceInOrder,
-      .sendable,
-    ]
+    public static let allCases: [Name] = Scenario.all.map(\.id)
 
     /// The scenario of this name, which must be one of the sixteen (``allCases``).
     public var scenario: Scenario {
-      guard let scenario = Scenario.experiment(named: self) else {
+      guard let scenario = Scenario.all.first(where: { $0.id == self }) else {
         preconditionFailure("\(rawValue) is not one of the sixteen scenarios")
       }
       return scenario
@@ -176,15 +153,9 @@ public struct Scenario: Sendable, Identifiable {
   /// let report = ScenarioReport(running: Scenario.all + [settlesOnLastValue], designs: [mine])
   /// ```
   ///
-  /// - Parameters:
-  ///   - id: Its name; see ``Name/init(custom:)``.
-  ///   - title: What it checks, in one line.
-  ///   - story: What the experiment does.
-  ///   - sizing: What its sizes are chosen for.
-  ///   - chapter: Where to read more, relative to its package's root.
-  ///   - experiment: Runs the experiment on a design and reports what it saw. A scenario the
-  ///     design marks as not applicable (``ObservableDesign/inapplicableScenarios``) is never
-  ///     run.
+  /// The parameters set the properties of their names (`id` made with ``Name/init(custom:)``);
+  /// `experiment` runs the experiment on a design and reports what it saw. A scenario the design
+  /// marks as not applicable (``ObservableDesign/inapplicableScenarios``) is never run.
   public init(
     _ id: Name, title: String, story: String, sizing: String, chapter: String,
     experiment: @escaping @Sendable (ObservableDesign) -> Outcome
@@ -199,23 +170,15 @@ public struct Scenario: Sendable, Identifiable {
 
   /// Runs the experiment on `design`, with fresh objects, unless the design marks the scenario
   /// as not applicable, with a reason that becomes the evidence.
-  ///
-  /// - Parameter design: The design to run it on.
-  /// - Returns: The verdict and its evidence.
   public func run(on design: ObservableDesign) -> Outcome {
     if let reason = design.inapplicableScenarios[id] { return .notApplicable(reason) }
     return experiment(design)
   }
 
-  /// Every scenario, in the order the comparison prints them.
-  public static let all: [Scenario] = Name.allCases.map(\.scenario)
-
-  /// Looks a scenario up by name.
-  ///
-  /// - Parameter name: A scenario's name, as `--scenario` takes it.
-  /// - Returns: The scenario, or `nil` if there is none of that name.
+  /// Looks a scenario up by its name, as `--scenario` takes it: `nil` if there is none of that
+  /// name.
   public static func named(_ name: String) -> Scenario? {
-    Name(rawValue: name).flatMap(experiment(named:))
+    Name(rawValue: name)?.scenario
   }
 }
 

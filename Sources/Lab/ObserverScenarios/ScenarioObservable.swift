@@ -26,9 +26,7 @@ public enum Delivery: Equatable, Sendable {
 /// itself: it holds its owner strongly, and a design that kept it would keep every owner alive.
 public struct ScenarioSubscription {
   /// The owner, held strongly for as long as the request lives.
-  private let ownerObject: AnyObject
-  /// What lives exactly as long as the owner: its `Sendable` stand-in and the tokens kept on it.
-  private let storage: () -> OwnerStorage
+  private let scenarioOwner: ScenarioOwner
   /// The name to subscribe under, for a design that keys its observers by name.
   public var key: String
   /// Whether to ask for the current value at once.
@@ -41,27 +39,9 @@ public struct ScenarioSubscription {
   /// Receives every delivery. A design that hands the owner to its handler may call it
   /// directly; any other stores ``closure(_:)``.
   public var handler: (Delivery) -> Void
-  /// The owner's name, unique within a scenario.
-  public let ownerName: String
-
-  /// Creates a subscription request on behalf of one of the scenarios' tracked owners.
-  package init(
-    owner: TrackedObject, key: String? = nil, handler: @escaping (Delivery) -> Void
-  ) {
-    self.ownerObject = owner
-    self.ownerName = owner.name
-    self.storage = {
-      if let storage = owner.companion as? OwnerStorage { return storage }
-      let storage = OwnerStorage()
-      owner.companion = storage
-      return storage
-    }
-    self.key = key ?? owner.name
-    self.handler = handler
-  }
 
   /// Creates a subscription request on behalf of `owner`, to drive an adapter from a test of
-  /// your own, outside the sixteen scenarios.
+  /// your own, outside the sixteen scenarios (which make their requests the same way).
   ///
   /// ```swift
   /// let owner = ScenarioOwner(name: "screen")
@@ -71,27 +51,25 @@ public struct ScenarioSubscription {
   /// adapter.value = 1  // received == [1]
   /// ```
   ///
-  /// - Parameters:
-  ///   - owner: The object on whose behalf the subscription is made.
-  ///   - key: The name to subscribe under; it defaults to the owner's name.
-  ///   - handler: Receives every delivery.
+  /// The subscription is filed under `key`, which defaults to the owner's name.
   public init(
     owner: ScenarioOwner, key: String? = nil, handler: @escaping (Delivery) -> Void
   ) {
-    self.ownerObject = owner
-    self.ownerName = owner.name
-    self.storage = { owner.storage }
+    scenarioOwner = owner
     self.key = key ?? owner.name
     self.handler = handler
   }
 
   /// The object on whose behalf the subscription is made: subscribe it, hold it weakly, or
   /// file the subscription under it for ``ScenarioObservable/unsubscribe(_:)``.
-  public var owner: AnyObject { ownerObject }
+  public var owner: AnyObject { scenarioOwner }
+
+  /// The owner's name, unique within a scenario.
+  public var ownerName: String { scenarioOwner.name }
 
   /// A `Sendable` object that lives exactly as long as ``owner``, for a design that wants its
   /// owners `Sendable`; the same object every time for the same owner.
-  public var sendableOwner: SendableStandIn { storage().standIn }
+  public var sendableOwner: SendableStandIn { scenarioOwner.standIn }
 
   // MARK: - Tokens kept by the owner
 
@@ -107,34 +85,28 @@ public struct ScenarioSubscription {
   ///   subscription.storeInOwner(observable.observe(subscription.closure { .new($0) }))
   /// }
   /// ```
-  ///
-  /// - Parameter token: What the observable handed back.
   public func storeInOwner(_ token: Any) {
-    storage().tokens[key, default: []].append(token)
+    scenarioOwner.tokens[key, default: []].append(token)
   }
 
   /// The tokens kept on the owner under this request's ``key``, oldest first.
-  public var tokensInOwner: [Any] { storage().tokens[key] ?? [] }
+  public var tokensInOwner: [Any] { scenarioOwner.tokens[key] ?? [] }
 
   /// Removes the tokens kept on the owner under this request's ``key`` and returns them, for
   /// ``ScenarioObservable/unsubscribe(_:)`` to cancel them (or to let them go, for a token that
-  /// cancels when freed).
-  ///
-  /// - Returns: The tokens removed, oldest first.
+  /// cancels when freed), oldest first.
   @discardableResult
   public func removeTokensFromOwner() -> [Any] {
-    storage().tokens.removeValue(forKey: key) ?? []
+    scenarioOwner.tokens.removeValue(forKey: key) ?? []
   }
 
   /// The closure a design stores: it converts what the design passes into a ``Delivery`` and
-  /// calls ``handler``, holding the owner strongly when the scenario asks it to.
-  ///
-  /// - Parameter delivery: Turns what the design passes its closures into a delivery.
-  /// - Returns: The closure to store.
+  /// calls ``handler``, holding the owner strongly when the scenario asks it to. `delivery`
+  /// turns what the design passes its closures into a delivery.
   public func closure<Input>(_ delivery: @escaping (Input) -> Delivery) -> (Input) -> Void {
     let handler = self.handler
     if capturesOwnerStrongly {
-      let owner = self.ownerObject
+      let owner = scenarioOwner
       return { input in withExtendedLifetime(owner) { handler(delivery(input)) } }
     }
     return { input in handler(delivery(input)) }
@@ -147,23 +119,41 @@ public struct ScenarioSubscription {
 public final class ScenarioOwner {
   /// The name given when it was made.
   public let name: String
-  fileprivate let storage = OwnerStorage()
+  /// For an owner of the scenarios, what tells their tracker that it is freed: it lives exactly
+  /// as long as this owner.
+  let tracked: TrackedObject?
+  /// Its `Sendable` stand-in, made on first use.
+  fileprivate lazy var standIn = SendableStandIn()
+  /// The tokens kept on it, by key.
+  fileprivate var tokens: [String: [Any]] = [:]
 
-  /// Makes an owner.
-  ///
-  /// - Parameter name: A name to tell owners apart.
-  public init(name: String) { self.name = name }
+  /// Makes an owner with a name to tell owners apart.
+  public init(name: String) {
+    self.name = name
+    tracked = nil
+  }
+
+  /// Makes an owner of the scenarios, whose release `tracked`'s tracker counts.
+  init(tracking tracked: TrackedObject) {
+    name = tracked.name
+    self.tracked = tracked
+  }
 }
 
-/// What lives exactly as long as an owner: its `Sendable` stand-in, made on first use, and the
-/// tokens kept on it, by key.
-final class OwnerStorage {
-  lazy var standIn = SendableStandIn()
-  var tokens: [String: [Any]] = [:]
+extension LifetimeTracker {
+  /// Makes an owner of the scenarios whose release this tracker counts.
+  func makeOwner(name: String = "observer") -> ScenarioOwner {
+    ScenarioOwner(tracking: makeObject(name: name))
+  }
+
+  /// Makes `count` owners of the scenarios whose releases this tracker counts.
+  func makeOwners(_ count: Int) -> [ScenarioOwner] {
+    makeObjects(count).map(ScenarioOwner.init(tracking:))
+  }
 }
 
 /// The `Sendable` object that stands in for a scenario's owner, which is not `Sendable`: the
-/// owner keeps it as its companion, so it lives exactly as long as the owner does. See
+/// owner keeps it, so it lives exactly as long as the owner does. See
 /// ``ScenarioSubscription/sendableOwner``.
 public final class SendableStandIn: Sendable {
   fileprivate init() {}
@@ -182,12 +172,9 @@ public protocol ScenarioObservable: AnyObject {
   /// when the design claims ``ObservableDesign/Capability/storedEntryCount``.
   var storedEntryCount: Int { get }
   /// Subscribes as the design can; parts of the request it has no idea of are ignored.
-  ///
-  /// - Parameter subscription: What to subscribe, on whose behalf, and what to ask for.
   func subscribe(_ subscription: ScenarioSubscription)
-  /// Ends the subscriptions of the request's owner made under its key.
-  ///
-  /// - Parameter subscription: A request passed to ``subscribe(_:)`` earlier.
+  /// Ends the subscriptions of the request's owner made under its key, passed to
+  /// ``subscribe(_:)`` earlier.
   func unsubscribe(_ subscription: ScenarioSubscription)
 }
 
@@ -198,7 +185,5 @@ extension ScenarioObservable {
   public var storedEntryCount: Int { 0 }
 
   /// For a design that cannot unsubscribe: does nothing, and no scenario calls it.
-  ///
-  /// - Parameter subscription: Ignored.
   public func unsubscribe(_ subscription: ScenarioSubscription) {}
 }

@@ -4,28 +4,14 @@ import Support
 // MARK: - The catalogue
 
 extension Scenario {
-  /// The scenario of each of the sixteen names, or `nil` for a name of one's own.
-  static func experiment(named name: Name) -> Scenario? {
-    switch name {
-    case .deliversEveryChange: deliversEveryChange
-    case .deliveryOrder: deliveryOrder
-    case .releasedObserverNotCalled: releasedObserverNotCalled
-    case .deadEntriesRemoved: deadEntriesRemoved
-    case .deadEntriesRemovedOnSet: deadEntriesRemovedOnSet
-    case .explicitUnsubscribe: explicitUnsubscribe
-    case .strongCaptureFreedAfterUnsubscribe: strongCaptureFreedAfterUnsubscribe
-    case .strongCaptureFreedWithoutUnsubscribe: strongCaptureFreedWithoutUnsubscribe
-    case .sameKeyTwoObservers: sameKeyTwoObservers
-    case .sameObserverTwice: sameObserverTwice
-    case .initialValue: initialValue
-    case .oldValue: oldValue
-    case .unsubscribeDuringNotification: unsubscribeDuringNotification
-    case .reentrantSetEndsOnLatest: reentrantSetEndsOnLatest
-    case .reentrantSetSeenOnceInOrder: reentrantSetSeenOnceInOrder
-    case .sendable: sendable
-    default: nil
-    }
-  }
+  /// Every scenario, in the order the comparison prints them.
+  public static let all: [Scenario] = [
+    deliversEveryChange, deliveryOrder, releasedObserverNotCalled, deadEntriesRemoved,
+    deadEntriesRemovedOnSet, explicitUnsubscribe, strongCaptureFreedAfterUnsubscribe,
+    strongCaptureFreedWithoutUnsubscribe, sameKeyTwoObservers, sameObserverTwice, initialValue,
+    oldValue, unsubscribeDuringNotification, reentrantSetEndsOnLatest, reentrantSetSeenOnceInOrder,
+    sendable,
+  ]
 
   static let deliversEveryChange = Scenario(
     .deliversEveryChange,
@@ -42,23 +28,15 @@ extension Scenario {
       """,
     chapter: TutorialChapter.closures.path
   ) { subject in
-    let owner = LifetimeTracker().makeObject()
-    let observable = subject.makeObservable(0)
-    let log = ValueLog<Int>()
-    observable.subscribe(ScenarioSubscription(owner: owner) { log.append($0.newValue) })
-    for value in 1...5 {
-      observable.value = value
-    }
+    let received = deliveries(to: subject, setting: 1...5).compactMap(\.newValue)
     let reason =
       subject.has(.deliversBeforeWrite)
       ? subject.notes[.deliversEveryChange].map { ": \($0)" }
         ?? ": observers run before the write, so the value read there is the one being replaced"
       : ""
-    return withExtendedLifetime(owner) {
-      log.entries == [1, 2, 3, 4, 5]
-        ? .holds("received 1, 2, 3, 4, 5: every value set, in order")
-        : .flaw("received \(list(log.entries)) for the values 1, 2, 3, 4, 5\(reason)")
-    }
+    return received == [1, 2, 3, 4, 5]
+      ? .holds("received 1, 2, 3, 4, 5: every value set, in order")
+      : .flaw("received \(list(received)) for the values 1, 2, 3, 4, 5\(reason)")
   }
 
   static let deliveryOrder = Scenario(
@@ -87,10 +65,10 @@ extension Scenario {
     let tracker = LifetimeTracker()
     var outOfOrder = 0
     for _ in 0..<observableCount {
-      var owners: [TrackedObject?] = tracker.makeObjects(observerCount)
+      var owners: [ScenarioOwner?] = tracker.makeOwners(observerCount)
       let observable = subject.makeObservable(0)
       let calls = ValueLog<String>()
-      func subscribe(_ owner: TrackedObject) {
+      func subscribe(_ owner: ScenarioOwner) {
         let name = owner.name
         observable.subscribe(ScenarioSubscription(owner: owner) { _ in calls.append(name) })
       }
@@ -106,7 +84,7 @@ extension Scenario {
         }
         owners[index] = nil
       }
-      let newcomers = (0..<leaving).map { tracker.makeObject(name: "newcomer \($0)") }
+      let newcomers = (0..<leaving).map { tracker.makeOwner(name: "newcomer \($0)") }
       for newcomer in newcomers {
         subscribe(newcomer)
       }
@@ -144,7 +122,7 @@ extension Scenario {
     let tracker = LifetimeTracker()
     let observable = subject.makeObservable(0)
     let log = ValueLog<Int>()
-    var owner: TrackedObject? = tracker.makeObject()
+    var owner: ScenarioOwner? = tracker.makeOwner()
     observable.subscribe(ScenarioSubscription(owner: owner!) { log.append($0.newValue) })
     observable.value = 1
     owner = nil
@@ -182,19 +160,17 @@ extension Scenario {
       """,
     chapter: TutorialChapter.weakRefs.path
   ) { subject in
-    if let reason = uncounted(subject) { return .notApplicable(reason) }
-    let tracker = LifetimeTracker()
-    let observable = subject.makeObservable(0)
-    if let leak = subscribeAndRelease(1_000, to: observable, tracker: tracker) { return leak }
-    observable.value = 1
-    let newcomer = tracker.makeObject(name: "newcomer")
-    observable.subscribe(ScenarioSubscription(owner: newcomer) { _ in })
-    let stored = observable.storedEntryCount
-    return stored == 1
-      ? .holds("1 entry stored after 1,000 owners were released, 1 set and 1 new subscription")
-      : .flaw(
-        "\(entries(stored)) still stored after their 1,000 observers were released, 1 set and "
-          + "1 new subscription")
+    afterReleasing1000Owners(on: subject) { observable, tracker in
+      observable.value = 1
+      let newcomer = tracker.makeOwner(name: "newcomer")
+      observable.subscribe(ScenarioSubscription(owner: newcomer) { _ in })
+      let stored = observable.storedEntryCount
+      return stored == 1
+        ? .holds("1 entry stored after 1,000 owners were released, 1 set and 1 new subscription")
+        : .flaw(
+          "\(entries(stored)) still stored after their 1,000 observers were released, 1 set and "
+            + "1 new subscription")
+    }
   }
 
   static let deadEntriesRemovedOnSet = Scenario(
@@ -212,18 +188,16 @@ extension Scenario {
       """,
     chapter: TutorialChapter.options.path
   ) { subject in
-    if let reason = uncounted(subject) { return .notApplicable(reason) }
-    let tracker = LifetimeTracker()
-    let observable = subject.makeObservable(0)
-    if let leak = subscribeAndRelease(1_000, to: observable, tracker: tracker) { return leak }
-    for value in 1...3 {
-      observable.value = value
+    afterReleasing1000Owners(on: subject) { observable, _ in
+      for value in 1...3 {
+        observable.value = value
+      }
+      let stored = observable.storedEntryCount
+      return stored == 0
+        ? .holds("0 entries stored after 1,000 owners were released and 3 sets")
+        : .flaw(
+          "\(entries(stored)) still stored after their 1,000 observers were released and 3 sets")
     }
-    let stored = observable.storedEntryCount
-    return stored == 0
-      ? .holds("0 entries stored after 1,000 owners were released and 3 sets")
-      : .flaw(
-        "\(entries(stored)) still stored after their 1,000 observers were released and 3 sets")
   }
 
   static let explicitUnsubscribe = Scenario(
@@ -241,7 +215,7 @@ extension Scenario {
     chapter: TutorialChapter.keyedDict.path
   ) { subject in
     if let reason = subject.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
-    let owner = LifetimeTracker().makeObject()
+    let owner = LifetimeTracker().makeOwner()
     let observable = subject.makeObservable(0)
     let log = ValueLog<Int>()
     let subscription = ScenarioSubscription(owner: owner) { log.append($0.newValue) }
@@ -277,20 +251,14 @@ extension Scenario {
     chapter: TutorialChapter.keyedDict.path
   ) { subject in
     if let reason = subject.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
-    let tracker = LifetimeTracker()
     let observable = subject.makeObservable(0)
-    var owner: TrackedObject? = tracker.makeObject()
-    weak let weakOwner = owner
-    do {
-      // The request holds its owner: it must be gone before the owner is dropped.
-      let subscription = subscribeCapturingStrongly(owner!, to: observable)
+    let freed = strongCaptureFreed(from: observable) { subscription in
       observable.value = 1
       if subject.has(.unsubscribe) {
         observable.unsubscribe(subscription)
       }
     }
-    owner = nil
-    if weakOwner == nil && tracker.deinitCount == 1 {
+    if freed {
       return .holds("the owner was freed once unsubscribed and dropped" + handedNote(subject))
     }
     return subject.has(.unsubscribe)
@@ -317,14 +285,8 @@ extension Scenario {
       """,
     chapter: TutorialChapter.weakRefs.path
   ) { subject in
-    let tracker = LifetimeTracker()
     let observable = subject.makeObservable(0)
-    var owner: TrackedObject? = tracker.makeObject()
-    weak let weakOwner = owner
-    subscribeCapturingStrongly(owner!, to: observable)
-    owner = nil
-    observable.value = 1
-    if weakOwner == nil && tracker.deinitCount == 1 {
+    if strongCaptureFreed(from: observable, afterDropping: { observable.value = 1 }) {
       return .holds("the owner was freed once dropped" + handedNote(subject))
     }
     let weakNote = subject.identity == .object ? ", weak entry or not" : ""
@@ -348,7 +310,7 @@ extension Scenario {
     chapter: TutorialChapter.keyedDict.path
   ) { subject in
     let tracker = LifetimeTracker()
-    let (first, second) = (tracker.makeObject(name: "first"), tracker.makeObject(name: "second"))
+    let (first, second) = (tracker.makeOwner(name: "first"), tracker.makeOwner(name: "second"))
     let observable = subject.makeObservable(0)
     let calls = ValueLog<String>()
     for owner in [first, second] {
@@ -386,7 +348,7 @@ extension Scenario {
       """,
     chapter: TutorialChapter.weakRefs.path
   ) { subject in
-    let owner = LifetimeTracker().makeObject()
+    let owner = LifetimeTracker().makeOwner()
     let observable = subject.makeObservable(0)
     let log = ValueLog<Int>()
     for _ in 1...2 {
@@ -427,20 +389,13 @@ extension Scenario {
     chapter: TutorialChapter.options.path
   ) { subject in
     if let reason = subject.inapplicability(for: .initialValue) { return .notApplicable(reason) }
-    let owner = LifetimeTracker().makeObject()
-    let observable = subject.makeObservable(42)
-    let log = ValueLog<Delivery>()
-    var subscription = ScenarioSubscription(owner: owner) { log.append($0) }
-    subscription.wantsInitial = true
-    observable.subscribe(subscription)
-    return withExtendedLifetime(owner) {
-      if log.entries == [.initial(42)] {
-        .holds("received the current value 42 on subscribing, as it asked")
-      } else if subject.has(.initialValue) {
-        .flaw("received \(log.entries) on subscribing, though .initial was asked for")
-      } else {
-        .flaw("no option to ask for it: nothing received until the first set")
-      }
+    let received = deliveries(to: subject, holding: 42, asking: \.wantsInitial, setting: [])
+    return if received == [.initial(42)] {
+      .holds("received the current value 42 on subscribing, as it asked")
+    } else if subject.has(.initialValue) {
+      .flaw("received \(received) on subscribing, though .initial was asked for")
+    } else {
+      .flaw("no option to ask for it: nothing received until the first set")
     }
   }
 
@@ -458,21 +413,13 @@ extension Scenario {
     chapter: TutorialChapter.options.path
   ) { subject in
     if let reason = subject.inapplicability(for: .oldValue) { return .notApplicable(reason) }
-    let owner = LifetimeTracker().makeObject()
-    let observable = subject.makeObservable(0)
-    let log = ValueLog<Delivery>()
-    var subscription = ScenarioSubscription(owner: owner) { log.append($0) }
-    subscription.wantsOld = true
-    observable.subscribe(subscription)
-    observable.value = 1
-    return withExtendedLifetime(owner) {
-      if log.entries.contains(.old(0)) {
-        .holds("received the previous value 0, then the new value 1")
-      } else if subject.has(.oldValue) {
-        .flaw("received \(log.entries), no old value, though .old was asked for")
-      } else {
-        .flaw("no option to ask for it: received only the new value 1")
-      }
+    let received = deliveries(to: subject, asking: \.wantsOld, setting: [1])
+    return if received.contains(.old(0)) {
+      .holds("received the previous value 0, then the new value 1")
+    } else if subject.has(.oldValue) {
+      .flaw("received \(received), no old value, though .old was asked for")
+    } else {
+      .flaw("no option to ask for it: received only the new value 1")
     }
   }
 
@@ -497,7 +444,7 @@ extension Scenario {
     guard subject.has(.unsubscribe) else {
       return .flaw("no way to unsubscribe, during a notification or ever")
     }
-    let owners = LifetimeTracker().makeObjects(50)
+    let owners = LifetimeTracker().makeOwners(50)
     let observable = subject.makeObservable(0)
     var removalDone = false
     var lateCalls = 0
@@ -544,32 +491,24 @@ extension Scenario {
       """,
     chapter: TutorialChapter.concurrency.path
   ) { subject in
-    let (owners, final, received) = correctedInsideACallback(subject)
-    let stale = received.count { $0.last != final }
-    return withExtendedLifetime(owners) {
-      if final != 2 {
-        .flaw(
-          "the value set inside the callback was lost: the outer set stored \(final) after it, "
-            + "as the callback ran before the outer write")
-      } else if stale == 0 {
-        .holds("all \(owners.count) observers ended on the final value \(final)")
-      } else {
-        .flaw(
-          "\(stale) of \(owners.count) observers ended on the stale value 1, though the value is "
-            + "\(final): the nested set reached them first")
-      }
+    correctedInsideACallback(subject) { observers, received in
+      let stale = received.count { $0.last != 2 }
+      return stale == 0
+        ? .holds("all \(observers) observers ended on the final value 2")
+        : .flaw(
+          "\(stale) of \(observers) observers ended on the stale value 1, though the value is 2: "
+            + "the nested set reached them first")
     }
   }
 
   /// The experiment of both re-entrant scenarios: sixteen observers subscribe, the value is set
-  /// to 1, and whichever observer is called first sets it to 2 from inside its callback.
-  ///
-  /// - Returns: The owners (kept alive by the caller until it has judged), the value the
-  ///   observable ends with, and the values each observer received, in order.
-  private static func correctedInsideACallback(_ subject: ObservableDesign) -> (
-    owners: [TrackedObject], final: Int, received: [[Int]]
-  ) {
-    let owners = LifetimeTracker().makeObjects(16)
+  /// to 1, and whichever observer is called first sets it to 2 from inside its callback. When the
+  /// observable ends on 2, `judge` is handed the number of observers and the values each
+  /// received, in order, while the owners still live.
+  private static func correctedInsideACallback(
+    _ subject: ObservableDesign, judge: (_ observers: Int, _ received: [[Int]]) -> Outcome
+  ) -> Outcome {
+    let owners = LifetimeTracker().makeOwners(16)
     let observable = subject.makeObservable(0)
     let logs = owners.map { _ in ValueLog<Int>() }
     var corrected = false
@@ -585,7 +524,14 @@ extension Scenario {
         })
     }
     observable.value = 1
-    return (owners, observable.value, logs.map(\.entries))
+    let final = observable.value
+    return withExtendedLifetime(owners) {
+      final == 2
+        ? judge(owners.count, logs.map(\.entries))
+        : .flaw(
+          "the value set inside the callback was lost: the outer set stored \(final) after it, "
+            + "as the callback ran before the outer write")
+    }
   }
 
   static let reentrantSetSeenOnceInOrder = Scenario(
@@ -609,16 +555,10 @@ extension Scenario {
       """,
     chapter: TutorialChapter.concurrency.path
   ) { subject in
-    let (owners, final, received) = correctedInsideACallback(subject)
-    return withExtendedLifetime(owners) {
+    correctedInsideACallback(subject) { observers, received in
       let wrong = received.count { $0 != [1, 2] }
-      if final != 2 {
-        return .flaw(
-          "the value set inside the callback was lost: the outer set stored \(final) after it, "
-            + "as the callback ran before the outer write")
-      }
       if wrong == 0 {
-        return .holds("all \(owners.count) observers received 1, then 2, once each")
+        return .holds("all \(observers) observers received 1, then 2, once each")
       }
       let neverOne = received.count { !$0.contains(1) }
       let twice = received.count { Set($0).count < $0.count }
@@ -632,7 +572,7 @@ extension Scenario {
         (reversed, "received 2 before 1"), (neverTwo, "never received 2"),
       ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
       return .flaw(
-        "\(wrong) of \(owners.count) observers did not receive 1 then 2, once each: "
+        "\(wrong) of \(observers) observers did not receive 1 then 2, once each: "
           + parts.joined(separator: ", "))
     }
   }
@@ -662,36 +602,70 @@ extension Scenario {
 
 // MARK: - Helpers
 
-/// Subscribes `count` fresh owners, each under its own name, then releases them all.
-///
-/// - Returns: Evidence of a flaw when some owners outlive their release, kept alive by the
-///   observable; `nil` when every one was freed, as the experiment needs.
-private func subscribeAndRelease(
-  _ count: Int, to observable: any ScenarioObservable, tracker: LifetimeTracker
-) -> Outcome? {
-  var owners = tracker.makeObjects(count)
+/// The experiment of both dead-entry scenarios: 1,000 fresh owners subscribe, each under its own
+/// name, and are all released; `then` goes on with the observable and the owners' tracker. A
+/// flaw when some owners outlive their release, kept alive by the observable.
+private func afterReleasing1000Owners(
+  on subject: ObservableDesign,
+  then: (any ScenarioObservable, LifetimeTracker) -> Outcome
+) -> Outcome {
+  if let reason = uncounted(subject) { return .notApplicable(reason) }
+  let tracker = LifetimeTracker()
+  let observable = subject.makeObservable(0)
+  var owners = tracker.makeOwners(1_000)
   for owner in owners {
     observable.subscribe(ScenarioSubscription(owner: owner) { _ in })
   }
   owners.removeAll()
   guard tracker.liveCount == 0 else {
     return .flaw(
-      "\(grouped(tracker.liveCount)) of \(grouped(count)) owners still alive after they were "
-        + "released: the observable holds them strongly")
+      "\(grouped(tracker.liveCount)) of 1,000 owners still alive after they were released: the "
+        + "observable holds them strongly")
   }
-  return nil
+  return then(observable, tracker)
 }
 
-/// Subscribes `owner` with a closure that captures it strongly, as a closure that uses `self`
-/// without `[weak self]` does.
-@discardableResult
-private func subscribeCapturingStrongly(
-  _ owner: TrackedObject, to observable: any ScenarioObservable
-) -> ScenarioSubscription {
-  var subscription = ScenarioSubscription(owner: owner) { _ in }
-  subscription.capturesOwnerStrongly = true
+/// What one owner receives, in order, from a fresh observable of `subject` holding `start`, when
+/// it subscribes asking for what `asking` names and the value is set to each of `values`.
+private func deliveries(
+  to subject: ObservableDesign, holding start: Int = 0,
+  asking: WritableKeyPath<ScenarioSubscription, Bool>? = nil, setting values: some Sequence<Int>
+) -> [Delivery] {
+  let owner = LifetimeTracker().makeOwner()
+  let observable = subject.makeObservable(start)
+  let log = ValueLog<Delivery>()
+  var subscription = ScenarioSubscription(owner: owner) { log.append($0) }
+  if let asking { subscription[keyPath: asking] = true }
   observable.subscribe(subscription)
-  return subscription
+  return withExtendedLifetime(owner) {
+    for value in values {
+      observable.value = value
+    }
+    return log.entries
+  }
+}
+
+/// The experiment of both strong-capture scenarios: an owner subscribes to `observable` with a
+/// closure that captures it strongly, as a closure that uses `self` without `[weak self]` does;
+/// `beforeDropping` goes on with its subscription, the last outside reference to the owner is
+/// dropped, and `afterDropping` runs. Whether the owner was then freed.
+private func strongCaptureFreed(
+  from observable: any ScenarioObservable,
+  beforeDropping: (ScenarioSubscription) -> Void = { _ in }, afterDropping: () -> Void = {}
+) -> Bool {
+  let tracker = LifetimeTracker()
+  var owner: ScenarioOwner? = tracker.makeOwner()
+  weak let weakOwner = owner
+  do {
+    // The request holds its owner: it must be gone before the owner is dropped.
+    var subscription = ScenarioSubscription(owner: owner!) { _ in }
+    subscription.capturesOwnerStrongly = true
+    observable.subscribe(subscription)
+    beforeDropping(subscription)
+  }
+  owner = nil
+  afterDropping()
+  return weakOwner == nil && tracker.deinitCount == 1
 }
 
 /// Why a scenario that counts stored entries does not apply to `design`, or `nil` when the

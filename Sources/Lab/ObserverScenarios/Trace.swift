@@ -146,7 +146,9 @@ final class TracingObservable: ScenarioObservable {
     guard isTraced else { return inner.subscribe(subscription) }
     // A scenario's owner says when it is released, to the trace of the observable it took
     // part in.
-    (subscription.owner as? TrackedObject)?.onRelease = { [recorder] in recorder.released($0) }
+    (subscription.owner as? ScenarioOwner)?.tracked?.onRelease = { [recorder] in
+      recorder.released($0)
+    }
     var traced = subscription
     let owner = subscription.ownerName
     let asking = [
@@ -154,9 +156,7 @@ final class TracingObservable: ScenarioObservable {
     ].compactMap { $0 }.joined(separator: ", ")
     recorder.record(.subscribe(observable: number, owner: owner, asking: asking), owner: owner)
     let handler = subscription.handler
-    let recorder = recorder
-    let number = number
-    traced.handler = { delivery in
+    traced.handler = { [recorder, number] delivery in
       recorder.record(
         .call(observable: number, owner: owner, delivery: delivery, depth: recorder.settingDepth),
         owner: owner)
@@ -179,25 +179,16 @@ final class TracingObservable: ScenarioObservable {
   }
 }
 
-extension ObservableDesign {
-  /// The same design, each observable it makes wrapped so that `recorder` records what passes
-  /// through it.
-  fileprivate func tracing(into recorder: TraceRecorder) -> ObservableDesign {
-    var traced = self
-    let make = makeObservable
-    traced.makeObservable = { TracingObservable(make($0), recorder: recorder) }
-    return traced
-  }
-}
-
 extension Scenario {
-  /// Runs the scenario on `design` and records what happened.
-  ///
-  /// - Parameter design: A stage, a reference or a graded design.
-  /// - Returns: The trace, and the outcome the run gave.
+  /// Runs the scenario on `design`, each observable it makes wrapped so that what passes through
+  /// it is recorded.
   package func trace(on design: ObservableDesign) -> (trace: Trace, outcome: Outcome) {
     let recorder = TraceRecorder()
-    let outcome = run(on: design.tracing(into: recorder))
+    var traced = design
+    traced.makeObservable = { [make = design.makeObservable] in
+      TracingObservable(make($0), recorder: recorder)
+    }
+    let outcome = run(on: traced)
     return (
       Trace(
         events: recorder.events, hiddenOwners: recorder.hidden.count,
@@ -220,37 +211,48 @@ extension Trace {
     }
   }
 
-  /// The lines of the text rendering, one per event, as (depth, text).
-  private var steps: [(depth: Int, text: String)] {
+  /// Each event as a line of the text rendering, at its depth, and as a statement of the
+  /// Mermaid diagram, in which `id` names an owner's participant.
+  private func steps(id: (String) -> String) -> [(depth: Int, text: String, mermaid: String)] {
     var depth = 0
-    var lines: [(Int, String)] = []
-    for event in events {
+    return events.map { event in
       switch event {
       case .subscribe(_, let owner, let asking):
-        lines.append((0, "\(owner) subscribes" + (asking.isEmpty ? "" : ", asking for \(asking)")))
-      case .set(_, let value, let by, let setDepth):
+        return (
+          0, "\(owner) subscribes" + (asking.isEmpty ? "" : ", asking for \(asking)"),
+          "\(id(owner))->>O: subscribe" + (asking.isEmpty ? "" : " (\(asking))")
+        )
+      case .set(_, let value, nil, let setDepth):
         depth = setDepth
-        if let by {
-          lines.append((setDepth, "\(by) sets \(value), inside its handler"))
-        } else {
-          lines.append((setDepth, "set \(value)"))
-        }
+        return (setDepth, "set \(value)", "E->>O: set \(value)")
+      case .set(_, let value, let by?, let setDepth):
+        depth = setDepth
+        return (
+          setDepth, "\(by) sets \(value), inside its handler",
+          "\(id(by))->>O: set \(value), inside its handler"
+        )
       case .call(_, let owner, let delivery, let callDepth):
         depth = max(callDepth - 1, 0)
-        lines.append((callDepth, "\(owner) is called with \(Self.describe(delivery))"))
-      case .unsubscribe(_, let owner, let by, let unsubscribeDepth):
-        if let by {
-          lines.append((unsubscribeDepth, "\(by) unsubscribes \(owner), inside its handler"))
-        } else {
-          lines.append((depth, "\(owner) unsubscribes"))
-        }
+        return (
+          callDepth, "\(owner) is called with \(Self.describe(delivery))",
+          "O->>\(id(owner)): \(Self.describe(delivery))"
+        )
+      case .unsubscribe(_, let owner, nil, _):
+        return (depth, "\(owner) unsubscribes", "\(id(owner))->>O: unsubscribe")
+      case .unsubscribe(_, let owner, let by?, let unsubscribeDepth):
+        return (
+          unsubscribeDepth, "\(by) unsubscribes \(owner), inside its handler",
+          "\(id(by))->>O: unsubscribe \(owner), inside its handler"
+        )
       case .released(let owner):
-        lines.append((depth, "\(owner) is released"))
+        return (depth, "\(owner) is released", "Note over \(id(owner)): released")
       case .stored(_, let count):
-        lines.append((depth, "entries stored: \(grouped(count))"))
+        return (
+          depth, "entries stored: \(grouped(count))",
+          "Note over O: \(grouped(count)) entries stored"
+        )
       }
     }
-    return lines
   }
 
   /// Why some of the run is not shown, if any is not, or why nothing is.
@@ -273,7 +275,8 @@ extension Trace {
   /// The trace as an indented list: a nested set and what it delivers sit under the handler
   /// that set it.
   package var text: String {
-    var lines = steps.map { String(repeating: "  ", count: $0.depth) + $0.text }
+    // The text names owners by their names: the diagram's participants are not asked for.
+    var lines = steps { $0 }.map { String(repeating: "  ", count: $0.depth) + $0.text }
     if let cutNote { lines += wrap("(\(cutNote))", firstPrefix: "", prefix: " ") }
     return lines.joined(separator: "\n") + "\n"
   }
@@ -291,31 +294,7 @@ extension Trace {
     for owner in owners {
       lines.append("  participant \(id(owner)) as \(owner)")
     }
-    for event in events {
-      switch event {
-      case .subscribe(_, let owner, let asking):
-        lines.append(
-          "  \(id(owner))->>O: subscribe" + (asking.isEmpty ? "" : " (\(asking))"))
-      case .set(_, let value, let by, _):
-        if let by {
-          lines.append("  \(id(by))->>O: set \(value), inside its handler")
-        } else {
-          lines.append("  E->>O: set \(value)")
-        }
-      case .call(_, let owner, let delivery, _):
-        lines.append("  O->>\(id(owner)): \(Self.describe(delivery))")
-      case .unsubscribe(_, let owner, let by, _):
-        if let by {
-          lines.append("  \(id(by))->>O: unsubscribe \(owner), inside its handler")
-        } else {
-          lines.append("  \(id(owner))->>O: unsubscribe")
-        }
-      case .released(let owner):
-        lines.append("  Note over \(id(owner)): released")
-      case .stored(_, let count):
-        lines.append("  Note over O: \(grouped(count)) entries stored")
-      }
-    }
+    lines += steps(id: id).map { "  " + $0.mermaid }
     if let cutNote { lines.append("  Note over E,O: \(cutNote)") }
     // Mermaid ends a sequence diagram's statement at a semicolon, even inside a message or a
     // note: "#59;" is its code for one.
