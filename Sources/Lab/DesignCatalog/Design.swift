@@ -1,5 +1,6 @@
 import ObserverScenarios
 import StageBench
+import Support
 
 /// One design of this package, a stage or a platform reference, with everything the
 /// scenarios, the bench, `compare-stages` and the tutorial read about it: the one place its
@@ -54,10 +55,7 @@ extension Design {
   /// Every design: the stages, then the references.
   package static var all: [Design] { stages + references }
 
-  /// The design `--stage` names, by its id or by its short name, if there is one.
-  ///
-  /// - Parameter name: "2" or "keyed", "observation".
-  /// - Returns: The design, or `nil`.
+  /// The design `--stage` names, by its id ("2", "observation") or its short name ("keyed").
   package static func named(_ name: String) -> Design? {
     all.first { $0.id == name || $0.observable.shortName == name }
   }
@@ -69,15 +67,56 @@ extension Design {
   }
 }
 
+extension Design {
+  /// Stage `number`, whose observable `adapter` drives: the one entry a stage needs. Its id,
+  /// name and role come from the number, its module and type name from the observable's type,
+  /// its bench contender and its graph's sample from `subscribe` and `unsubscribe`, which hold
+  /// the stage's own calls; the rest is the stage's own.
+  static func stage<Adapter: ShapeAdapter>(
+    _ number: Int, shortName: String, title: String, chapter: TutorialChapter,
+    adapter: Adapter.Type, isSendable: Bool,
+    addingCapabilities: Set<ObservableDesign.Capability> = [],
+    documentedFlaws: Set<Scenario.Name>, graph: ReferenceGraph,
+    allocationsPerSet: @escaping @Sendable (_ observers: Int) -> Double = { _ in 0 },
+    subscribe:
+      @escaping @Sendable (Adapter.Observable, _ owner: AnyObject, _ index: Int, Sum) -> Void,
+    unsubscribe:
+      @escaping @Sendable (Adapter.Observable, _ owner: AnyObject, _ index: Int) -> Void =
+      { _, _, _ in }
+  ) -> Design {
+    let module = String(String(reflecting: Adapter.Observable.self).prefix { $0 != "." })
+    let observable = ObservableDesign(
+      id: "\(number)", name: "stage \(number)", shortName: shortName, title: title,
+      module: module, typeName: "\(module).Observable<Int>", chapter: chapter.path,
+      role: .stage(number), addingCapabilities: addingCapabilities, isSendable: isSendable,
+      documentedFlaws: documentedFlaws, adapter: adapter)
+    return Design(
+      observable: observable,
+      contenders: [
+        Contender(observable, allocationsPerSet: allocationsPerSet) {
+          StageSubject<Adapter.Observable>(subscribe: subscribe, unsubscribe: unsubscribe)
+        }
+      ],
+      graph: graph,
+      sampleWithOneOwner: { owner in
+        let observable = Adapter.Observable(0)
+        subscribe(observable, owner, 0, Sum(0))
+        return observable
+      })
+  }
+
+  /// A platform's reference, measured by the bench through `subject`.
+  static func reference(
+    _ observable: ObservableDesign, subject: @escaping @Sendable () -> any BenchSubject
+  ) -> Design {
+    Design(observable: observable, contenders: [Contender(observable, make: subject)])
+  }
+}
+
 extension Contender {
-  /// The bench's contender for `design`, made by `make`, its facts read from the descriptor.
-  ///
-  /// - Parameters:
-  ///   - design: What the scenarios know of the design.
-  ///   - name: The row's name; the design's name by default.
-  ///   - allocationsPerSet: The allocations a set makes with N observers, as documented; `nil`
-  ///     for a design whose allocations are measured, not documented.
-  ///   - make: Makes a fresh observable behind the bench's interface.
+  /// The bench's contender for `design`, its facts read from the descriptor; its name is the
+  /// design's by default, and `allocationsPerSet` is `nil` for a design whose allocations are
+  /// measured, not documented.
   init(
     _ design: ObservableDesign, name: String? = nil,
     allocationsPerSet: (@Sendable (_ observers: Int) -> Double)? = nil,
@@ -90,6 +129,29 @@ extension Contender {
       subscribingIsLinear: design.has(.linearSubscribe), allocationsPerSet: allocationsPerSet,
       make: make)
   }
+}
+
+/// A stage's observable behind the bench's interface, through the calls of its entry.
+private final class StageSubject<Observable: AdaptableObservable>: BenchSubject {
+  let observable = Observable(0)
+  let subscribing: @Sendable (Observable, AnyObject, Int, Sum) -> Void
+  let unsubscribing: @Sendable (Observable, AnyObject, Int) -> Void
+
+  init(
+    subscribe: @escaping @Sendable (Observable, AnyObject, Int, Sum) -> Void,
+    unsubscribe: @escaping @Sendable (Observable, AnyObject, Int) -> Void
+  ) {
+    subscribing = subscribe
+    unsubscribing = unsubscribe
+  }
+
+  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    subscribing(observable, owner, index, sum)
+  }
+
+  func unsubscribe(_ owner: BenchOwner, index: Int) { unsubscribing(observable, owner, index) }
+
+  func set(_ value: Int) { observable.value = value }
 }
 
 extension Design: Equatable {

@@ -6,34 +6,29 @@ import Support
 extension Design {
   /// Swift's Observation: an `@Observable` class, `withObservationTracking` re-armed in
   /// `onChange`.
-  package static let observation = Design(
-    observable: .observation,
-    contenders: [Contender(.observation) { ObservationSubject() }])
-}
-
-extension ObservableDesign {
-  /// Observation, as the scenarios see it.
-  static let observation = ObservableDesign(
-    id: "observation", name: "Observation", shortName: "obs",
-    title: "Swift's Observation, withObservationTracking re-armed in onChange",
-    module: "Observation", typeName: "An @Observable class", role: .reference, identity: .none,
-    capabilities: [.initialValue, .deliversBeforeWrite],
-    inapplicable: [
-      .storedEntryCount: "Observation does not say how many trackings are armed",
-      .unsubscribe:
-        "Observation has no way to cancel a tracking: code stops re-arming it, and one "
-        + "already armed still fires once",
-      .oldValue:
-        "onChange carries no value; read there, the property still holds the value before "
-        + "the write",
-    ],
-    notes: [
-      .releasedObserverNotCalled: "the tracking re-arms itself and knows nothing of an owner",
-      .deliversEveryChange:
-        "onChange fires before the write, so the value read there is the one being replaced",
-    ],
-    isSendable: isSendable(ObservedValue.self),
-    makeObservable: { ObservationAdapter($0) })
+  package static let observation = reference(
+    ObservableDesign(
+      id: "observation", name: "Observation", shortName: "obs",
+      title: "Swift's Observation, withObservationTracking re-armed in onChange",
+      module: "Observation", typeName: "An @Observable class", role: .reference,
+      identity: .none, capabilities: [.initialValue, .deliversBeforeWrite],
+      inapplicable: [
+        .storedEntryCount: "Observation does not say how many trackings are armed",
+        .unsubscribe:
+          "Observation has no way to cancel a tracking: code stops re-arming it, and one "
+          + "already armed still fires once",
+        .oldValue:
+          "onChange carries no value; read there, the property still holds the value before "
+          + "the write",
+      ],
+      notes: [
+        .releasedObserverNotCalled: "the tracking re-arms itself and knows nothing of an owner",
+        .deliversEveryChange:
+          "onChange fires before the write, so the value read there is the one being replaced",
+      ],
+      isSendable: ObservableDesign.isSendable(ObservedValue.self),
+      makeObservable: { ObservationAdapter($0) })
+  ) { ObservationSubject() }
 }
 
 /// The observed value, as an `@Observable` class.
@@ -89,12 +84,7 @@ final class WeakModel: @unchecked Sendable {
 /// Swift's Observation: an `@Observable` model, each observer re-arming
 /// `withObservationTracking` in its `onChange`, which fires once, before the write.
 private final class ObservationSubject: BenchSubject {
-  @Observable
-  final class Model {
-    var value = 0
-  }
-
-  let model = Model()
+  let model = ObservedValue(0)
 
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     // Carried into `onChange`, which must be `@Sendable`. Sound: the bench sets the value on
@@ -102,7 +92,7 @@ private final class ObservationSubject: BenchSubject {
     Self.track(SingleThreaded((model: model, sum: sum)))
   }
 
-  private static func track(_ carried: SingleThreaded<(model: Model, sum: Sum)>) {
+  private static func track(_ carried: SingleThreaded<(model: ObservedValue, sum: Sum)>) {
     withObservationTracking {
       _ = carried.value.model.value
     } onChange: {

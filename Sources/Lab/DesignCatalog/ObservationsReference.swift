@@ -12,40 +12,32 @@ extension Design {
     // The one thread the design's consumers run on: made here, and handed to every observable
     // and bench subject the design makes.
     let consumers = DedicatedExecutor()
-    let observable = ObservableDesign.observations(consumingOn: consumers)
-    var contender = Contender(observable) { ObservationsSubject(executor: consumers) }
-    contender.deliversOnAnotherThread = true
-    return Design(observable: observable, contenders: [contender])
+    var design = reference(
+      ObservableDesign(
+        id: "observations", name: observationsName, shortName: "obsns",
+        title: "Swift's Observations, an async sequence of values, one task each",
+        module: "Observation", typeName: "The @Observable class that Observations reads",
+        role: .reference, identity: .none, capabilities: [.initialValue, .unsubscribe],
+        inapplicable: [
+          .storedEntryCount: "Observations does not say how many consumers are iterating it",
+          .oldValue:
+            "each element is the value read when the consumer runs; the one before is not kept",
+        ],
+        notes: [
+          .releasedObserverNotCalled:
+            "the consuming task keeps iterating until it is cancelled and knows nothing of an "
+            + "owner"
+        ],
+        isSendable: ObservableDesign.isSendable(ObservedValue.self),
+        makeObservable: { ObservationsAdapter($0, executor: consumers) })
+    ) { ObservationsSubject(executor: consumers) }
+    design.contenders[0].deliversOnAnotherThread = true
+    return design
   }()
-}
 
-extension Design {
   /// The name of `Observations`' column and bench row, known on every OS, so that a platform
   /// without it can tell which rows of a table measured elsewhere it cannot print.
   package static let observationsName = "Observations"
-}
-
-extension ObservableDesign {
-  /// `Observations`, as the scenarios see it, its consumers run by `consumers`.
-  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
-  static func observations(consumingOn consumers: DedicatedExecutor) -> ObservableDesign {
-    ObservableDesign(
-      id: "observations", name: Design.observationsName, shortName: "obsns",
-      title: "Swift's Observations, an async sequence of values, one task each",
-      module: "Observation", typeName: "The @Observable class that Observations reads",
-      role: .reference, identity: .none, capabilities: [.initialValue, .unsubscribe],
-      inapplicable: [
-        .storedEntryCount: "Observations does not say how many consumers are iterating it",
-        .oldValue:
-          "each element is the value read when the consumer runs; the one before is not kept",
-      ],
-      notes: [
-        .releasedObserverNotCalled:
-          "the consuming task keeps iterating until it is cancelled and knows nothing of an owner"
-      ],
-      isSendable: isSendable(ObservedValue.self),
-      makeObservable: { ObservationsAdapter($0, executor: consumers) })
-  }
 }
 
 /// A value in an `@Observable` class, each subscription a task that iterates `Observations`
@@ -121,14 +113,9 @@ final class ObservationsAdapter: ScenarioObservable {
 /// handed. Every value is delivered because each set waits; an app that does not wait gets the
 /// latest value, coalesced.
 private final class ObservationsSubject: BenchSubject {
-  @Observable
-  final class Model {
-    var value = 0
-  }
-
   let executor: DedicatedExecutor
   /// The model, carried to the executor's thread: made here, then touched only there.
-  let carried = SingleThreaded(Model())
+  let carried = SingleThreaded(ObservedValue(0))
   var tasks: [Int: Task<Void, Never>] = [:]
 
   init(executor: DedicatedExecutor) { self.executor = executor }

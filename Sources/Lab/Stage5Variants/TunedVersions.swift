@@ -48,19 +48,13 @@ package enum TunedVersions {
     },
   ]
 
-  /// Runs the bench on every version and returns the table.
-  ///
-  /// - Parameter sizes: How big to make each measurement.
-  /// - Returns: The table, as Markdown.
-  /// - Throws: `BenchError` when a running sum is wrong.
+  /// Runs the bench on every version and returns the table, as Markdown; throws `BenchError`
+  /// when a running sum is wrong.
   package static func table(sizes: BenchSizes = .full) throws -> String {
     markdown(of: try Bench.run(sizes: sizes, contenders: contenders))
   }
 
   /// The table of a run of ``contenders``, as Markdown.
-  ///
-  /// - Parameter report: The run.
-  /// - Returns: The table.
   package static func markdown(of report: BenchReport) -> String {
     report.comparisonMarkdown(against: baseline, title: title) ?? ""
   }
@@ -69,7 +63,6 @@ package enum TunedVersions {
 /// What the bench uses of one version: an `Observable<Int>` from one of the modules.
 protocol TunedVersion: AnyObject, Sendable {
   init(_ value: Int)
-  /// Sets the value.
   func set(_ value: Int)
   /// Observes on any thread, adding each value to `sum`; returns the token.
   func observe(adding sum: Sum) -> AnyObject

@@ -19,14 +19,9 @@ package final class Sum: @unchecked Sendable {
   /// The sum so far.
   @exclusivity(unchecked) @usableFromInline package var value: Int
 
-  /// Starts a sum at `value`.
-  ///
-  /// - Parameter value: The first value.
   package init(_ value: Int) { self.value = value }
 
   /// Adds `value` to the sum, without the run-time exclusivity check, in any module.
-  ///
-  /// - Parameter value: What to add.
   @inlinable package func add(_ value: Int) { self.value &+= value }
 }
 
@@ -94,16 +89,6 @@ package struct Contender: Sendable {
   package static let closureArray = Contender(
     name: "closure array", allocationsPerSet: { _ in 0 }, make: { ClosureArraySubject() })
 
-  /// Describes a contender.
-  ///
-  /// - Parameters:
-  ///   - name: The row's name.
-  ///   - stage: The stage's number, for a stage.
-  ///   - deliversPreviousValue: Whether callbacks receive the value before the set.
-  ///   - canUnsubscribe: Whether subscriptions can be ended explicitly.
-  ///   - subscribingIsLinear: Whether each subscription costs O(n).
-  ///   - allocationsPerSet: The allocations a set makes with N observers, as documented.
-  ///   - make: Makes a fresh observable behind the bench's interface.
   package init(
     name: String, stage: Int? = nil, deliversPreviousValue: Bool = false,
     canUnsubscribe: Bool = true, subscribingIsLinear: Bool = false,
