@@ -98,11 +98,8 @@ package struct CommandWord<Parsed, Result>: Sendable {
   ) {
     self.name = name
     self.argumentName = argument?.name
-    if let choices = argument?.choices {
-      self.argumentChoices = choices
-    } else {
-      self.argumentChoices = { "" }
-    }
+    let noChoices: @Sendable () -> String = { "" }
+    self.argumentChoices = argument?.choices ?? noChoices
     self.argumentIsOptional = argumentIsOptional
     self.options = options
     self.required = required

@@ -158,17 +158,13 @@ package enum CompareStages {
     let columns = Design.stages + (withPlatform ? Design.references : [])
     for design in columns.map(\.observable) {
       let outcome = scenario.run(on: design)
-      if let number = design.stageNumber {
-        lines.append("Stage \(number), \(design.title)")
-      } else {
-        lines.append("Reference: \(design.title)")
-      }
+      lines.append(
+        design.stageNumber.map { "Stage \($0), \(design.title)" } ?? "Reference: \(design.title)")
       lines += wrap(
         "\(outcome.verdict.symbol) \(outcome.verdict.rawValue): \(outcome.detail)",
         firstPrefix: "  ", prefix: "    ")
     }
-    lines.append("")
-    lines.append("Read more: \(scenario.chapter)")
+    lines += ["", "Read more: \(scenario.chapter)"]
     return lines.joined(separator: "\n") + "\n"
   }
 }

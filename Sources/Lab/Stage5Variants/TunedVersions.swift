@@ -26,27 +26,20 @@ package enum TunedVersions {
   /// The floor, the tuned version, then one version per optimisation.
   package static let contenders: [Contender] = [
     .floor,
-    Contender(name: baseline) { VersionBench<Stage5Tuned.Observable<Int>>() },
+    version(baseline, Stage5Tuned.Observable<Int>.self),
     Contender(name: "without @inlinable") { UnspecializedBench() },
-    Contender(name: "Mutex, not pthread_mutex_t") {
-      VersionBench<Stage5TunedMutex.Observable<Int>>()
-    },
-    Contender(name: "two trips through the lock") {
-      VersionBench<Stage5TunedTwoTrips.Observable<Int>>()
-    },
-    Contender(name: "an allocation per set") {
-      VersionBench<Stage5TunedAllocating.Observable<Int>>()
-    },
-    Contender(name: "retaining each subscription") {
-      VersionBench<Stage5TunedRetaining.Observable<Int>>()
-    },
-    Contender(name: "handler in a wrapping closure") {
-      VersionBench<Stage5TunedWrapped.Observable<Int>>()
-    },
-    Contender(name: "token holds its subscription weakly") {
-      VersionBench<Stage5TunedWeakToken.Observable<Int>>()
-    },
+    version("Mutex, not pthread_mutex_t", Stage5TunedMutex.Observable<Int>.self),
+    version("two trips through the lock", Stage5TunedTwoTrips.Observable<Int>.self),
+    version("an allocation per set", Stage5TunedAllocating.Observable<Int>.self),
+    version("retaining each subscription", Stage5TunedRetaining.Observable<Int>.self),
+    version("handler in a wrapping closure", Stage5TunedWrapped.Observable<Int>.self),
+    version("token holds its subscription weakly", Stage5TunedWeakToken.Observable<Int>.self),
   ]
+
+  /// The row of one version, measured through its token API.
+  private static func version<Version: TunedVersion>(_ name: String, _: Version.Type) -> Contender {
+    Contender(name: name) { VersionBench<Version>() }
+  }
 
   /// Runs the bench on every version and returns the table, as Markdown; throws `BenchError`
   /// when a running sum is wrong.

@@ -8,13 +8,10 @@ import Support
 /// final: a callback in another module adds to it with a load and a store, where a generic box
 /// from another module costs a call through its metadata (measured: about 9 ns a callback, more
 /// than stage 5's own delivery). Its value skips Swift's run-time exclusivity check, which a
-/// class's stored property otherwise makes on every `&+=` (about 8 ns, measured on Linux): the
-/// bench runs on one thread, so no two accesses ever overlap. Callbacks add through ``add(_:)``:
-/// `@exclusivity(unchecked)` spares only the accesses compiled in this module, so a callback in
-/// another module that wrote `sum.value &+= x` would still pay the check (measured on Linux: about
-/// 8 ns a callback, more than stage 5 tuned's own delivery), where the floor and the closure
-/// array, compiled here, would not. Inlined, `add(_:)` is a load and a store wherever
-/// it is called.
+/// class's stored property otherwise makes on every `&+=` (about 8 ns a callback, measured on
+/// Linux, more than stage 5 tuned's own delivery): the bench runs on one thread, so no two
+/// accesses ever overlap. `@exclusivity(unchecked)` spares only the accesses compiled in this
+/// module, so callbacks in every module add through ``add(_:)``, inlined: a load and a store.
 package final class Sum: @unchecked Sendable {
   /// The sum so far.
   @exclusivity(unchecked) @usableFromInline package var value: Int
