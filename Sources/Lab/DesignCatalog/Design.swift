@@ -8,7 +8,8 @@ import Support
 ///
 /// Each design lives in a file of its own in this module, beside its adapters: its descriptor
 /// for the scenarios (``observable``), its contenders for the bench, and, for a stage, who holds
-/// whom.
+/// whom. A stage is one entry, made by `stage(…)`, and the line that says which shape its
+/// observable has.
 package struct Design: Sendable, Identifiable {
   /// What the scenarios know of it: names, capabilities, documented verdicts, and a factory.
   package var observable: ObservableDesign

@@ -82,20 +82,10 @@ final class ObservationsAdapter: ScenarioObservable {
     let handler = SingleThreaded(subscription.closure { (delivery: Delivery) in delivery })
     let model = WeakModel(model)
     let wantsInitial = subscription.wantsInitial
-    let task = Task(executorPreference: executor) {
-      var isFirst = true
-      // The first element is the value when the sequence was made: the initial value.
-      for await value in Observations({ model.object?.value ?? 0 }) {
-        // A cancelled consumer may still be handed the change it was waiting for.
-        guard !Task.isCancelled else { break }
-        if isFirst {
-          isFirst = false
-          if wantsInitial { handler.value(.initial(value)) }
-          continue
-        }
-        handler.value(.new(value))
-      }
-    }
+    let task = executor.consume(
+      { model.object?.value ?? 0 },
+      first: { if wantsInitial { handler.value(.initial($0)) } },
+      next: { handler.value(.new($0)) })
     tasks[ObjectIdentifier(subscription.owner), default: []].append(task)
     if !executor.isCurrent { executor.waitUntilIdle() }
   }
@@ -105,6 +95,31 @@ final class ObservationsAdapter: ScenarioObservable {
       task.cancel()
     }
     if !executor.isCurrent { executor.waitUntilIdle() }
+  }
+}
+
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+extension DedicatedExecutor {
+  /// A consumer run here: a task iterating `Observations` of what `read` returns, which hands
+  /// `first` the first element, the value when the sequence was made, and `next` each one after,
+  /// until it is cancelled (a cancelled consumer may still be handed the change it was waiting
+  /// for).
+  func consume(
+    _ read: @escaping @Sendable () -> Int, first: @escaping @Sendable (Int) -> Void = { _ in },
+    next: @escaping @Sendable (Int) -> Void
+  ) -> Task<Void, Never> {
+    Task(executorPreference: self) {
+      var isFirst = true
+      for await value in Observations(read) {
+        guard !Task.isCancelled else { break }
+        if isFirst {
+          isFirst = false
+          first(value)
+        } else {
+          next(value)
+        }
+      }
+    }
   }
 }
 
@@ -128,17 +143,7 @@ private final class ObservationsSubject: BenchSubject {
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return }
     let carried = carried
-    tasks[index] = Task(executorPreference: executor) {
-      var isFirst = true
-      for await value in Observations({ carried.value.value }) {
-        guard !Task.isCancelled else { break }
-        if isFirst {
-          isFirst = false  // the value when subscribing, not a change
-          continue
-        }
-        sum.add(value)
-      }
-    }
+    tasks[index] = executor.consume({ carried.value.value }, next: { sum.add($0) })
     executor.waitUntilIdle()
   }
 
