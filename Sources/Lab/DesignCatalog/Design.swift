@@ -46,11 +46,7 @@ extension Design {
   /// The names of the references this platform cannot run: empty where every one runs,
   /// `Observations` on an Apple OS before 26. A table measured where they run has their rows.
   package static var namesOfReferencesMissingHere: [String] {
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-      []
-    } else {
-      [observationsName]
-    }
+    [observationsName].filter { name in !references.contains { $0.observable.name == name } }
   }
 
   /// Every design: the stages, then the references.
