@@ -65,22 +65,17 @@ extension Design {
 }
 
 extension Design {
-  /// Stage `number`, whose observable `adapter` drives: the one entry a stage needs. Its id,
-  /// name and role come from the number, its module and type name from the observable's type,
-  /// its bench contender and its graph's sample from `subscribe` and `unsubscribe`, which hold
-  /// the stage's own calls; the rest is the stage's own.
+  /// Stage `number`, whose observable `adapter` drives: the one entry a stage needs, beside the
+  /// conformance that says how the bench subscribes to its observable. Its id, name and role
+  /// come from the number, its module and type name from the observable's type, its bench
+  /// contender and its graph's sample from that conformance; the rest is the stage's own.
   static func stage<Adapter: ShapeAdapter>(
     _ number: Int, shortName: String, title: String, chapter: TutorialChapter,
     adapter: Adapter.Type, isSendable: Bool,
     addingCapabilities: Set<ObservableDesign.Capability> = [],
     documentedFlaws: Set<Scenario.Name>, graph: ReferenceGraph,
-    allocationsPerSet: @escaping @Sendable (_ observers: Int) -> Double = { _ in 0 },
-    subscribe:
-      @escaping @Sendable (Adapter.Observable, _ owner: AnyObject, _ index: Int, Sum) -> Void,
-    unsubscribe:
-      @escaping @Sendable (Adapter.Observable, _ owner: AnyObject, _ index: Int) -> Void =
-      { _, _, _ in }
-  ) -> Design {
+    allocationsPerSet: @escaping @Sendable (_ observers: Int) -> Double = { _ in 0 }
+  ) -> Design where Adapter.Observable: BenchSubject {
     let module = String(String(reflecting: Adapter.Observable.self).prefix { $0 != "." })
     let observable = ObservableDesign(
       id: "\(number)", name: "stage \(number)", shortName: shortName, title: title,
@@ -90,15 +85,15 @@ extension Design {
     return Design(
       observable: observable,
       contenders: [
-        Contender(observable, allocationsPerSet: allocationsPerSet) {
-          StageSubject<Adapter.Observable>(subscribe: subscribe, unsubscribe: unsubscribe)
-        }
+        Contender(observable, allocationsPerSet: allocationsPerSet) { Adapter.Observable(0) }
       ],
       graph: graph,
-      sampleWithOneOwner: { owner in
+      sampleWithOneOwner: { _ in
+        // Subscribed as the bench subscribes, its owner kept beside it while the graph is walked.
+        let owner = BenchOwner()
         let observable = Adapter.Observable(0)
-        subscribe(observable, owner, 0, Sum(0))
-        return observable
+        observable.subscribe(owner, index: 0, sum: Sum(0))
+        return (observable: observable, owner: owner)
       })
   }
 
@@ -128,27 +123,14 @@ extension Contender {
   }
 }
 
-/// A stage's observable behind the bench's interface, through the calls of its entry.
-private final class StageSubject<Observable: AdaptableObservable>: BenchSubject {
-  let observable = Observable(0)
-  let subscribing: @Sendable (Observable, AnyObject, Int, Sum) -> Void
-  let unsubscribing: @Sendable (Observable, AnyObject, Int) -> Void
+/// A stage's observable is its own bench subject, so that a set calls its setter directly, as
+/// every other contender's does: its conformance, in the stage's file, says how it subscribes,
+/// and how it unsubscribes if it can.
+extension BenchSubject where Self: AdaptableObservable {
+  /// A stage with no removal does nothing: the bench releases the owner instead.
+  package func unsubscribe(_ owner: BenchOwner, index: Int) {}
 
-  init(
-    subscribe: @escaping @Sendable (Observable, AnyObject, Int, Sum) -> Void,
-    unsubscribe: @escaping @Sendable (Observable, AnyObject, Int) -> Void
-  ) {
-    subscribing = subscribe
-    unsubscribing = unsubscribe
-  }
-
-  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
-    subscribing(observable, owner, index, sum)
-  }
-
-  func unsubscribe(_ owner: BenchOwner, index: Int) { unsubscribing(observable, owner, index) }
-
-  func set(_ value: Int) { observable.value = value }
+  package func set(_ value: Int) { self.value = value }
 }
 
 extension Design: Equatable {

@@ -1,5 +1,6 @@
 import ObserverScenarios
 import Stage1Closures
+import StageBench
 import Support
 
 extension Design {
@@ -25,8 +26,10 @@ extension Design {
       ],
       caption:
         "No cycle: a leak rooted in the observable. Nothing can remove the closure, so only "
-        + "a weak capture breaks the red edge."),
-    subscribe: { observable, _, _, sum in observable.bindObserver { sum.add($0) } })
+        + "a weak capture breaks the red edge."))
 }
 
-extension Stage1Closures.Observable: AdaptableObservable, AppendOnlyObservable where Value == Int {}
+extension Stage1Closures.Observable: AdaptableObservable, AppendOnlyObservable, BenchSubject
+where Value == Int {
+  package func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) { bindObserver { sum.add($0) } }
+}

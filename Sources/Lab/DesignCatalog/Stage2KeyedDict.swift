@@ -1,5 +1,6 @@
 import ObserverScenarios
 import Stage2KeyedDict
+import StageBench
 import Support
 
 extension Design {
@@ -25,11 +26,16 @@ extension Design {
       ],
       caption:
         "The same chain, now breakable: removeObserver(forKey:) cuts observers[key]; a screen "
-        + "that forgets leaks as in stage 1."),
-    subscribe: { observable, _, index, sum in
-      observable.bindObserver(forKey: "observer \(index)") { sum.add($0) }
-    },
-    unsubscribe: { observable, _, index in observable.removeObserver(forKey: "observer \(index)") })
+        + "that forgets leaks as in stage 1."))
 }
 
-extension Stage2KeyedDict.Observable: AdaptableObservable, KeyedObservable where Value == Int {}
+extension Stage2KeyedDict.Observable: AdaptableObservable, KeyedObservable, BenchSubject
+where Value == Int {
+  package func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    bindObserver(forKey: "observer \(index)") { sum.add($0) }
+  }
+
+  package func unsubscribe(_ owner: BenchOwner, index: Int) {
+    removeObserver(forKey: "observer \(index)")
+  }
+}

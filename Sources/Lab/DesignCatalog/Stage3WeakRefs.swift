@@ -1,5 +1,6 @@
 import ObserverScenarios
 import Stage3WeakRefs
+import StageBench
 import Support
 
 extension Design {
@@ -27,8 +28,12 @@ extension Design {
       ],
       caption:
         "The entry holds the screen weakly, but its closure holds it strongly: the weak edge "
-        + "never gets the chance to become nil."),
-    subscribe: { observable, owner, _, sum in observable.bindObserver(owner) { sum.add($0) } })
+        + "never gets the chance to become nil."))
 }
 
-extension Stage3WeakRefs.Observable: AdaptableObservable, WeakObservable where Value == Int {}
+extension Stage3WeakRefs.Observable: AdaptableObservable, WeakObservable, BenchSubject
+where Value == Int {
+  package func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    bindObserver(owner) { sum.add($0) }
+  }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import ObserverScenarios
 import Stage4Options
+import StageBench
 import Support
 
 extension Design {
@@ -30,12 +31,16 @@ extension Design {
         + "keeps it."),
     // The snapshot of the callbacks, then the filtered copy of it, each an array that grows by
     // doubling as it is filled: ⌈log₂N⌉ + 1 allocations each.
-    allocationsPerSet: { 2 * ((log2(Double($0))).rounded(.up) + 1) },
-    subscribe: { observable, owner, _, sum in
-      observable.addObserver(owner) { value, _ in sum.add(value) }
-    },
-    unsubscribe: { observable, owner, _ in observable.removeObserver(owner) })
+    allocationsPerSet: { 2 * ((log2(Double($0))).rounded(.up) + 1) })
 }
 
-extension Stage4Options.Observable: AdaptableObservable, OptionsObservable where Value == Int {}
+extension Stage4Options.Observable: AdaptableObservable, OptionsObservable, BenchSubject
+where Value == Int {
+  package func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    addObserver(owner) { value, _ in sum.add(value) }
+  }
+
+  package func unsubscribe(_ owner: BenchOwner, index: Int) { removeObserver(owner) }
+}
+
 extension Stage4Options.ObservableOptions: DeliveryOptions {}

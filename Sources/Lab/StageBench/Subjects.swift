@@ -27,6 +27,8 @@ package final class BenchOwner {
   /// What the observer keeps for as long as it lives, as a screen keeps its observation
   /// token: stage 5's token, which ends the subscription when the observer goes.
   package var token: AnyObject?
+
+  package init() {}
 }
 
 /// One design, reduced to what the bench measures.
