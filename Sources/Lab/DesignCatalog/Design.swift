@@ -17,8 +17,9 @@ package struct Design: Sendable, Identifiable {
   package var contenders: [Contender]
   /// Who holds whom once a screen has subscribed, for a stage.
   package var graph: ReferenceGraph?
-  /// Makes a real observable of the design with `owner` subscribed, so that a test can walk
-  /// it with `Mirror` and find every stored property ``graph`` names.
+  /// Makes a real observable of the design with an owner subscribed (`owner`, or the bench's
+  /// own, kept beside it), so that a test can walk it with `Mirror` and find every stored
+  /// property ``graph`` names.
   package var sampleWithOneOwner: (@Sendable (GraphScreen) -> Any)?
 
   /// The name `--stage` takes.
