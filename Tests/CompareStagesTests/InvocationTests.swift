@@ -13,18 +13,18 @@ struct InvocationTests {
   func badInputExits64(arguments: [String]) {
     let result = compareStages(arguments)
     #expect(result.status == .usage)
-    #expect(result.standardOutput.isEmpty)
-    #expect(result.standardError.hasPrefix("compare-stages: "))
-    #expect(result.standardError.hasSuffix("; see 'compare-stages --help'\n"))
-    #expect(result.standardError.filter { $0 == "\n" }.count == 1)
+    #expect(result.output.isEmpty)
+    #expect(result.error.hasPrefix("compare-stages: "))
+    #expect(result.error.hasSuffix("; see 'compare-stages --help'\n"))
+    #expect(result.error.filter { $0 == "\n" }.count == 1)
   }
 
   @Test("the text table has a row per scenario, a column per stage, and fits in 100 columns")
   func textTable() {
     let result = compareStages([])
     #expect(result.status == .success)
-    #expect(result.standardError.isEmpty)
-    let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(result.error.isEmpty)
+    let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
     #expect(lines.allSatisfy { $0.count <= 100 })
     for scenario in Scenario.all {
       guard let row = lines.first(where: { $0.hasPrefix(scenario.name + " ") }) else {
@@ -38,7 +38,7 @@ struct InvocationTests {
     }
     let verdictCount = Scenario.all.count * Design.stages.count
     #expect(lines.contains("All \(verdictCount) stage verdicts match the documented table."))
-    #expect(!result.standardOutput.contains("\u{1B}["))
+    #expect(!result.output.contains("\u{1B}["))
   }
 
   @Test("every ✗ has its evidence line under the table")
@@ -57,10 +57,10 @@ struct InvocationTests {
 
   @Test("colour marks the symbols only when asked for")
   func colour() {
-    let coloured = compareStages(["--scenario", "delivery-order"], isTerminal: true).standardOutput
+    let coloured = compareStages(["--scenario", "delivery-order"], isTerminal: true).output
     #expect(coloured.contains("\u{1B}[32m✓\u{1B}[0m"))
     #expect(coloured.contains("\u{1B}[31m✗\u{1B}[0m"))
-    let plain = compareStages(["--format", "markdown"], isTerminal: true).standardOutput
+    let plain = compareStages(["--format", "markdown"], isTerminal: true).output
     #expect(!plain.contains("\u{1B}["))
   }
 
@@ -68,7 +68,7 @@ struct InvocationTests {
   func noColour() {
     let output = compareStages(
       ["--scenario", "delivery-order"], isTerminal: true, environment: ["NO_COLOR": "1"]
-    ).standardOutput
+    ).output
     #expect(output.contains("✓"))
     #expect(!output.contains("\u{1B}["))
   }
@@ -76,7 +76,7 @@ struct InvocationTests {
   @Test("--stage and --scenario narrow the table")
   func narrowed() {
     let output = compareStages(["--stage", "2", "--scenario", "same-key-two-observers"])
-      .standardOutput
+      .output
     #expect(output.contains(" 2 keyed\n"))
     #expect(!output.contains("1 closures"))
     #expect(output.contains("same-key-two-observers"))
@@ -86,7 +86,7 @@ struct InvocationTests {
 
   @Test("markdown: the documented table, row for row, then the evidence")
   func markdown() {
-    let output = compareStages(["--format", "markdown"]).standardOutput
+    let output = compareStages(["--format", "markdown"]).output
     let lines = output.split(separator: "\n").map(String.init)
     let columns = ["scenario", "what it checks"] + Design.stages.map(\.id)
     #expect(lines[0] == "| " + columns.joined(separator: " | ") + " |")
@@ -108,7 +108,7 @@ struct InvocationTests {
     let output = compareStages(["--format", "json", "--stage", "1", "--stage", "2"])
     #expect(output.status == .success)
     let object = try #require(
-      try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+      try JSONSerialization.jsonObject(with: Data(output.output.utf8)) as? [String: Any])
     let stages = try #require(object["stages"] as? [[String: Any]])
     #expect(stages.map { $0["stage"] as? Int } == [1, 2])
     #expect(stages.map { $0["module"] as? String } == ["Stage1Closures", "Stage2KeyedDict"])
@@ -140,7 +140,7 @@ struct InvocationTests {
 
   @Test("list names every scenario and what it checks, in 100 columns")
   func list() {
-    let output = compareStages(["list"]).standardOutput
+    let output = compareStages(["list"]).output
     let lines = output.split(separator: "\n")
     #expect(lines.allSatisfy { $0.count <= 100 })
     for scenario in Scenario.all {
@@ -150,7 +150,7 @@ struct InvocationTests {
 
   @Test("explain tells what the scenario does, what each stage shows, and where to read more")
   func explain() {
-    let output = compareStages(["explain", "same-key-two-observers"]).standardOutput
+    let output = compareStages(["explain", "same-key-two-observers"]).output
     #expect(output.hasPrefix("same-key-two-observers: two observers subscribing under one name"))
     #expect(
       output.contains("Stage 2, iron age: closures keyed by string\n  ✗ flaw: only the second"))
@@ -163,11 +163,11 @@ struct InvocationTests {
     let help = compareStages(["--help"])
     #expect(help.status == .success)
     for option in ["--format", "--scenario", "--stage", "--list", "--explain", "--version", "64"] {
-      #expect(help.standardOutput.contains(option))
+      #expect(help.output.contains(option))
     }
-    #expect(help.standardOutput.hasSuffix("\n"))
+    #expect(help.output.hasSuffix("\n"))
     #expect(
-      compareStages(["--version"]).standardOutput == "compare-stages \(CompareStages.version)\n"
+      compareStages(["--version"]).output == "compare-stages \(CompareStages.version)\n"
     )
   }
 }
@@ -176,7 +176,7 @@ struct InvocationTests {
 struct OptionTableTests {
   @Test("--help lists every option of the table, in order, each with its help text, and no other")
   func helpListsTheTable() throws {
-    let help = compareStages(["--help"]).standardOutput
+    let help = compareStages(["--help"]).output
     let afterHeading = try #require(help.components(separatedBy: "\nOPTIONS:\n").last)
     let section = try #require(afterHeading.components(separatedBy: "\n\n").first)
     var entries: [(label: String, help: String)] = []
@@ -213,19 +213,19 @@ struct PlatformInvocationTests {
   func text() {
     let result = compareStages(["--with-platform"])
     #expect(result.status == .success)
-    let lines = result.standardOutput.split(separator: "\n")
+    let lines = result.output.split(separator: "\n")
     #expect(lines.allSatisfy { $0.count <= 100 })
     let header = lines.first { $0.hasPrefix("scenario ") }?.split(separator: " ").map(String.init)
     #expect(
       header?.suffix(Design.references.count) == Design.references.map(\.observable.shortName)[...])
-    #expect(result.standardOutput.contains("Evidence for each ✗ and –:"))
+    #expect(result.output.contains("Evidence for each ✗ and –:"))
     // Evidence lines are indented to the widest label of the designs this platform has
     // ("obsns" where Observations runs, "obs" on an OS before 26).
     let labelWidth = Design.all.map(\.observable.label.count).max() ?? 0
     let nc = Design.notificationCenter.observable.label
       .padding(toLength: labelWidth, withPad: " ", startingAt: 0)
     #expect(
-      result.standardOutput.contains(
+      result.output.contains(
         "  \(nc)  NotificationCenter does not say how many observers it holds"))
   }
 
@@ -260,7 +260,7 @@ struct PlatformInvocationTests {
 
   @Test("markdown names the references in its header")
   func markdown() {
-    let output = compareStages(["--with-platform", "--format", "markdown"]).standardOutput
+    let output = compareStages(["--with-platform", "--format", "markdown"]).output
     let columns =
       ["scenario", "what it checks"] + Design.stages.map(\.id)
       + Design.references.map(\.observable.name)
@@ -270,7 +270,7 @@ struct PlatformInvocationTests {
 
   @Test("JSON lists the references and gives their results a reference name and n/a verdicts")
   func json() throws {
-    let output = compareStages(["--stage", "observation", "--format", "json"]).standardOutput
+    let output = compareStages(["--stage", "observation", "--format", "json"]).output
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
     #expect((object["stages"] as? [Any])?.isEmpty == true)
@@ -287,7 +287,7 @@ struct PlatformInvocationTests {
 
   @Test("the default table stays the stages alone")
   func defaultIsStagesOnly() {
-    let output = compareStages([]).standardOutput
+    let output = compareStages([]).output
     #expect(!output.contains("References:"))
     #expect(!output.contains(" observ\n"))
     #expect(!output.contains("–"))
@@ -298,12 +298,12 @@ struct PlatformInvocationTests {
 struct PlatformExplainTests {
   @Test("the story goes on with what each reference shows")
   func explainReferences() {
-    let output = compareStages(["explain", "old-value", "--with-platform"]).standardOutput
+    let output = compareStages(["explain", "old-value", "--with-platform"]).output
     #expect(output.contains("Stage 5, concurrency age"))
     #expect(
       output.contains(
         "Reference: Foundation's NotificationCenter, block observers\n  – n/a: a notification carries"
       ))
-    #expect(!compareStages(["explain", "old-value"]).standardOutput.contains("Reference:"))
+    #expect(!compareStages(["explain", "old-value"]).output.contains("Reference:"))
   }
 }

@@ -40,29 +40,46 @@ func productURL(_ name: String) throws -> URL {
   return executable
 }
 
-/// Runs a product that `swift test` built beside the test bundle, in ``productsFolder``.
+/// Runs a product that `swift test` built, in ``productsFolder``: every test's way of starting
+/// one. `setUp` sets its program, arguments, standard input and output, and returns what to do
+/// once it runs; its standard error is read to the end, and returned with how it ended.
+func runProduct(
+  _ name: String, environment: [String: String] = [:],
+  setUp: (_ process: Process, _ executable: URL) throws -> () throws -> Void
+) throws -> (error: String, status: Int32, signalled: Bool) {
+  let process = Process()
+  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  let errors = Pipe()
+  process.standardError = errors
+  let whileRunning = try setUp(process, try productURL(name))
+  try process.run()
+  try whileRunning()
+  let error = errors.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return (
+    String(decoding: error, as: UTF8.self), process.terminationStatus,
+    process.terminationReason == .uncaughtSignal
+  )
+}
+
+/// Runs a product with `input` on its standard input, and returns what it wrote.
 func runProduct(
   _ name: String, _ arguments: [String], environment: [String: String] = [:], input: String = ""
 ) throws -> (output: String, error: String, status: Int32) {
-  let executable = try productURL(name)
-  let process = Process()
-  process.executableURL = executable
-  process.arguments = arguments
-  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
-  process.standardInput = stdin
-  process.standardOutput = stdout
-  process.standardError = stderr
-  try process.run()
-  stdin.fileHandleForWriting.write(Data(input.utf8))
-  try stdin.fileHandleForWriting.close()
-  let output = stdout.fileHandleForReading.readDataToEndOfFile()
-  let error = stderr.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (
-    String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self),
-    process.terminationStatus
-  )
+  let (stdin, stdout) = (Pipe(), Pipe())
+  var output = Data()
+  let result = try runProduct(name, environment: environment) { process, executable in
+    process.executableURL = executable
+    process.arguments = arguments
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    return {
+      stdin.fileHandleForWriting.write(Data(input.utf8))
+      try stdin.fileHandleForWriting.close()
+      output = stdout.fileHandleForReading.readDataToEndOfFile()
+    }
+  }
+  return (String(decoding: output, as: UTF8.self), result.error, result.status)
 }
 
 @Suite("Every executable: one command shape")

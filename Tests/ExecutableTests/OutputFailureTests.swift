@@ -104,40 +104,27 @@ struct CommandIOWriteFailureTests {
     _ name: String, _ arguments: [String], output: BrokenOutput,
     environment: [String: String] = [:]
   ) throws -> (error: String, status: Int32, signalled: Bool) {
-    let executable = try productURL(name)
-    let process = Process()
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    process.standardInput = FileHandle.nullDevice
-    let errors = Pipe()
-    process.standardError = errors
-    var pipe: Pipe?
-    switch output {
-    case .closed:
-      // Process cannot start a program with a stream closed; the shell can, and exec keeps
-      // the process, so its status and signal are the product's.
-      process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      process.arguments = ["-c", #"exec "$0" "$@" >&-"#, executable.path] + arguments
-    case .full:
+    try runProduct(name, environment: environment) { process, executable in
+      process.standardInput = FileHandle.nullDevice
       process.executableURL = executable
       process.arguments = arguments
-      process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-    case .pipeWithoutReader:
-      process.executableURL = executable
-      process.arguments = arguments
-      let readerless = Pipe()
-      // The only reader is closed before the product starts: its first write finds none.
-      try readerless.fileHandleForReading.close()
-      process.standardOutput = readerless.fileHandleForWriting
-      pipe = readerless
+      switch output {
+      case .closed:
+        // Process cannot start a program with a stream closed; the shell can, and exec keeps
+        // the process, so its status and signal are the product's.
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"exec "$0" "$@" >&-"#, executable.path] + arguments
+      case .full:
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+      case .pipeWithoutReader:
+        let readerless = Pipe()
+        // The only reader is closed before the product starts: its first write finds none.
+        try readerless.fileHandleForReading.close()
+        process.standardOutput = readerless.fileHandleForWriting
+        return { try readerless.fileHandleForWriting.close() }
+      }
+      return {}
     }
-    try process.run()
-    try pipe?.fileHandleForWriting.close()
-    let error = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (
-      String(decoding: error, as: UTF8.self), process.terminationStatus,
-      process.terminationReason == .uncaughtSignal
-    )
   }
 
   @Suite("Every executable: a closed or full standard output ends it with a message, not a crash")

@@ -47,8 +47,8 @@ private let countingIsActive = allocation_counter_is_active() != 0
 struct BenchTests {
   @Test("--quick produces every table, with a row for every stage and reference")
   func quickStructure() throws {
-    let result = CapturedIO()
-    #expect(CompareStages.run(["bench", "--quick"], io: result.io) == .success)
+    let result = CommandRun { CompareStages.run(["bench", "--quick"], io: $0) }
+    #expect(result.status == .success)
     // The harness, the two baselines, then each design's contenders in catalog order.
     let expectedRows = Design.contenders.map(\.name)
     #expect(
@@ -68,9 +68,8 @@ struct BenchTests {
 
   @Test("JSON carries the same figures, for every contender and size")
   func quickJSON() throws {
-    let result = CapturedIO()
-    #expect(
-      CompareStages.run(["bench", "--quick", "--format", "json"], io: result.io) == .success)
+    let result = CommandRun { CompareStages.run(["bench", "--quick", "--format", "json"], io: $0) }
+    #expect(result.status == .success)
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     let rows = try #require(object["rows"] as? [[String: Any]])
@@ -107,9 +106,10 @@ struct BenchTests {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("bench-charts-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
-    #expect(
-      CompareStages.run(["bench", "--quick", "--chart", folder.path], io: CapturedIO().io)
-        == .success)
+    let result = CommandRun {
+      CompareStages.run(["bench", "--quick", "--chart", folder.path], io: $0)
+    }
+    #expect(result.status == .success)
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     let expected =
       ["bench-churn.svg", "bench-fanout.svg"] + (countingIsActive ? ["bench-memory.svg"] : [])
@@ -131,10 +131,10 @@ struct BenchTests {
 
   @Test("--chart into a folder that cannot be made fails at once, with one line and exit 64")
   func chartFolderThatCannotBeMade() {
-    let result = CapturedIO()
-    #expect(
-      CompareStages.run(["bench", "--quick", "--chart", "/proc/no-such-folder"], io: result.io)
-        == .usage)
+    let result = CommandRun {
+      CompareStages.run(["bench", "--quick", "--chart", "/proc/no-such-folder"], io: $0)
+    }
+    #expect(result.status == .usage)
     #expect(result.output.isEmpty)
     #expect(
       result.error
@@ -144,8 +144,9 @@ struct BenchTests {
 
   @Test("markdown: one table per measurement")
   func quickMarkdown() {
-    let result = CapturedIO()
-    _ = CompareStages.run(["bench", "--quick", "--format", "markdown"], io: result.io)
+    let result = CommandRun {
+      CompareStages.run(["bench", "--quick", "--format", "markdown"], io: $0)
+    }
     let output = result.output
     #expect(output.contains("**Fan-out: nanoseconds per observer callback"))
     #expect(output.contains("| contender | N=1 | N=10 |\n| --- | ---: | ---: |\n| harness | "))
@@ -154,14 +155,14 @@ struct BenchTests {
 
   @Test("a debug build warns, in one line on stderr, that timings need -c release")
   func debugWarning() {
-    let result = CapturedIO()
-    _ = CompareStages.run(["bench", "--quick"], io: result.io, isDebugBuild: true)
+    let result = CommandRun { CompareStages.run(["bench", "--quick"], io: $0, isDebugBuild: true) }
     #expect(
       result.error
         == "compare-stages: this is a debug build; timings are only meaningful with "
         + "'swift run -c release compare-stages bench'\n")
-    let release = CapturedIO()
-    _ = CompareStages.run(["bench", "--quick"], io: release.io, isDebugBuild: false)
+    let release = CommandRun {
+      CompareStages.run(["bench", "--quick"], io: $0, isDebugBuild: false)
+    }
     #expect(release.error.isEmpty)
   }
 

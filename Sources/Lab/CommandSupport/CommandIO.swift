@@ -27,14 +27,6 @@ package struct CommandIO: Sendable {
   /// Whether standard output is a terminal.
   package var isTerminal: Bool
 
-  /// Describes where a command reads and writes.
-  ///
-  /// - Parameters:
-  ///   - write: Writes to standard output.
-  ///   - writeError: Writes to standard error.
-  ///   - readLine: Reads a line of standard input.
-  ///   - environment: The process environment.
-  ///   - isTerminal: Whether standard output is a terminal.
   package init(
     write: @escaping @Sendable (String) -> Void,
     writeError: @escaping @Sendable (String) -> Void,
@@ -79,20 +71,11 @@ package struct CommandIO: Sendable {
     }
   }()
 
-  /// Streams that write to file descriptors, and report a write that fails.
+  /// Streams that write to file descriptors, and report a write that fails to `onFailure`,
+  /// with the stream and the reason; the text is lost.
   ///
   /// What ``standard`` is made of; a test passes descriptors whose writes fail and sees the
   /// failure reported.
-  ///
-  /// - Parameters:
-  ///   - output: The descriptor of standard output.
-  ///   - error: The descriptor of standard error.
-  ///   - readLine: Reads a line of standard input.
-  ///   - environment: The process environment.
-  ///   - isTerminal: Whether standard output is a terminal.
-  ///   - onFailure: Called after each write that failed, with the stream and the reason; the
-  ///     text is lost.
-  /// - Returns: The streams.
   package static func writing(
     output: Int32, error: Int32, readLine: @escaping @Sendable () -> String? = { nil },
     environment: [String: String] = [:], isTerminal: Bool = false,
@@ -108,12 +91,8 @@ package struct CommandIO: Sendable {
       readLine: readLine, environment: environment, isTerminal: isTerminal)
   }
 
-  /// Writes all of `text` to `descriptor`, as many `write` calls as that takes.
-  ///
-  /// - Parameters:
-  ///   - text: What to write, as UTF-8.
-  ///   - descriptor: An open file descriptor.
-  /// - Returns: `nil` when everything was written, else the `errno` of the write that failed.
+  /// Writes all of `text` to `descriptor`, as many `write` calls as that takes: `nil` when
+  /// everything was written, else the `errno` of the write that failed.
   private static func write(_ text: String, to descriptor: Int32) -> Int32? {
     var text = text
     return text.withUTF8 { bytes -> Int32? in
@@ -146,13 +125,9 @@ package struct CommandIO: Sendable {
   package var allowsColor: Bool { isTerminal && environment["NO_COLOR"] == nil }
 
   /// Writes `line` and a newline to standard output.
-  ///
-  /// - Parameter line: The line, without its newline.
   package func print(_ line: String = "") { write(line + "\n") }
 
   /// Writes `line` and a newline to standard error.
-  ///
-  /// - Parameter line: The line, without its newline.
   package func printError(_ line: String) { writeError(line + "\n") }
 }
 
@@ -171,11 +146,6 @@ package struct WriteFailure: Error, Equatable, Sendable {
   /// The `errno` of the failed write, such as `ENOSPC` or `EPIPE`.
   package var code: Int32
 
-  /// Describes a failed write.
-  ///
-  /// - Parameters:
-  ///   - stream: The stream whose write failed.
-  ///   - code: The `errno` of the failed write.
   package init(_ stream: Stream, code: Int32) {
     self.stream = stream
     self.code = code
@@ -192,12 +162,8 @@ package final class CapturedIO: Sendable {
   private let streams = Mutex((output: "", error: ""))
   private let input: TypedLines
 
-  /// Captures what a command writes, and hands it `input` line by line.
-  ///
-  /// - Parameters:
-  ///   - input: The lines of standard input.
-  ///   - environment: The environment the command sees.
-  ///   - isTerminal: Whether the command believes it writes to a terminal.
+  /// Captures what a command writes, hands it `input` line by line, and tells it it writes to
+  /// a terminal when `isTerminal`.
   package init(
     input: [String] = [], environment: [String: String] = [:], isTerminal: Bool = false
   ) {
@@ -224,24 +190,50 @@ package final class CapturedIO: Sendable {
   package var error: String { streams.withLock { $0.error } }
 }
 
+/// What one run of a command in this process printed, and how it ended: the runner the tests
+/// of every command use, rather than one of their own.
+package struct CommandRun: Sendable {
+  /// Everything written to standard output.
+  package var output: String
+  /// Everything written to standard error.
+  package var error: String
+  package var status: ExitCode
+
+  /// Runs `command` on a ``CapturedIO`` made of `input`, `environment` and `isTerminal`.
+  package init(
+    input: [String] = [], environment: [String: String] = [:], isTerminal: Bool = false,
+    _ command: (CommandIO) throws -> ExitCode
+  ) rethrows {
+    let captured = CapturedIO(input: input, environment: environment, isTerminal: isTerminal)
+    status = try command(captured.io)
+    output = captured.output
+    error = captured.error
+  }
+}
+
 extension CommandIO {
+  /// What `parse` makes of a command line; `nil` once its ``UsageError`` is printed on standard
+  /// error, for the command to return ``ExitCode/usage``.
+  package func parseReportingUsage<Parsed>(
+    _ parse: @autoclosure () throws(UsageError) -> Parsed
+  ) -> Parsed? {
+    do {
+      return try parse()
+    } catch {
+      printError("\(error)")
+      return nil
+    }
+  }
+
   /// The one line every command of this package prints for bad usage:
-  /// "compare-stages: unknown stage '9' (valid: …); see 'compare-stages --help'".
-  ///
-  /// - Parameters:
-  ///   - command: The command's name, as its `--help` is run.
-  ///   - problem: What is wrong, with the valid choices.
-  /// - Returns: The line, without its newline.
+  /// "compare-stages: unknown stage '9' (valid: …); see 'compare-stages --help'", without its
+  /// newline.
   package static func usageLine(_ command: String, _ problem: String) -> String {
     "\(command): \(problem); see '\(command) --help'"
   }
 
-  /// Reports bad usage: ``usageLine(_:_:)`` on standard error.
-  ///
-  /// - Parameters:
-  ///   - command: The command's name.
-  ///   - problem: What is wrong, with the valid choices.
-  /// - Returns: ``ExitCode/usage``, for the command to return.
+  /// Reports bad usage, ``usageLine(_:_:)`` on standard error, and returns ``ExitCode/usage``
+  /// for the command to return.
   package func usageError(_ command: String, _ problem: String) -> ExitCode {
     printError(Self.usageLine(command, problem))
     return .usage
@@ -264,9 +256,7 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ c
 package final class TypedLines: Sendable {
   private let remaining: Mutex<[String]>
 
-  /// Lines to hand out, first to last.
-  ///
-  /// - Parameter lines: The lines, without newlines.
+  /// Lines, without newlines, to hand out first to last.
   package init(_ lines: [String]) { remaining = Mutex(lines) }
 
   /// The next line, or `nil` when there are no more.

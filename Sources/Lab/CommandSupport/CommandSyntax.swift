@@ -8,11 +8,7 @@ package struct UsageError: Error, Equatable, CustomStringConvertible {
   /// The command's name, for the line printed.
   package var command: String
 
-  /// Creates an error of `command` that says `message`.
-  ///
-  /// - Parameters:
-  ///   - message: What is wrong, with the valid choices.
-  ///   - command: The command's name; the one parsing fills it in when left empty.
+  /// An error that says `message`; the syntax parsing fills `command` in when it is left empty.
   package init(message: String, command: String = "") {
     self.message = message
     self.command = command
@@ -49,14 +45,7 @@ package struct CommandOption<Parsed>: Sendable {
     case value(valid: String, @Sendable (inout Parsed, String) throws(UsageError) -> Void)
   }
 
-  /// A flag, which takes no value.
-  ///
-  /// - Parameters:
-  ///   - name: Its name, "--quick".
-  ///   - alias: Another spelling, if any.
-  ///   - help: What it does.
-  ///   - handle: What it does to the options parsed so far.
-  /// - Returns: The option.
+  /// A flag, which takes no value: `handle` is what it does to the options parsed so far.
   package static func flag(
     _ name: String, alias: String? = nil, help: String,
     _ handle: @escaping @Sendable (inout Parsed) throws(UsageError) -> Void
@@ -64,15 +53,8 @@ package struct CommandOption<Parsed>: Sendable {
     Self(name: name, alias: alias, valueName: nil, help: help, handling: .flag(handle))
   }
 
-  /// An option with a value.
-  ///
-  /// - Parameters:
-  ///   - name: Its name, "--format".
-  ///   - valueName: What `--help` calls its value.
-  ///   - valid: The values it takes, for an error that names them.
-  ///   - help: What it does.
-  ///   - handle: What it does with its value to the options parsed so far.
-  /// - Returns: The option.
+  /// An option with a value: `valid` names the values it takes, for an error, and `handle` is
+  /// what it does with its value to the options parsed so far.
   package static func value(
     _ name: String, _ valueName: String, valid: String, help: String,
     _ handle: @escaping @Sendable (inout Parsed, String) throws(UsageError) -> Void
@@ -105,17 +87,8 @@ package struct CommandWord<Parsed, Result>: Sendable {
   /// Makes the result from its argument and the options given.
   let make: @Sendable (_ argument: String?, _ options: Parsed) throws(UsageError) -> Result
 
-  /// Describes a word.
-  ///
-  /// - Parameters:
-  ///   - name: The word.
-  ///   - argument: What `--help` calls its argument, and its valid values; `nil` for none.
-  ///   - argumentIsOptional: Whether the argument may be left out.
-  ///   - options: The options it takes, by name.
-  ///   - required: Those it cannot do without; `make` says so when one is missing.
-  ///   - help: What it does.
-  ///   - oldSpelling: The option that spelled it once, if any.
-  ///   - make: Makes the result from its argument and the options given.
+  /// A word; `argument` is what `--help` calls its argument and its valid values, `nil` for
+  /// none; `make` says so when one of the `required` options is missing.
   package init(
     _ name: String, argument: (name: String, choices: @Sendable () -> String)? = nil,
     argumentIsOptional: Bool = false, options: [String] = [], required: [String] = [],
@@ -125,11 +98,8 @@ package struct CommandWord<Parsed, Result>: Sendable {
   ) {
     self.name = name
     self.argumentName = argument?.name
-    if let choices = argument?.choices {
-      self.argumentChoices = choices
-    } else {
-      self.argumentChoices = { "" }
-    }
+    let noChoices: @Sendable () -> String = { "" }
+    self.argumentChoices = argument?.choices ?? noChoices
     self.argumentIsOptional = argumentIsOptional
     self.options = options
     self.required = required
@@ -157,13 +127,6 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
   /// What no option has asked for yet.
   package let initial: Parsed
 
-  /// Describes a command's syntax.
-  ///
-  /// - Parameters:
-  ///   - command: The command's name.
-  ///   - options: Every option, in the order `--help` lists them.
-  ///   - words: Every word; the first may be left out.
-  ///   - initial: What no option has asked for yet.
   package init(
     command: String, options: [CommandOption<Parsed>], words: [CommandWord<Parsed, Result>],
     initial: Parsed
@@ -176,9 +139,7 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
 
   /// What a command line asks for.
   package enum Request: Sendable {
-    /// The help.
     case help
-    /// The version.
     case version
     /// What a word made of its argument and options.
     case run(Result)
@@ -186,11 +147,8 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
 
   /// Parses the arguments, without the program name.
   ///
-  /// Options take their value as the next argument or after `=` (`--format=json`).
-  ///
-  /// - Parameter arguments: The arguments as given.
-  /// - Returns: What they ask for.
-  /// - Throws: ``UsageError`` naming the first problem found, and the valid choices.
+  /// Options take their value as the next argument or after `=` (`--format=json`). Throws
+  /// ``UsageError`` naming the first problem found, and the valid choices.
   package func parse(_ arguments: [String]) throws(UsageError) -> Request {
     do {
       return try parseUnnamed(arguments)

@@ -7,9 +7,7 @@ import Foundation
 /// The home folder is `$HOME`, else `NSHomeDirectory()`, which every platform has (Apple's
 /// documentation lists `FileManager.homeDirectoryForCurrentUser` for macOS only). It lives here,
 /// with the commands, not in `Support`: the libraries people depend on need no home folder.
-///
-/// - Parameter environment: The process environment.
-/// - Returns: The folder; it may not exist yet.
+/// The folder may not exist yet.
 package func configFolder(environment: [String: String]) -> URL {
   let base: URL
   if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {

@@ -3,9 +3,6 @@ package struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   /// The status, as `exit` takes it.
   package var rawValue: Int32
 
-  /// Wraps a status.
-  ///
-  /// - Parameter rawValue: The status, as `exit` takes it.
   package init(rawValue: Int32) { self.rawValue = rawValue }
 
   /// It did what was asked: 0.

@@ -29,8 +29,6 @@ package struct StageGraph: Equatable, Sendable {
   package let graph: ReferenceGraph
 
   /// The graph of `design`, if it has one: every stage does, the references do not.
-  ///
-  /// - Parameter design: A stage or a reference.
   package init?(_ design: Design) {
     guard let graph = design.graph else { return nil }
     self.design = design
@@ -224,10 +222,6 @@ extension Command {
     initial: ParsedOptions())
 
   /// Parses the command-line arguments, without the program name, as ``syntax`` says.
-  ///
-  /// - Parameter arguments: The arguments as given.
-  /// - Returns: What to do.
-  /// - Throws: ``UsageError`` naming the first problem found.
   package static func parse(_ arguments: [String]) throws(UsageError) -> Command {
     switch try syntax.parse(arguments) {
     case .help: .help

@@ -11,25 +11,14 @@ package enum CompareStages {
   /// The tool's version.
   package static let version = "0.1.0"
 
-  /// Runs the command: writes what it prints to `io`, and returns how it ended.
-  ///
-  /// - Parameters:
-  ///   - arguments: The command-line arguments, without the program name.
-  ///   - io: Where to write; text output uses colour when ``CommandIO/allowsColor`` says so.
-  ///   - isDebugBuild: Whether to warn that `bench` timings mean little in a debug build.
-  /// - Returns: ``ExitCode/success``; ``ExitCode/failure`` if a verdict differs from the
-  ///   documented table or a bench sum came out wrong; ``ExitCode/usage`` on bad input, named
-  ///   in one line on standard error.
+  /// Runs the command on `arguments`, without the program name: writes what it prints to `io`,
+  /// and returns how it ended: ``ExitCode/failure`` if a verdict differs from the documented
+  /// table or a bench sum came out wrong; ``ExitCode/usage`` on bad input, named in one line on
+  /// standard error. `isDebugBuild` warns that timings mean little in a debug build.
   package static func run(
     _ arguments: [String], io: CommandIO, isDebugBuild: Bool = false
   ) -> ExitCode {
-    let command: Command
-    do {
-      command = try Command.parse(arguments)
-    } catch {
-      io.printError("\(error)")
-      return .usage
-    }
+    guard let command = io.parseReportingUsage(try Command.parse(arguments)) else { return .usage }
     switch command {
     case .help:
       io.write(help)
@@ -44,11 +33,7 @@ package enum CompareStages {
         format: format, quick: quick, chartDirectory: chartDirectory, io: io,
         isDebugBuild: isDebugBuild)
     case .variants(let quick):
-      if isDebugBuild {
-        io.printError(
-          "compare-stages: this is a debug build; timings are only meaningful with "
-            + "'swift run -c release compare-stages variants'")
-      }
+      if isDebugBuild { warnOfDebugBuild("variants", io: io) }
       do {
         io.write(try TunedVersions.table(sizes: quick ? .quick : .full))
       } catch {
@@ -70,6 +55,13 @@ package enum CompareStages {
     return .success
   }
 
+  /// That `command`'s timings mean little in a debug build, on standard error.
+  private static func warnOfDebugBuild(_ command: String, io: CommandIO) {
+    io.printError(
+      "compare-stages: this is a debug build; timings are only meaningful with "
+        + "'swift run -c release compare-stages \(command)'")
+  }
+
   /// Runs the bench and prints its report; writes the charts into `chartDirectory` if given.
   private static func bench(
     format: OutputFormat, quick: Bool, chartDirectory: String?, io: CommandIO,
@@ -87,11 +79,7 @@ package enum CompareStages {
             + "written)")
       }
     }
-    if isDebugBuild {
-      io.printError(
-        "compare-stages: this is a debug build; timings are only meaningful with "
-          + "'swift run -c release compare-stages bench'")
-    }
+    if isDebugBuild { warnOfDebugBuild("bench", io: io) }
     do {
       let report = try Bench.run(sizes: quick ? .quick : .full, contenders: Design.contenders)
       if let folder {
@@ -112,13 +100,7 @@ package enum CompareStages {
   }
 
   /// Prints `report` in `format`, and names each verdict that differs from the documented
-  /// table on standard error.
-  ///
-  /// - Parameters:
-  ///   - report: The scenarios' results.
-  ///   - format: How to print them; text uses colour when ``CommandIO/allowsColor`` says so.
-  ///   - io: Where to print them.
-  /// - Returns: ``ExitCode/failure`` if any verdict differs, ``ExitCode/success`` otherwise.
+  /// table on standard error: ``ExitCode/failure`` if any does.
   package static func print(
     _ report: ScenarioReport, as format: OutputFormat, io: CommandIO
   ) -> ExitCode {
@@ -165,13 +147,8 @@ package enum CompareStages {
     }.map { $0 + "\n" }.joined()
   }
 
-  /// The text of `explain`: what the scenario does, what each stage shows, and where to read
-  /// more.
-  ///
-  /// - Parameters:
-  ///   - scenario: The scenario to explain.
-  ///   - withPlatform: Whether to tell what the platform's references show too.
-  /// - Returns: Paragraphs wrapped at 100 columns.
+  /// The text of `explain`, in paragraphs wrapped at 100 columns: what the scenario does, what
+  /// each stage shows (and each reference, `withPlatform`), and where to read more.
   package static func explanation(of scenario: Scenario, withPlatform: Bool = false) -> String {
     var lines = ["\(scenario.name): \(scenario.title)", ""]
     lines += wrap(scenario.story, firstPrefix: "", prefix: "")
@@ -181,17 +158,13 @@ package enum CompareStages {
     let columns = Design.stages + (withPlatform ? Design.references : [])
     for design in columns.map(\.observable) {
       let outcome = scenario.run(on: design)
-      if let number = design.stageNumber {
-        lines.append("Stage \(number), \(design.title)")
-      } else {
-        lines.append("Reference: \(design.title)")
-      }
+      lines.append(
+        design.stageNumber.map { "Stage \($0), \(design.title)" } ?? "Reference: \(design.title)")
       lines += wrap(
         "\(outcome.verdict.symbol) \(outcome.verdict.rawValue): \(outcome.detail)",
         firstPrefix: "  ", prefix: "    ")
     }
-    lines.append("")
-    lines.append("Read more: \(scenario.chapter)")
+    lines += ["", "Read more: \(scenario.chapter)"]
     return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -1,5 +1,6 @@
 import ObserverScenarios
 import StageBench
+import Support
 
 /// One design of this package, a stage or a platform reference, with everything the
 /// scenarios, the bench, `compare-stages` and the tutorial read about it: the one place its
@@ -7,7 +8,8 @@ import StageBench
 ///
 /// Each design lives in a file of its own in this module, beside its adapters: its descriptor
 /// for the scenarios (``observable``), its contenders for the bench, and, for a stage, who holds
-/// whom.
+/// whom. A stage is one entry, made by `stage(…)`, and the line that says which shape its
+/// observable has.
 package struct Design: Sendable, Identifiable {
   /// What the scenarios know of it: names, capabilities, documented verdicts, and a factory.
   package var observable: ObservableDesign
@@ -15,8 +17,9 @@ package struct Design: Sendable, Identifiable {
   package var contenders: [Contender]
   /// Who holds whom once a screen has subscribed, for a stage.
   package var graph: ReferenceGraph?
-  /// Makes a real observable of the design with `owner` subscribed, so that a test can walk
-  /// it with `Mirror` and find every stored property ``graph`` names.
+  /// Makes a real observable of the design with an owner subscribed (`owner`, or the bench's
+  /// own, kept beside it), so that a test can walk it with `Mirror` and find every stored
+  /// property ``graph`` names.
   package var sampleWithOneOwner: (@Sendable (GraphScreen) -> Any)?
 
   /// The name `--stage` takes.
@@ -44,20 +47,13 @@ extension Design {
   /// The names of the references this platform cannot run: empty where every one runs,
   /// `Observations` on an Apple OS before 26. A table measured where they run has their rows.
   package static var namesOfReferencesMissingHere: [String] {
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-      []
-    } else {
-      [observationsName]
-    }
+    [observationsName].filter { name in !references.contains { $0.observable.name == name } }
   }
 
   /// Every design: the stages, then the references.
   package static var all: [Design] { stages + references }
 
-  /// The design `--stage` names, by its id or by its short name, if there is one.
-  ///
-  /// - Parameter name: "2" or "keyed", "observation".
-  /// - Returns: The design, or `nil`.
+  /// The design `--stage` names, by its id ("2", "observation") or its short name ("keyed").
   package static func named(_ name: String) -> Design? {
     all.first { $0.id == name || $0.observable.shortName == name }
   }
@@ -69,15 +65,51 @@ extension Design {
   }
 }
 
+extension Design {
+  /// Stage `number`, whose observable `adapter` drives: the one entry a stage needs, beside the
+  /// conformance that says how the bench subscribes to its observable. Its id, name and role
+  /// come from the number, its module and type name from the observable's type, its bench
+  /// contender and its graph's sample from that conformance; the rest is the stage's own.
+  static func stage<Adapter: ShapeAdapter>(
+    _ number: Int, shortName: String, title: String, chapter: TutorialChapter,
+    adapter: Adapter.Type, isSendable: Bool,
+    addingCapabilities: Set<ObservableDesign.Capability> = [],
+    documentedFlaws: Set<Scenario.Name>, graph: ReferenceGraph,
+    allocationsPerSet: @escaping @Sendable (_ observers: Int) -> Double = { _ in 0 }
+  ) -> Design where Adapter.Observable: BenchSubject {
+    let module = String(String(reflecting: Adapter.Observable.self).prefix { $0 != "." })
+    let observable = ObservableDesign(
+      id: "\(number)", name: "stage \(number)", shortName: shortName, title: title,
+      module: module, typeName: "\(module).Observable<Int>", chapter: chapter.path,
+      role: .stage(number), addingCapabilities: addingCapabilities, isSendable: isSendable,
+      documentedFlaws: documentedFlaws, adapter: adapter)
+    return Design(
+      observable: observable,
+      contenders: [
+        Contender(observable, allocationsPerSet: allocationsPerSet) { Adapter.Observable(0) }
+      ],
+      graph: graph,
+      sampleWithOneOwner: { _ in
+        // Subscribed as the bench subscribes, its owner kept beside it while the graph is walked.
+        let owner = BenchOwner()
+        let observable = Adapter.Observable(0)
+        observable.subscribe(owner, index: 0, sum: Sum(0))
+        return (observable: observable, owner: owner)
+      })
+  }
+
+  /// A platform's reference, measured by the bench through `subject`.
+  static func reference(
+    _ observable: ObservableDesign, subject: @escaping @Sendable () -> any BenchSubject
+  ) -> Design {
+    Design(observable: observable, contenders: [Contender(observable, make: subject)])
+  }
+}
+
 extension Contender {
-  /// The bench's contender for `design`, made by `make`, its facts read from the descriptor.
-  ///
-  /// - Parameters:
-  ///   - design: What the scenarios know of the design.
-  ///   - name: The row's name; the design's name by default.
-  ///   - allocationsPerSet: The allocations a set makes with N observers, as documented; `nil`
-  ///     for a design whose allocations are measured, not documented.
-  ///   - make: Makes a fresh observable behind the bench's interface.
+  /// The bench's contender for `design`, its facts read from the descriptor; its name is the
+  /// design's by default, and `allocationsPerSet` is `nil` for a design whose allocations are
+  /// measured, not documented.
   init(
     _ design: ObservableDesign, name: String? = nil,
     allocationsPerSet: (@Sendable (_ observers: Int) -> Double)? = nil,
@@ -90,6 +122,16 @@ extension Contender {
       subscribingIsLinear: design.has(.linearSubscribe), allocationsPerSet: allocationsPerSet,
       make: make)
   }
+}
+
+/// A stage's observable is its own bench subject, so that a set calls its setter directly, as
+/// every other contender's does: its conformance, in the stage's file, says how it subscribes,
+/// and how it unsubscribes if it can.
+extension BenchSubject where Self: AdaptableObservable {
+  /// A stage with no removal does nothing: the bench releases the owner instead.
+  package func unsubscribe(_ owner: BenchOwner, index: Int) {}
+
+  package func set(_ value: Int) { self.value = value }
 }
 
 extension Design: Equatable {

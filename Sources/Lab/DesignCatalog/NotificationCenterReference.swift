@@ -6,29 +6,24 @@ import Support
 extension Design {
   /// Foundation's `NotificationCenter`: block observers on a private center, the value in
   /// `userInfo`, removal with the returned token.
-  package static let notificationCenter = Design(
-    observable: .notificationCenter,
-    contenders: [Contender(.notificationCenter) { NotificationCenterSubject() }])
-}
-
-extension ObservableDesign {
-  /// `NotificationCenter`, as the scenarios see it.
-  static let notificationCenter = ObservableDesign(
-    id: "notificationcenter", name: "NotificationCenter", shortName: "nc",
-    title: "Foundation's NotificationCenter, block observers", module: "Foundation",
-    typeName: "NotificationCenter", role: .reference, identity: .none,
-    capabilities: [.unsubscribe],
-    inapplicable: [
-      .storedEntryCount: "NotificationCenter does not say how many observers it holds",
-      .initialValue: "a notification is an event: the center has no current value to deliver",
-      .oldValue: "a notification carries only what its poster puts in userInfo",
-    ],
-    notes: [
-      .releasedObserverNotCalled:
-        "the center keeps the block until removeObserver is called with its token"
-    ],
-    isSendable: isSendable(NotificationCenter.self),
-    makeObservable: { NotificationCenterAdapter($0) })
+  package static let notificationCenter = reference(
+    ObservableDesign(
+      id: "notificationcenter", name: "NotificationCenter", shortName: "nc",
+      title: "Foundation's NotificationCenter, block observers", module: "Foundation",
+      typeName: "NotificationCenter", role: .reference, identity: .none,
+      capabilities: [.unsubscribe],
+      inapplicable: [
+        .storedEntryCount: "NotificationCenter does not say how many observers it holds",
+        .initialValue: "a notification is an event: the center has no current value to deliver",
+        .oldValue: "a notification carries only what its poster puts in userInfo",
+      ],
+      notes: [
+        .releasedObserverNotCalled:
+          "the center keeps the block until removeObserver is called with its token"
+      ],
+      isSendable: ObservableDesign.isSendable(NotificationCenter.self),
+      makeObservable: { NotificationCenterAdapter($0) })
+  ) { NotificationCenterSubject() }
 }
 
 /// A value whose sets are posted on a private `NotificationCenter`, the new value in `userInfo`.

@@ -6,34 +6,29 @@ import Support
 extension Design {
   /// Swift's Observation: an `@Observable` class, `withObservationTracking` re-armed in
   /// `onChange`.
-  package static let observation = Design(
-    observable: .observation,
-    contenders: [Contender(.observation) { ObservationSubject() }])
-}
-
-extension ObservableDesign {
-  /// Observation, as the scenarios see it.
-  static let observation = ObservableDesign(
-    id: "observation", name: "Observation", shortName: "obs",
-    title: "Swift's Observation, withObservationTracking re-armed in onChange",
-    module: "Observation", typeName: "An @Observable class", role: .reference, identity: .none,
-    capabilities: [.initialValue, .deliversBeforeWrite],
-    inapplicable: [
-      .storedEntryCount: "Observation does not say how many trackings are armed",
-      .unsubscribe:
-        "Observation has no way to cancel a tracking: code stops re-arming it, and one "
-        + "already armed still fires once",
-      .oldValue:
-        "onChange carries no value; read there, the property still holds the value before "
-        + "the write",
-    ],
-    notes: [
-      .releasedObserverNotCalled: "the tracking re-arms itself and knows nothing of an owner",
-      .deliversEveryChange:
-        "onChange fires before the write, so the value read there is the one being replaced",
-    ],
-    isSendable: isSendable(ObservedValue.self),
-    makeObservable: { ObservationAdapter($0) })
+  package static let observation = reference(
+    ObservableDesign(
+      id: "observation", name: "Observation", shortName: "obs",
+      title: "Swift's Observation, withObservationTracking re-armed in onChange",
+      module: "Observation", typeName: "An @Observable class", role: .reference,
+      identity: .none, capabilities: [.initialValue, .deliversBeforeWrite],
+      inapplicable: [
+        .storedEntryCount: "Observation does not say how many trackings are armed",
+        .unsubscribe:
+          "Observation has no way to cancel a tracking: code stops re-arming it, and one "
+          + "already armed still fires once",
+        .oldValue:
+          "onChange carries no value; read there, the property still holds the value before "
+          + "the write",
+      ],
+      notes: [
+        .releasedObserverNotCalled: "the tracking re-arms itself and knows nothing of an owner",
+        .deliversEveryChange:
+          "onChange fires before the write, so the value read there is the one being replaced",
+      ],
+      isSendable: ObservableDesign.isSendable(ObservedValue.self),
+      makeObservable: { ObservationAdapter($0) })
+  ) { ObservationSubject() }
 }
 
 /// The observed value, as an `@Observable` class.
@@ -59,22 +54,25 @@ final class ObservationAdapter: ScenarioObservable {
   func subscribe(_ subscription: ScenarioSubscription) {
     // onChange runs on the thread that sets, the scenario's one thread.
     let handler = SingleThreaded(subscription.closure { (delivery: Delivery) in delivery })
-    let current = Self.track(WeakModel(model), handler: handler)
-    if subscription.wantsInitial { handler.value(.initial(current)) }
+    let model = WeakModel(model)
+    let current = track({ model.object?.value }, changed: { handler.value(.new($0)) })
+    if subscription.wantsInitial { handler.value(.initial(current ?? 0)) }
   }
+}
 
-  /// Arms a tracking of the value; when it fires, reports what the value reads then, and
-  /// arms again. Returns the value read while arming.
-  private static func track(_ model: WeakModel, handler: SingleThreaded<(Delivery) -> Void>) -> Int
-  {
-    withObservationTracking {
-      model.object?.value ?? 0
-    } onChange: {
-      // onChange runs before the write: this reads the value being replaced.
-      guard let value = model.object?.value else { return }
-      handler.value(.new(value))
-      _ = track(model, handler: handler)
-    }
+/// Arms a tracking of what `read` reads, and returns what it read; when the tracking fires, it
+/// hands `changed` what `read` reads then and arms again, since a tracking fires once. `onChange`
+/// runs before the write, so that is the value being replaced; `nil` once the model is gone.
+@discardableResult
+func track(
+  _ read: @escaping @Sendable () -> Int?, changed: @escaping @Sendable (Int) -> Void
+) -> Int? {
+  withObservationTracking {
+    read()
+  } onChange: {
+    guard let value = read() else { return }
+    changed(value)
+    track(read, changed: changed)
   }
 }
 
@@ -89,26 +87,13 @@ final class WeakModel: @unchecked Sendable {
 /// Swift's Observation: an `@Observable` model, each observer re-arming
 /// `withObservationTracking` in its `onChange`, which fires once, before the write.
 private final class ObservationSubject: BenchSubject {
-  @Observable
-  final class Model {
-    var value = 0
-  }
-
-  let model = Model()
+  let model = ObservedValue(0)
 
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     // Carried into `onChange`, which must be `@Sendable`. Sound: the bench sets the value on
     // its one thread, and `onChange` runs there, inside the set.
-    Self.track(SingleThreaded((model: model, sum: sum)))
-  }
-
-  private static func track(_ carried: SingleThreaded<(model: Model, sum: Sum)>) {
-    withObservationTracking {
-      _ = carried.value.model.value
-    } onChange: {
-      carried.value.sum.add(carried.value.model.value)
-      track(carried)
-    }
+    let carried = SingleThreaded(model)
+    track({ carried.value.value }, changed: { sum.add($0) })
   }
 
   func unsubscribe(_ owner: BenchOwner, index: Int) {}

@@ -12,40 +12,32 @@ extension Design {
     // The one thread the design's consumers run on: made here, and handed to every observable
     // and bench subject the design makes.
     let consumers = DedicatedExecutor()
-    let observable = ObservableDesign.observations(consumingOn: consumers)
-    var contender = Contender(observable) { ObservationsSubject(executor: consumers) }
-    contender.deliversOnAnotherThread = true
-    return Design(observable: observable, contenders: [contender])
+    var design = reference(
+      ObservableDesign(
+        id: "observations", name: observationsName, shortName: "obsns",
+        title: "Swift's Observations, an async sequence of values, one task each",
+        module: "Observation", typeName: "The @Observable class that Observations reads",
+        role: .reference, identity: .none, capabilities: [.initialValue, .unsubscribe],
+        inapplicable: [
+          .storedEntryCount: "Observations does not say how many consumers are iterating it",
+          .oldValue:
+            "each element is the value read when the consumer runs; the one before is not kept",
+        ],
+        notes: [
+          .releasedObserverNotCalled:
+            "the consuming task keeps iterating until it is cancelled and knows nothing of an "
+            + "owner"
+        ],
+        isSendable: ObservableDesign.isSendable(ObservedValue.self),
+        makeObservable: { ObservationsAdapter($0, executor: consumers) })
+    ) { ObservationsSubject(executor: consumers) }
+    design.contenders[0].deliversOnAnotherThread = true
+    return design
   }()
-}
 
-extension Design {
   /// The name of `Observations`' column and bench row, known on every OS, so that a platform
   /// without it can tell which rows of a table measured elsewhere it cannot print.
   package static let observationsName = "Observations"
-}
-
-extension ObservableDesign {
-  /// `Observations`, as the scenarios see it, its consumers run by `consumers`.
-  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
-  static func observations(consumingOn consumers: DedicatedExecutor) -> ObservableDesign {
-    ObservableDesign(
-      id: "observations", name: Design.observationsName, shortName: "obsns",
-      title: "Swift's Observations, an async sequence of values, one task each",
-      module: "Observation", typeName: "The @Observable class that Observations reads",
-      role: .reference, identity: .none, capabilities: [.initialValue, .unsubscribe],
-      inapplicable: [
-        .storedEntryCount: "Observations does not say how many consumers are iterating it",
-        .oldValue:
-          "each element is the value read when the consumer runs; the one before is not kept",
-      ],
-      notes: [
-        .releasedObserverNotCalled:
-          "the consuming task keeps iterating until it is cancelled and knows nothing of an owner"
-      ],
-      isSendable: isSendable(ObservedValue.self),
-      makeObservable: { ObservationsAdapter($0, executor: consumers) })
-  }
 }
 
 /// A value in an `@Observable` class, each subscription a task that iterates `Observations`
@@ -90,20 +82,10 @@ final class ObservationsAdapter: ScenarioObservable {
     let handler = SingleThreaded(subscription.closure { (delivery: Delivery) in delivery })
     let model = WeakModel(model)
     let wantsInitial = subscription.wantsInitial
-    let task = Task(executorPreference: executor) {
-      var isFirst = true
-      // The first element is the value when the sequence was made: the initial value.
-      for await value in Observations({ model.object?.value ?? 0 }) {
-        // A cancelled consumer may still be handed the change it was waiting for.
-        guard !Task.isCancelled else { break }
-        if isFirst {
-          isFirst = false
-          if wantsInitial { handler.value(.initial(value)) }
-          continue
-        }
-        handler.value(.new(value))
-      }
-    }
+    let task = executor.consume(
+      { model.object?.value ?? 0 },
+      first: { if wantsInitial { handler.value(.initial($0)) } },
+      next: { handler.value(.new($0)) })
     tasks[ObjectIdentifier(subscription.owner), default: []].append(task)
     if !executor.isCurrent { executor.waitUntilIdle() }
   }
@@ -116,19 +98,39 @@ final class ObservationsAdapter: ScenarioObservable {
   }
 }
 
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+extension DedicatedExecutor {
+  /// A consumer run here: a task iterating `Observations` of what `read` returns, which hands
+  /// `first` the first element, the value when the sequence was made, and `next` each one after,
+  /// until it is cancelled (a cancelled consumer may still be handed the change it was waiting
+  /// for).
+  func consume(
+    _ read: @escaping @Sendable () -> Int, first: @escaping @Sendable (Int) -> Void = { _ in },
+    next: @escaping @Sendable (Int) -> Void
+  ) -> Task<Void, Never> {
+    Task(executorPreference: self) {
+      var isFirst = true
+      for await value in Observations(read) {
+        guard !Task.isCancelled else { break }
+        if isFirst {
+          isFirst = false
+          first(value)
+        } else {
+          next(value)
+        }
+      }
+    }
+  }
+}
+
 /// Swift's `Observations`: each observer a task iterating the sequence, on the scenarios' own
 /// dedicated executor, so that a set can wait until every consumer has added the value it was
 /// handed. Every value is delivered because each set waits; an app that does not wait gets the
 /// latest value, coalesced.
 private final class ObservationsSubject: BenchSubject {
-  @Observable
-  final class Model {
-    var value = 0
-  }
-
   let executor: DedicatedExecutor
   /// The model, carried to the executor's thread: made here, then touched only there.
-  let carried = SingleThreaded(Model())
+  let carried = SingleThreaded(ObservedValue(0))
   var tasks: [Int: Task<Void, Never>] = [:]
 
   init(executor: DedicatedExecutor) { self.executor = executor }
@@ -141,17 +143,7 @@ private final class ObservationsSubject: BenchSubject {
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return }
     let carried = carried
-    tasks[index] = Task(executorPreference: executor) {
-      var isFirst = true
-      for await value in Observations({ carried.value.value }) {
-        guard !Task.isCancelled else { break }
-        if isFirst {
-          isFirst = false  // the value when subscribing, not a change
-          continue
-        }
-        sum.add(value)
-      }
-    }
+    tasks[index] = executor.consume({ carried.value.value }, next: { sum.add($0) })
     executor.waitUntilIdle()
   }
 

@@ -22,12 +22,8 @@ package struct ReferenceGraph: Sendable {
     /// no `Mirror` of the observable can walk.
     package var isCapture = false
 
-    /// The closure's capture of the screen that uses `self` in it: strong, and the leak.
-    ///
-    /// - Parameters:
-    ///   - from: The closure's node.
-    ///   - to: The screen's node.
-    /// - Returns: The edge, drawn as "captured self".
+    /// The closure's capture of the screen that uses `self` in it, drawn as "captured self":
+    /// strong, and the leak.
     package static func capturedSelf(from: String, to: String) -> Edge {
       Edge(from: from, to: to, path: "captured self", isStrong: true, leaks: true, isCapture: true)
     }
@@ -62,9 +58,6 @@ extension ReferenceGraph {
   /// The edges of `design`'s graph whose stored property cannot be found, walking `Mirror`s
   /// of a real observable of the design with one owner subscribed. Captures
   /// (``Edge/isCapture``) are the caller's, not stored properties, and are not walked.
-  ///
-  /// - Parameter design: A design with a graph.
-  /// - Returns: The paths not found; empty when every edge names a real stored property.
   package static func missingPaths(of design: Design) -> [String] {
     guard let graph = design.graph, let sample = design.sampleWithOneOwner else { return [] }
     let screen = GraphScreen()

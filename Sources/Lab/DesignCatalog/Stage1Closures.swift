@@ -5,9 +5,16 @@ import Support
 
 extension Design {
   /// Stage 1: an array of closures.
-  package static let closures = Design(
-    observable: .closures,
-    contenders: [Contender(.closures, allocationsPerSet: { _ in 0 }) { ClosuresBench() }],
+  package static let closures = stage(
+    1, shortName: "closures", title: "stone age: an array of closures", chapter: .closures,
+    adapter: AppendOnlyAdapter<Stage1Closures.Observable<Int>>.self,
+    isSendable: ObservableDesign.isSendable(Stage1Closures.Observable<Int>.self),
+    documentedFlaws: [
+      .releasedObserverNotCalled, .deadEntriesRemoved, .deadEntriesRemovedOnSet,
+      .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
+      .strongCaptureFreedWithoutUnsubscribe, .sameObserverTwice, .initialValue, .oldValue,
+      .unsubscribeDuringNotification, .reentrantSetSeenOnceInOrder, .sendable,
+    ],
     graph: ReferenceGraph(
       nodes: [
         ("O", "Observable"), ("A", "observers: [closure]"), ("C", "closure"), ("S", "screen"),
@@ -19,37 +26,10 @@ extension Design {
       ],
       caption:
         "No cycle: a leak rooted in the observable. Nothing can remove the closure, so only "
-        + "a weak capture breaks the red edge."),
-    sampleWithOneOwner: { _ in
-      let observable = Stage1Closures.Observable(0)
-      observable.bindObserver { _ in }
-      return observable
-    })
+        + "a weak capture breaks the red edge."))
 }
 
-extension ObservableDesign {
-  /// Stage 1, as the scenarios see it.
-  static let closures = ObservableDesign(
-    id: "1", name: "stage 1", shortName: "closures", title: "stone age: an array of closures",
-    module: "Stage1Closures", typeName: "Stage1Closures.Observable<Int>",
-    chapter: TutorialChapter.closures.path, role: .stage(1),
-    isSendable: isSendable(Stage1Closures.Observable<Int>.self),
-    documentedFlaws: [
-      .releasedObserverNotCalled, .deadEntriesRemoved, .deadEntriesRemovedOnSet,
-      .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
-      .strongCaptureFreedWithoutUnsubscribe, .sameObserverTwice, .initialValue, .oldValue,
-      .unsubscribeDuringNotification, .reentrantSetSeenOnceInOrder, .sendable,
-    ],
-    adapter: AppendOnlyAdapter<Stage1Closures.Observable<Int>>.self)
-}
-
-extension Stage1Closures.Observable: AdaptableObservable, AppendOnlyObservable where Value == Int {}
-
-private final class ClosuresBench: BenchSubject {
-  let observable = Stage1Closures.Observable(0)
-  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
-    observable.bindObserver { sum.add($0) }
-  }
-  func unsubscribe(_ owner: BenchOwner, index: Int) {}
-  func set(_ value: Int) { observable.value = value }
+extension Stage1Closures.Observable: AdaptableObservable, AppendOnlyObservable, BenchSubject
+where Value == Int {
+  package func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) { bindObserver { sum.add($0) } }
 }

@@ -5,10 +5,16 @@ import Support
 
 extension Design {
   /// Stage 3: observers held weakly.
-  package static let weakRefs = Design(
-    observable: .weakRefs,
-    contenders: [
-      Contender(.weakRefs, allocationsPerSet: { _ in 0 }) { WeakRefsBench() }
+  package static let weakRefs = stage(
+    3, shortName: "weak", title: "information age: observers held weakly", chapter: .weakRefs,
+    adapter: WeakAdapter<Stage3WeakRefs.Observable<Int>>.self,
+    isSendable: ObservableDesign.isSendable(Stage3WeakRefs.Observable<Int>.self),
+    // Binding cleans every dead entry first: O(n) per subscription.
+    addingCapabilities: [.linearSubscribe],
+    documentedFlaws: [
+      .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
+      .strongCaptureFreedWithoutUnsubscribe, .sameObserverTwice, .initialValue, .oldValue,
+      .unsubscribeDuringNotification, .reentrantSetSeenOnceInOrder, .sendable,
     ],
     graph: ReferenceGraph(
       nodes: [
@@ -22,38 +28,12 @@ extension Design {
       ],
       caption:
         "The entry holds the screen weakly, but its closure holds it strongly: the weak edge "
-        + "never gets the chance to become nil."),
-    sampleWithOneOwner: { owner in
-      let observable = Stage3WeakRefs.Observable(0)
-      observable.bindObserver(owner) { _ in }
-      return observable
-    })
+        + "never gets the chance to become nil."))
 }
 
-extension ObservableDesign {
-  /// Stage 3, as the scenarios see it.
-  static let weakRefs = ObservableDesign(
-    id: "3", name: "stage 3", shortName: "weak", title: "information age: observers held weakly",
-    module: "Stage3WeakRefs", typeName: "Stage3WeakRefs.Observable<Int>",
-    chapter: TutorialChapter.weakRefs.path, role: .stage(3),
-    // Binding cleans every dead entry first: O(n) per subscription.
-    addingCapabilities: [.linearSubscribe],
-    isSendable: isSendable(Stage3WeakRefs.Observable<Int>.self),
-    documentedFlaws: [
-      .deadEntriesRemovedOnSet, .explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe,
-      .strongCaptureFreedWithoutUnsubscribe, .sameObserverTwice, .initialValue, .oldValue,
-      .unsubscribeDuringNotification, .reentrantSetSeenOnceInOrder, .sendable,
-    ],
-    adapter: WeakAdapter<Stage3WeakRefs.Observable<Int>>.self)
-}
-
-extension Stage3WeakRefs.Observable: AdaptableObservable, WeakObservable where Value == Int {}
-
-private final class WeakRefsBench: BenchSubject {
-  let observable = Stage3WeakRefs.Observable(0)
-  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
-    observable.bindObserver(owner) { sum.add($0) }
+extension Stage3WeakRefs.Observable: AdaptableObservable, WeakObservable, BenchSubject
+where Value == Int {
+  package func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    bindObserver(owner) { sum.add($0) }
   }
-  func unsubscribe(_ owner: BenchOwner, index: Int) {}
-  func set(_ value: Int) { observable.value = value }
 }

@@ -16,14 +16,14 @@ extension Design {
       // A handler isolated to the main actor, set from the main actor: a label's path.
       // Measured only on the main actor, as compare-stages runs.
       Contender(.concurrency, name: "stage 5, main actor", allocationsPerSet: { _ in 1 }) {
-        MainActorConcurrencyBench<Stage5Concurrency.Observable<Int>>()
+        ConcurrencyBench<Stage5Concurrency.Observable<Int>>(onMainActor: true)
       },
       // The same, tuned for speed: appendix 05a.
       Contender(.tuned, allocationsPerSet: { _ in 0 }) {
         ConcurrencyBench<Stage5Tuned.Observable<Int>>()
       },
       Contender(.tuned, name: "stage 5 tuned, main actor", allocationsPerSet: { _ in 0 }) {
-        MainActorConcurrencyBench<Stage5Tuned.Observable<Int>>()
+        ConcurrencyBench<Stage5Tuned.Observable<Int>>(onMainActor: true)
       },
     ],
     graph: ReferenceGraph(
@@ -88,7 +88,7 @@ extension ObservableDesign {
 protocol Stage5Observable: AnyObject, Sendable {
   init(_ value: Int)
   var value: Int { get set }
-  var storedEntryCount: Int { get }
+  var storedSubscriptionCount: Int { get }
   /// Observes for `owner`'s lifetime on any thread: `update` is handed the change's kind
   /// (`true` for an initial value), old value and new value.
   func observe(
@@ -104,8 +104,6 @@ protocol Stage5Observable: AnyObject, Sendable {
 }
 
 extension Stage5Concurrency.Observable<Int>: Stage5Observable {
-  var storedEntryCount: Int { storedSubscriptionCount }
-
   func observe(
     _ owner: SendableStandIn, initial: Bool,
     _ update: @escaping @Sendable (Bool, Int?, Int) -> Void
@@ -127,8 +125,6 @@ extension Stage5Concurrency.Observable<Int>: Stage5Observable {
 }
 
 extension Stage5Tuned.Observable<Int>: Stage5Observable {
-  var storedEntryCount: Int { storedSubscriptionCount }
-
   func observe(
     _ owner: SendableStandIn, initial: Bool,
     _ update: @escaping @Sendable (Bool, Int?, Int) -> Void
@@ -161,7 +157,7 @@ final class ConcurrencyAdapter<Observable: Stage5Observable>: ScenarioObservable
     set { observable.value = newValue }
   }
 
-  var storedEntryCount: Int { observable.storedEntryCount }
+  var storedEntryCount: Int { observable.storedSubscriptionCount }
 
   func subscribe(_ subscription: ScenarioSubscription) {
     // Unchecked, and sound: a scenario sets on one thread, and stage 5 calls this handler
@@ -186,24 +182,20 @@ final class ConcurrencyAdapter<Observable: Stage5Observable>: ScenarioObservable
 
 /// Stage 5 through its token API, the one that compares with the floor's plain closures. A
 /// subscription with an owner costs more per call: a weak load, to hand the owner over.
+///
+/// `onMainActor`: handlers isolated to the main actor, subscribed and set on the main actor, the
+/// path a `@MainActor` screen's label takes. Its handler is called at once.
 final class ConcurrencyBench<Observable: Stage5Observable>: BenchSubject {
   let observable = Observable(0)
-  func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
-    owner.token = observable.observeWithToken(adding: sum)
-  }
-  func unsubscribe(_ owner: BenchOwner, index: Int) {
-    if let token = owner.token { observable.cancel(token) }
-    owner.token = nil
-  }
-  func set(_ value: Int) { observable.value = value }
-}
+  let onMainActor: Bool
 
-/// Stage 5 with handlers isolated to the main actor, subscribed and set on the main actor: the
-/// path a `@MainActor` screen's label takes. Its handler is called at once.
-final class MainActorConcurrencyBench<Observable: Stage5Observable>: BenchSubject {
-  let observable = Observable(0)
+  init(onMainActor: Bool = false) { self.onMainActor = onMainActor }
 
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
+    guard onMainActor else {
+      owner.token = observable.observeWithToken(adding: sum)
+      return
+    }
     let observable = observable
     owner.token = MainActor.assumeIsolated {
       observable.observeOnMainActor(adding: sum)

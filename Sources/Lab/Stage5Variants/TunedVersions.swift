@@ -26,41 +26,28 @@ package enum TunedVersions {
   /// The floor, the tuned version, then one version per optimisation.
   package static let contenders: [Contender] = [
     .floor,
-    Contender(name: baseline) { VersionBench<Stage5Tuned.Observable<Int>>() },
+    version(baseline, Stage5Tuned.Observable<Int>.self),
     Contender(name: "without @inlinable") { UnspecializedBench() },
-    Contender(name: "Mutex, not pthread_mutex_t") {
-      VersionBench<Stage5TunedMutex.Observable<Int>>()
-    },
-    Contender(name: "two trips through the lock") {
-      VersionBench<Stage5TunedTwoTrips.Observable<Int>>()
-    },
-    Contender(name: "an allocation per set") {
-      VersionBench<Stage5TunedAllocating.Observable<Int>>()
-    },
-    Contender(name: "retaining each subscription") {
-      VersionBench<Stage5TunedRetaining.Observable<Int>>()
-    },
-    Contender(name: "handler in a wrapping closure") {
-      VersionBench<Stage5TunedWrapped.Observable<Int>>()
-    },
-    Contender(name: "token holds its subscription weakly") {
-      VersionBench<Stage5TunedWeakToken.Observable<Int>>()
-    },
+    version("Mutex, not pthread_mutex_t", Stage5TunedMutex.Observable<Int>.self),
+    version("two trips through the lock", Stage5TunedTwoTrips.Observable<Int>.self),
+    version("an allocation per set", Stage5TunedAllocating.Observable<Int>.self),
+    version("retaining each subscription", Stage5TunedRetaining.Observable<Int>.self),
+    version("handler in a wrapping closure", Stage5TunedWrapped.Observable<Int>.self),
+    version("token holds its subscription weakly", Stage5TunedWeakToken.Observable<Int>.self),
   ]
 
-  /// Runs the bench on every version and returns the table.
-  ///
-  /// - Parameter sizes: How big to make each measurement.
-  /// - Returns: The table, as Markdown.
-  /// - Throws: `BenchError` when a running sum is wrong.
+  /// The row of one version, measured through its token API.
+  private static func version<Version: TunedVersion>(_ name: String, _: Version.Type) -> Contender {
+    Contender(name: name) { VersionBench<Version>() }
+  }
+
+  /// Runs the bench on every version and returns the table, as Markdown; throws `BenchError`
+  /// when a running sum is wrong.
   package static func table(sizes: BenchSizes = .full) throws -> String {
     markdown(of: try Bench.run(sizes: sizes, contenders: contenders))
   }
 
   /// The table of a run of ``contenders``, as Markdown.
-  ///
-  /// - Parameter report: The run.
-  /// - Returns: The table.
   package static func markdown(of report: BenchReport) -> String {
     report.comparisonMarkdown(against: baseline, title: title) ?? ""
   }
@@ -69,7 +56,6 @@ package enum TunedVersions {
 /// What the bench uses of one version: an `Observable<Int>` from one of the modules.
 protocol TunedVersion: AnyObject, Sendable {
   init(_ value: Int)
-  /// Sets the value.
   func set(_ value: Int)
   /// Observes on any thread, adding each value to `sum`; returns the token.
   func observe(adding sum: Sum) -> AnyObject

@@ -74,12 +74,8 @@ package struct BenchReport: Sendable, Codable {
 
 extension BenchReport {
   /// A report with every row and column a run of `sizes` would have, and zero for every
-  /// figure: the shape that a copy of a bench table in the docs must keep.
-  ///
-  /// - Parameters:
-  ///   - sizes: The sizes of the run the copy came from.
-  ///   - contenders: The contenders of that run.
-  /// - Returns: The report, with allocation counting on.
+  /// figure, allocation counting on: the shape that a copy of a bench table in the docs must
+  /// keep.
   package static func shape(of sizes: BenchSizes, contenders: [Contender]) -> BenchReport {
     BenchReport(
       sizes: sizes, allocationCounting: true,
@@ -107,13 +103,8 @@ package struct BenchError: Error, CustomStringConvertible {
 package enum Bench {
   private static let clock = ContinuousClock()
 
-  /// Measures every contender.
-  ///
-  /// - Parameters:
-  ///   - sizes: How big to make each measurement.
-  ///   - contenders: What to measure; the floor must be among them.
-  /// - Returns: The figures.
-  /// - Throws: ``BenchError`` when a running sum is not what the sets should have produced.
+  /// Measures every contender; the floor must be among them. Throws ``BenchError`` when a
+  /// running sum is not what the sets should have produced.
   package static func run(
     sizes: BenchSizes = .full, contenders: [Contender]
   ) throws -> BenchReport {
@@ -211,13 +202,7 @@ package enum Bench {
     return nanoseconds(elapsed)
   }
 
-  /// Heap allocations per set, once subscribed and warmed up.
-  ///
-  /// - Parameters:
-  ///   - contender: The design to measure.
-  ///   - observers: How many observers each set reaches.
-  /// - Returns: The allocations counted over 64 sets, divided by 64.
-  /// - Throws: ``BenchError`` when the running sum is wrong.
+  /// Heap allocations per set, once subscribed and warmed up: those of 64 sets, divided by 64.
   package static func allocationsPerSet(_ contender: Contender, observers: Int) throws -> Double {
     let (subject, sum, owners) = subscribed(contender, observers: observers)
     let sets = 64

@@ -4,49 +4,40 @@ import Support
 /// SVG charts of a bench run, drawn by hand: no dependency, and every plotted figure carries the
 /// same text the tables print (`data-value`), so a test can check a chart against its table.
 package enum BenchCharts {
-  /// The charts of `report`, as file names and SVG documents.
-  ///
-  /// - Parameter report: A bench run's figures.
-  /// - Returns: `bench-fanout.svg`, `bench-churn.svg` and, when allocations were counted,
-  ///   `bench-memory.svg`.
+  /// The charts of `report`, as file names and SVG documents: `bench-fanout.svg`,
+  /// `bench-churn.svg` and, when allocations were counted, `bench-memory.svg`.
   package static func charts(of report: BenchReport) -> [(name: String, svg: String)] {
+    func series(_ points: (BenchReport.Row) -> [Point]) -> [Series] {
+      report.rows.map { Series(name: $0.contender, points: points($0)) }
+    }
     var charts = [
       (
-        "bench-fanout.svg",
-        lineChart(
+        name: "bench-fanout.svg",
+        svg: lineChart(
           title: "Nanoseconds per observer callback against observers (log-log)",
           xLabel: "observers notified by one set, N", yLabel: "ns per callback, median",
-          series: report.rows.map { row in
-            Series(
-              name: row.contender,
-              points: row.fanOut.map {
-                Point(x: Double($0.observers), y: $0.medianNanoseconds)
-              })
+          series: series {
+            $0.fanOut.map { Point(x: Double($0.observers), y: $0.medianNanoseconds) }
           })
       ),
       (
-        "bench-churn.svg",
-        lineChart(
+        name: "bench-churn.svg",
+        svg: lineChart(
           title: "Adding then removing N observers (log-log: slope 1 linear, slope 2 quadratic)",
           xLabel: "observers added, then removed, N", yLabel: "milliseconds",
-          series: report.rows.map { row in
-            Series(
-              name: row.contender,
-              points: row.churn.map { Point(x: Double($0.observers), y: $0.milliseconds) })
-          })
+          series: series { $0.churn.map { Point(x: Double($0.observers), y: $0.milliseconds) } })
       ),
     ]
     if report.allocationCounting {
       charts.append(
         (
-          "bench-memory.svg",
-          barChart(
-            title: "Heap bytes per registered observer",
-            yLabel: "bytes per observer",
+          name: "bench-memory.svg",
+          svg: barChart(
+            title: "Heap bytes per registered observer", yLabel: "bytes per observer",
             bars: report.rows.map { ($0.contender, $0.bytesPerObserver ?? 0) })
         ))
     }
-    return charts.map { (name: $0.0, svg: $0.1) }
+    return charts
   }
 
   struct Point {
@@ -64,6 +55,10 @@ package enum BenchCharts {
   static let width = 760.0
   static let height = 460.0
   static let margin = (left: 80.0, right: 190.0, top: 48.0, bottom: 64.0)
+  static let plot = (
+    x: margin.left, y: margin.top, width: width - margin.left - margin.right,
+    height: height - margin.top - margin.bottom
+  )
 
   /// Distinct on light and dark backgrounds alike.
   static let palette = [
@@ -108,10 +103,6 @@ package enum BenchCharts {
     let ys = series.flatMap { $0.points.map(\.y) }.filter { $0 > 0 }
     let xTicks = decades(xs.min() ?? 1, xs.max() ?? 10)
     let yTicks = decades(ys.min() ?? 1, ys.max() ?? 10)
-    let plot = (
-      x: margin.left, y: margin.top, width: width - margin.left - margin.right,
-      height: height - margin.top - margin.bottom
-    )
     func px(_ x: Double) -> Double {
       let low = log10(xTicks.first!)
       let high = log10(xTicks.last!)
@@ -125,22 +116,13 @@ package enum BenchCharts {
     }
     var svg = header(title: title)
     for tick in xTicks {
-      svg +=
-        "<line class=\"grid\" x1=\"\(number(px(tick)))\" y1=\"\(number(plot.y))\" "
-        + "x2=\"\(number(px(tick)))\" y2=\"\(number(plot.y + plot.height))\"/>\n"
-      svg +=
-        "<text x=\"\(number(px(tick)))\" y=\"\(number(plot.y + plot.height + 18))\" "
-        + "text-anchor=\"middle\">\(tickLabel(tick))</text>\n"
+      svg += line("grid", px(tick), plot.y, px(tick), plot.y + plot.height)
+      svg += text(px(tick), plot.y + plot.height + 18, anchor: "middle", tickLabel(tick))
     }
     for tick in yTicks {
-      svg +=
-        "<line class=\"grid\" x1=\"\(number(plot.x))\" y1=\"\(number(py(tick)))\" "
-        + "x2=\"\(number(plot.x + plot.width))\" y2=\"\(number(py(tick)))\"/>\n"
-      svg +=
-        "<text x=\"\(number(plot.x - 8))\" y=\"\(number(py(tick) + 4))\" "
-        + "text-anchor=\"end\">\(tickLabel(tick))</text>\n"
+      svg += yTick(py(tick), label: tickLabel(tick))
     }
-    svg += axes(plot: plot, xLabel: xLabel, yLabel: yLabel)
+    svg += axes(xLabel: xLabel, yLabel: yLabel)
     for (index, line) in series.enumerated() {
       let color = palette[index % palette.count]
       let path = line.points.map { "\(number(px($0.x))),\(number(py($0.y)))" }
@@ -160,24 +142,14 @@ package enum BenchCharts {
   }
 
   static func barChart(title: String, yLabel: String, bars: [(String, Double)]) -> String {
-    let plot = (
-      x: margin.left, y: margin.top, width: width - margin.left - margin.right,
-      height: height - margin.top - margin.bottom
-    )
     let top = max(bars.map(\.1).max() ?? 1, 1)
     let step = pow(10, floor(log10(top)))
     let ceiling = (top / step).rounded(.up) * step
     var svg = header(title: title)
     for tick in stride(from: 0, through: ceiling, by: step) {
-      let y = plot.y + plot.height - tick / ceiling * plot.height
-      svg +=
-        "<line class=\"grid\" x1=\"\(number(plot.x))\" y1=\"\(number(y))\" "
-        + "x2=\"\(number(plot.x + plot.width))\" y2=\"\(number(y))\"/>\n"
-      svg +=
-        "<text x=\"\(number(plot.x - 8))\" y=\"\(number(y + 4))\" text-anchor=\"end\">"
-        + "\(tickLabel(tick))</text>\n"
+      svg += yTick(plot.y + plot.height - tick / ceiling * plot.height, label: tickLabel(tick))
     }
-    svg += axes(plot: plot, xLabel: "", yLabel: yLabel)
+    svg += axes(xLabel: "", yLabel: yLabel)
     let slot = plot.width / Double(max(bars.count, 1))
     for (index, bar) in bars.enumerated() {
       let color = palette[index % palette.count]
@@ -188,10 +160,8 @@ package enum BenchCharts {
         + "width=\"\(number(slot * 0.7))\" height=\"\(number(barHeight))\" fill=\"\(color)\" "
         + "data-contender=\"\(escaped(bar.0))\" data-value=\"\(decimal(bar.1))\">"
         + "<title>\(escaped(bar.0)): \(decimal(bar.1)) bytes</title></rect>\n"
-      svg +=
-        "<text x=\"\(number(x + slot * 0.35))\" "
-        + "y=\"\(number(plot.y + plot.height - barHeight - 5))\" text-anchor=\"middle\">"
-        + "\(decimal(bar.1))</text>\n"
+      svg += text(
+        x + slot * 0.35, plot.y + plot.height - barHeight - 5, anchor: "middle", decimal(bar.1))
       svg += legend(index: index, name: bar.0, color: color)
     }
     return svg + "</svg>\n"
@@ -205,23 +175,34 @@ package enum BenchCharts {
       + "<text class=\"title\" x=\"\(number(margin.left))\" y=\"28\">\(escaped(title))</text>\n"
   }
 
-  static func axes(
-    plot: (x: Double, y: Double, width: Double, height: Double), xLabel: String, yLabel: String
-  ) -> String {
+  static func axes(xLabel: String, yLabel: String) -> String {
+    let bottom = plot.y + plot.height
     var svg =
-      "<line class=\"axis\" x1=\"\(number(plot.x))\" y1=\"\(number(plot.y + plot.height))\" "
-      + "x2=\"\(number(plot.x + plot.width))\" y2=\"\(number(plot.y + plot.height))\"/>\n"
-      + "<line class=\"axis\" x1=\"\(number(plot.x))\" y1=\"\(number(plot.y))\" "
-      + "x2=\"\(number(plot.x))\" y2=\"\(number(plot.y + plot.height))\"/>\n"
+      line("axis", plot.x, bottom, plot.x + plot.width, bottom)
+      + line("axis", plot.x, plot.y, plot.x, bottom)
     if !xLabel.isEmpty {
-      svg +=
-        "<text x=\"\(number(plot.x + plot.width / 2))\" y=\"\(number(height - 18))\" "
-        + "text-anchor=\"middle\">\(escaped(xLabel))</text>\n"
+      svg += text(plot.x + plot.width / 2, height - 18, anchor: "middle", escaped(xLabel))
     }
     svg +=
       "<text transform=\"translate(18 \(number(plot.y + plot.height / 2))) rotate(-90)\" "
       + "text-anchor=\"middle\">\(escaped(yLabel))</text>\n"
     return svg
+  }
+
+  /// A horizontal grid line at `y`, labelled at its left.
+  static func yTick(_ y: Double, label: String) -> String {
+    line("grid", plot.x, y, plot.x + plot.width, y) + text(plot.x - 8, y + 4, anchor: "end", label)
+  }
+
+  static func line(_ kind: String, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double)
+    -> String
+  {
+    "<line class=\"\(kind)\" x1=\"\(number(x1))\" y1=\"\(number(y1))\" "
+      + "x2=\"\(number(x2))\" y2=\"\(number(y2))\"/>\n"
+  }
+
+  static func text(_ x: Double, _ y: Double, anchor: String, _ content: String) -> String {
+    "<text x=\"\(number(x))\" y=\"\(number(y))\" text-anchor=\"\(anchor)\">\(content)</text>\n"
   }
 
   static func legend(index: Int, name: String, color: String) -> String {

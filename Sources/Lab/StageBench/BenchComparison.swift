@@ -4,12 +4,8 @@ extension BenchReport {
   /// One table that sets every contender beside one of them, `baseline`: nanoseconds per
   /// observer callback at each N, with the ratio to the baseline's at the same N, then heap
   /// allocations per set at the largest N and heap bytes per observer. Appendix 05a's table of
-  /// what each optimisation buys.
-  ///
-  /// - Parameters:
-  ///   - baseline: The name of the contender every other is divided by.
-  ///   - title: The table's title, in bold above it.
-  /// - Returns: The table as Markdown; `nil` if no contender is called `baseline`.
+  /// what each optimisation buys. The table is Markdown, `title` in bold above it; `nil` if no
+  /// contender is called `baseline`.
   package func comparisonMarkdown(against baseline: String, title: String) -> String? {
     guard let base = rows.first(where: { $0.contender == baseline }) else { return nil }
     let largest = sizes.fanOut.last.map(grouped) ?? ""

@@ -29,68 +29,46 @@ struct BenchTable {
 }
 
 extension BenchReport {
-  /// The report's tables, in the order they are printed.
+  /// The report's tables, in the order they are printed; those of allocations only when they
+  /// were counted.
   var tables: [BenchTable] {
-    let sizes = self.sizes
     let nHeaders = sizes.fanOut.map { "N=\(grouped($0))" }
-    var tables = [
-      BenchTable(
-        title:
-          "Fan-out: nanoseconds per observer callback, median of \(sizes.repetitions) (ratio to the floor)",
-        headers: ["contender"] + nHeaders,
-        rows: rows.map { row in
-          [row.contender]
-            + row.fanOut.map { "\(decimal($0.medianNanoseconds)) (×\(decimal($0.ratioToFloor)))" }
-        }),
-      BenchTable(
-        title: "Spread: min–max nanoseconds per observer callback",
-        headers: ["contender"] + nHeaders,
-        rows: rows.map { row in
-          [row.contender]
-            + row.fanOut.map { "\(decimal($0.minNanoseconds))–\(decimal($0.maxNanoseconds))" }
-        }),
-    ]
-    if allocationCounting {
-      tables.append(
-        BenchTable(
-          title: "Heap allocations per set, once subscribed",
-          headers: ["contender"] + nHeaders,
-          rows: rows.map { row in
-            [row.contender] + row.fanOut.map { $0.allocationsPerSet.map(decimal) ?? "–" }
-          }))
+    /// A table with a row per contender, its name first, if `shown`.
+    func table(
+      _ title: String, _ headers: [String], shown: Bool = true, _ cells: (Row) -> [String]
+    ) -> BenchTable? {
+      guard shown else { return nil }
+      return BenchTable(
+        title: title, headers: ["contender"] + headers,
+        rows: rows.map { [$0.contender] + cells($0) })
     }
-    tables.append(
-      BenchTable(
-        title: "Churn: milliseconds to add, then remove, N observers one at a time",
-        headers: ["contender"] + sizes.churn.map { "N=\(grouped($0))" } + ["growth", "removal"],
-        rows: rows.map { row in
-          [row.contender] + row.churn.map { decimal($0.milliseconds) }
-            + ["×\(decimal(row.churnGrowth))", row.churnRemoves ? "remove" : "release owner"]
-        }))
-    if allocationCounting {
-      tables.append(
-        BenchTable(
-          title: "Memory: heap bytes per registered observer",
-          headers: ["contender", "bytes", "observers"],
-          rows: rows.map {
-            [
-              $0.contender, $0.bytesPerObserver.map { decimal($0) } ?? "–",
-              grouped($0.memoryObservers),
-            ]
-          }))
-    }
-    tables.append(
-      BenchTable(
-        title:
-          "Stale entries: microseconds per set after \(grouped(sizes.stale)) observers were released",
-        headers: ["contender", "first set", "later sets"],
-        rows: rows.map {
-          [
-            $0.contender, decimal($0.firstSetAfterReleaseMicroseconds),
-            decimal($0.laterSetMicroseconds),
-          ]
-        }))
-    return tables
+    return [
+      table(
+        "Fan-out: nanoseconds per observer callback, median of \(sizes.repetitions) (ratio to the floor)",
+        nHeaders
+      ) { $0.fanOut.map { "\(decimal($0.medianNanoseconds)) (×\(decimal($0.ratioToFloor)))" } },
+      table("Spread: min–max nanoseconds per observer callback", nHeaders) {
+        $0.fanOut.map { "\(decimal($0.minNanoseconds))–\(decimal($0.maxNanoseconds))" }
+      },
+      table("Heap allocations per set, once subscribed", nHeaders, shown: allocationCounting) {
+        $0.fanOut.map { $0.allocationsPerSet.map(decimal) ?? "–" }
+      },
+      table(
+        "Churn: milliseconds to add, then remove, N observers one at a time",
+        sizes.churn.map { "N=\(grouped($0))" } + ["growth", "removal"]
+      ) { row in
+        row.churn.map { decimal($0.milliseconds) }
+          + ["×\(decimal(row.churnGrowth))", row.churnRemoves ? "remove" : "release owner"]
+      },
+      table(
+        "Memory: heap bytes per registered observer", ["bytes", "observers"],
+        shown: allocationCounting
+      ) { [$0.bytesPerObserver.map { decimal($0) } ?? "–", grouped($0.memoryObservers)] },
+      table(
+        "Stale entries: microseconds per set after \(grouped(sizes.stale)) observers were released",
+        ["first set", "later sets"]
+      ) { [decimal($0.firstSetAfterReleaseMicroseconds), decimal($0.laterSetMicroseconds)] },
+    ].compactMap { $0 }
   }
 
   /// The report as text tables.

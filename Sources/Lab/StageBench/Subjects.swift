@@ -8,25 +8,17 @@ import Support
 /// final: a callback in another module adds to it with a load and a store, where a generic box
 /// from another module costs a call through its metadata (measured: about 9 ns a callback, more
 /// than stage 5's own delivery). Its value skips Swift's run-time exclusivity check, which a
-/// class's stored property otherwise makes on every `&+=` (about 8 ns, measured on Linux): the
-/// bench runs on one thread, so no two accesses ever overlap. Callbacks add through ``add(_:)``:
-/// `@exclusivity(unchecked)` spares only the accesses compiled in this module, so a callback in
-/// another module that wrote `sum.value &+= x` would still pay the check (measured on Linux: about
-/// 8 ns a callback, more than stage 5 tuned's own delivery), where the floor and the closure
-/// array, compiled here, would not. Inlined, `add(_:)` is a load and a store wherever
-/// it is called.
+/// class's stored property otherwise makes on every `&+=` (about 8 ns a callback, measured on
+/// Linux, more than stage 5 tuned's own delivery): the bench runs on one thread, so no two
+/// accesses ever overlap. `@exclusivity(unchecked)` spares only the accesses compiled in this
+/// module, so callbacks in every module add through ``add(_:)``, inlined: a load and a store.
 package final class Sum: @unchecked Sendable {
   /// The sum so far.
   @exclusivity(unchecked) @usableFromInline package var value: Int
 
-  /// Starts a sum at `value`.
-  ///
-  /// - Parameter value: The first value.
   package init(_ value: Int) { self.value = value }
 
   /// Adds `value` to the sum, without the run-time exclusivity check, in any module.
-  ///
-  /// - Parameter value: What to add.
   @inlinable package func add(_ value: Int) { self.value &+= value }
 }
 
@@ -35,6 +27,8 @@ package final class BenchOwner {
   /// What the observer keeps for as long as it lives, as a screen keeps its observation
   /// token: stage 5's token, which ends the subscription when the observer goes.
   package var token: AnyObject?
+
+  package init() {}
 }
 
 /// One design, reduced to what the bench measures.
@@ -94,16 +88,6 @@ package struct Contender: Sendable {
   package static let closureArray = Contender(
     name: "closure array", allocationsPerSet: { _ in 0 }, make: { ClosureArraySubject() })
 
-  /// Describes a contender.
-  ///
-  /// - Parameters:
-  ///   - name: The row's name.
-  ///   - stage: The stage's number, for a stage.
-  ///   - deliversPreviousValue: Whether callbacks receive the value before the set.
-  ///   - canUnsubscribe: Whether subscriptions can be ended explicitly.
-  ///   - subscribingIsLinear: Whether each subscription costs O(n).
-  ///   - allocationsPerSet: The allocations a set makes with N observers, as documented.
-  ///   - make: Makes a fresh observable behind the bench's interface.
   package init(
     name: String, stage: Int? = nil, deliversPreviousValue: Bool = false,
     canUnsubscribe: Bool = true, subscribingIsLinear: Bool = false,
