@@ -262,13 +262,13 @@ struct KeepingScoreCommandTests {
   private func run(_ arguments: [String], home: URL, input: [String] = []) -> (
     status: ExitCode, output: [String], errors: [String]
   ) {
-    let captured = CapturedIO(
+    let run = CommandRun(
       input: input,
       environment: [
         "XDG_CONFIG_HOME": home.path, KeepingScoreCommand.seedVariable: String(testSeed),
-      ])
-    let status = KeepingScoreCommand.run(arguments, io: captured.io)
-    return (status, lines(of: captured.output), lines(of: captured.error))
+      ]
+    ) { KeepingScoreCommand.run(arguments, io: $0) }
+    return (run.status, lines(of: run.output), lines(of: run.error))
   }
 
   /// The lines of `text`, each ended by a newline.
@@ -388,14 +388,15 @@ struct KeepingScoreCommandTests {
     arguments: ["", "-1", "seven", "18446744073709551616"])
   func badSeed(seed: String) {
     let folder = TemporaryFolder()
-    let captured = CapturedIO(
+    let run = CommandRun(
       environment: [
         "XDG_CONFIG_HOME": folder.url.path, KeepingScoreCommand.seedVariable: seed,
-      ])
-    #expect(KeepingScoreCommand.run(["1"], io: captured.io) == .usage)
-    #expect(captured.output.isEmpty)
+      ]
+    ) { KeepingScoreCommand.run(["1"], io: $0) }
+    #expect(run.status == .usage)
+    #expect(run.output.isEmpty)
     #expect(
-      captured.error
+      run.error
         == "keeping-score: \(KeepingScoreCommand.seedVariable) is '\(seed)', not a whole number "
         + "(valid: 0 to \(UInt64.max), or unset); see 'keeping-score --help'\n")
   }

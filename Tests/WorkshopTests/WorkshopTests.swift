@@ -29,20 +29,20 @@ private let silent = ExerciseCode(design: silentDesign) { _ in .flaw("called nob
 private func workshop(
   _ arguments: [String], code: [Int: ExerciseCode] = testedCode,
   hints: HintStore? = nil
-) -> (output: String, error: String, status: ExitCode) {
-  let captured = CapturedIO()
+) -> CommandRun {
   let store =
     hints
     ?? HintStore(
       url: FileManager.default.temporaryDirectory.appendingPathComponent(
         "hints-\(UUID().uuidString).json"))
-  let status = WorkshopCommand.run(
-    arguments, io: captured.io, code: code, hints: store,
-    watch: { _, _ in
-      Issue.record("--watch must not start in a test")
-      return .failure
-    })
-  return (captured.output, captured.error, status)
+  return CommandRun { io in
+    WorkshopCommand.run(
+      arguments, io: io, code: code, hints: store,
+      watch: { _, _ in
+        Issue.record("--watch must not start in a test")
+        return .failure
+      })
+  }
 }
 
 /// The code of each solution, for the tests that grade in this process; exercise 10's is graded

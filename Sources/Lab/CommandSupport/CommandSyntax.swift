@@ -157,6 +157,16 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
     }
   }
 
+  /// What `arguments` ask for, `help` for `--help` and `--version`; `nil` once the usage error
+  /// is printed on `io`'s standard error, for the command to return ``ExitCode/usage``.
+  package func request(_ arguments: [String], help: Result, io: CommandIO) -> Result? {
+    switch io.parseReportingUsage(try parse(arguments)) {
+    case nil: nil
+    case .help, .version: help
+    case .run(let asked): asked
+    }
+  }
+
   private func parseUnnamed(_ arguments: [String]) throws(UsageError) -> Request {
     if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) || arguments.first == "help" {
       return .help

@@ -139,13 +139,7 @@ package enum WorkshopCommand {
       IsolatedGrading.report(criteria, on: exerciseCode, io: IsolatedGrading.childIO(io))
       return .success
     }
-    let invocation: Invocation
-    do {
-      invocation = try parse(arguments)
-    } catch {
-      io.printError("\(error)")
-      return .usage
-    }
+    guard let invocation = io.parseReportingUsage(try parse(arguments)) else { return .usage }
     let store = hints ?? .inConfigFolder(environment: io.environment)
     switch invocation.request {
     case .help:
