@@ -48,4 +48,28 @@ struct LayoutTests {
     #expect(actual.subtracting(drawn).sorted() == [], "folders the picture does not draw")
     #expect(drawn.subtracting(actual).sorted() == [], "folders drawn that are not there")
   }
+
+  @Test(
+    "the folders that compile another's files again hold links to them, not copies",
+    arguments: [
+      ("Tests/Stage5TunedTests", "../Stage5ConcurrencyTests"),
+      ("Sources/Lab/Stage5TunedVariants/Mutex", "../../../Stage5Tuned"),
+      ("Sources/Lab/Stage5TunedVariants/TwoTrips", "../../../Stage5Tuned"),
+      ("Sources/Lab/Stage5TunedVariants/Allocating", "../../../Stage5Tuned"),
+      ("Sources/Lab/Stage5TunedVariants/Retaining", "../../../Stage5Tuned"),
+      ("Sources/Lab/Stage5TunedVariants/Wrapped", "../../../Stage5Tuned"),
+      ("Sources/Lab/Stage5TunedVariants/WeakToken", "../../../Stage5Tuned"),
+    ])
+  func linkedFolders(folder: String, target: String) throws {
+    let manager = FileManager.default
+    let linked = try manager.contentsOfDirectory(
+      atPath: packageRoot.appendingPathComponent(folder).path)
+    #expect(!linked.isEmpty)
+    for file in linked {
+      let path = packageRoot.appendingPathComponent("\(folder)/\(file)").path
+      #expect(
+        (try? manager.destinationOfSymbolicLink(atPath: path)) == "\(target)/\(file)",
+        "\(folder)/\(file) is not a link to \(target)/\(file)")
+    }
+  }
 }
