@@ -36,7 +36,7 @@ struct ArgumentTests {
     #expect(
       try Command.parse(["--stage", "keyed", "--stage", "1"])
         == .compare(format: .text, scenarios: [], columns: [.closures, .keyedDict]))
-    #expect(Design.stages.allSatisfy { Design.named($0.observable.shortName) == $0 })
+    #expect(Design.stages.allSatisfy { Design.named($0.descriptor.shortName) == $0 })
     #expect(
       try Command.parse(["--with-platform"])
         == .compare(

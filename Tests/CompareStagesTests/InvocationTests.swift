@@ -33,7 +33,7 @@ struct InvocationTests {
       }
       let symbols = row.filter { $0 == "✓" || $0 == "✗" }.map(String.init)
       #expect(
-        symbols == Design.stages.map { $0.observable.documentedVerdict(for: scenario.id)!.symbol },
+        symbols == Design.stages.map { $0.descriptor.documentedVerdict(for: scenario.id)!.symbol },
         "\(scenario.name)")
     }
     let verdictCount = Scenario.all.count * Design.stages.count
@@ -43,7 +43,7 @@ struct InvocationTests {
 
   @Test("every ✗ has its evidence line under the table")
   func evidenceForEveryFlaw() {
-    let report = ScenarioReport(designs: Design.stages.map(\.observable))
+    let report = ScenarioReport(designs: Design.stages.map(\.descriptor))
     let text = report.text()
     let evidence = text.components(separatedBy: "Evidence for each ✗:")[1]
     let unwrapped = evidence.replacingOccurrences(of: "\n     ", with: " ")
@@ -92,7 +92,7 @@ struct InvocationTests {
     #expect(lines[0] == "| " + columns.joined(separator: " | ") + " |")
     #expect(lines[1] == "|" + String(repeating: " --- |", count: columns.count))
     for (index, scenario) in Scenario.all.enumerated() {
-      let symbols = Design.stages.map { $0.observable.documentedVerdict(for: scenario.id)!.symbol }
+      let symbols = Design.stages.map { $0.descriptor.documentedVerdict(for: scenario.id)!.symbol }
       #expect(
         lines[index + 2]
           == "| `\(scenario.name)` | \(scenario.title) | \(symbols.joined(separator: " | ")) |")
@@ -127,7 +127,7 @@ struct InvocationTests {
 
   @Test("a verdict that differs from the documented table is named on stderr, and exits 1")
   func mismatchExits1() throws {
-    var report = ScenarioReport(scenarios: [.deliveryOrder], designs: [Design.keyedDict.observable])
+    var report = ScenarioReport(scenarios: [.deliveryOrder], designs: [Design.keyedDict.descriptor])
     report.rows[0].outcomes[0].outcome = .holds("called in order, as if by a miracle")
     let captured = CapturedIO()
     #expect(CompareStages.print(report, as: .text, io: captured.io) == .failure)
@@ -217,12 +217,12 @@ struct PlatformInvocationTests {
     #expect(lines.allSatisfy { $0.count <= 100 })
     let header = lines.first { $0.hasPrefix("scenario ") }?.split(separator: " ").map(String.init)
     #expect(
-      header?.suffix(Design.references.count) == Design.references.map(\.observable.shortName)[...])
+      header?.suffix(Design.references.count) == Design.references.map(\.descriptor.shortName)[...])
     #expect(result.output.contains("Evidence for each ✗ and –:"))
     // Evidence lines are indented to the widest label of the designs this platform has
     // ("obsns" where Observations runs, "obs" on an OS before 26).
-    let labelWidth = Design.all.map(\.observable.label.count).max() ?? 0
-    let nc = Design.notificationCenter.observable.label
+    let labelWidth = Design.all.map(\.descriptor.label.count).max() ?? 0
+    let nc = Design.notificationCenter.descriptor.label
       .padding(toLength: labelWidth, withPad: " ", startingAt: 0)
     #expect(
       result.output.contains(
@@ -236,12 +236,12 @@ struct PlatformInvocationTests {
     // wider than 100 columns with headings like "6 concurrency".
     let last = Design.stages.count + 2
     let extra = (Design.stages.count + 1...last).map { number in
-      var design = Design.concurrency.observable
+      var design = Design.concurrency.descriptor
       design.id = String(number)
       design.role = .stage(number)
       return design
     }
-    let designs = Design.stages.map(\.observable) + extra + Design.references.map(\.observable)
+    let designs = Design.stages.map(\.descriptor) + extra + Design.references.map(\.descriptor)
     let text = ScenarioReport(designs: designs).text()
     let lines = text.split(separator: "\n")
     #expect(lines.allSatisfy { $0.count <= 100 })
@@ -252,7 +252,7 @@ struct PlatformInvocationTests {
 
     // The five stages alone fit, headed by number and name.
     let five: [Design] = [.closures, .keyedDict, .weakRefs, .options, .concurrency]
-    let fewer = ScenarioReport(designs: five.map(\.observable)).text()
+    let fewer = ScenarioReport(designs: five.map(\.descriptor)).text()
     #expect(
       fewer.contains(
         "\nscenario                                 1 closures  2 keyed  3 weak  4 options"))
@@ -263,7 +263,7 @@ struct PlatformInvocationTests {
     let output = compareStages(["--with-platform", "--format", "markdown"]).output
     let columns =
       ["scenario", "what it checks"] + Design.stages.map(\.id)
-      + Design.references.map(\.observable.name)
+      + Design.references.map(\.descriptor.name)
     #expect(output.hasPrefix("| " + columns.joined(separator: " | ") + " |\n"))
     #expect(output.contains("- `old-value`, Observation: onChange carries no value"))
   }

@@ -11,7 +11,7 @@ struct ConformanceTests {
     "each scenario on each stage gives the documented verdict", arguments: Scenario.all,
     Design.stages)
   func documentedVerdict(scenario: Scenario, stage: Design) throws {
-    let design = stage.observable
+    let design = stage.descriptor
     let documented = try #require(
       design.documentedVerdict(for: scenario.id), "\(design.name) documents no verdicts")
     let outcome = scenario.run(on: design)
@@ -31,7 +31,7 @@ struct ConformanceTests {
     arguments: Scenario.all)
   func tunedMatchesTheLesson(scenario: Scenario) {
     let tuned = scenario.run(on: .tuned)
-    let lesson = scenario.run(on: Design.concurrency.observable)
+    let lesson = scenario.run(on: Design.concurrency.descriptor)
     #expect(tuned.verdict == .holds, "\(scenario.name) on stage 5 tuned: \(tuned.detail)")
     #expect(tuned.verdict == lesson.verdict, "\(scenario.name): \(tuned.detail)")
   }
@@ -40,7 +40,7 @@ struct ConformanceTests {
     "a scenario gives the same outcome, evidence included, every time it runs",
     arguments: Scenario.all)
   func outcomesAreRepeatable(scenario: Scenario) {
-    for stage in Design.stages.map(\.observable) {
+    for stage in Design.stages.map(\.descriptor) {
       #expect(scenario.run(on: stage) == scenario.run(on: stage), "\(scenario.name) on \(stage)")
     }
   }
@@ -62,14 +62,14 @@ struct CatalogueTests {
     #expect(Set(ids).count == ids.count)
     #expect(Design.stages.map(\.stageNumber) == Array(1...Design.stages.count))
     #expect(Design.stages.map(\.id) == Design.stages.map { String($0.stageNumber!) })
-    #expect(Design.references.allSatisfy { $0.observable.documentedFlaws == nil })
+    #expect(Design.references.allSatisfy { $0.descriptor.documentedFlaws == nil })
   }
 
   @Test(
     "a capability a design lacks is either a flaw or explained, never both",
     arguments: Design.all)
   func capabilitiesAreConsistent(design: Design) {
-    let observable = design.observable
+    let observable = design.descriptor
     for capability in observable.inapplicable.keys {
       #expect(!observable.has(capability), "\(design.id) both has and lacks \(capability)")
     }
@@ -82,9 +82,9 @@ struct CatalogueTests {
   func benchReadsTheDescriptor(design: Design) {
     for contender in design.contenders {
       #expect(contender.stage == design.stageNumber)
-      #expect(contender.canUnsubscribe == design.observable.has(.unsubscribe))
-      #expect(contender.subscribingIsLinear == design.observable.has(.linearSubscribe))
-      #expect(contender.deliversPreviousValue == design.observable.has(.deliversBeforeWrite))
+      #expect(contender.canUnsubscribe == design.descriptor.has(.unsubscribe))
+      #expect(contender.subscribingIsLinear == design.descriptor.has(.linearSubscribe))
+      #expect(contender.deliversPreviousValue == design.descriptor.has(.deliversBeforeWrite))
     }
   }
 }

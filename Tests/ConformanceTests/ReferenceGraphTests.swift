@@ -23,7 +23,7 @@ struct ReferenceGraphTests {
     arguments: Design.stages)
   func leakMatchesTheScenario(stage: Design) throws {
     let scenario = Scenario.Name.strongCaptureFreedWithoutUnsubscribe.scenario
-    let leaks = scenario.run(on: stage.observable).verdict == .flaw
+    let leaks = scenario.run(on: stage.descriptor).verdict == .flaw
     let graph = try #require(stage.graph)
     #expect(graph.edges.contains(where: \.leaks) == leaks)
   }
@@ -33,7 +33,7 @@ struct ReferenceGraphTests {
   )
   func weakEdgesMatchTheScenario(stage: Design) throws {
     let scenario = Scenario.Name.releasedObserverNotCalled.scenario
-    let skips = scenario.run(on: stage.observable).verdict == .holds
+    let skips = scenario.run(on: stage.descriptor).verdict == .holds
     let graph = try #require(stage.graph)
     #expect(graph.edges.contains { !$0.isStrong } == skips)
   }

@@ -81,11 +81,11 @@ struct ReferenceTests {
     let expected = try #require(pinned[reference.id])
     #expect(Set(expected.keys) == Set(Scenario.all.map(\.name)), "pin every scenario")
     for scenario in Scenario.all {
-      let outcome = scenario.run(on: reference.observable)
+      let outcome = scenario.run(on: reference.descriptor)
       #expect(
         outcome.verdict == expected[scenario.name],
         """
-        \(reference.observable.title) now gives '\(outcome.verdict.rawValue)' for \(scenario.name), pinned \
+        \(reference.descriptor.title) now gives '\(outcome.verdict.rawValue)' for \(scenario.name), pinned \
         as '\(expected[scenario.name]?.rawValue ?? "nothing")' (\(outcome.detail)). A toolchain \
         change? Update the pin here and Tutorial/08-beyond-the-stages.md.
         """)
@@ -95,7 +95,7 @@ struct ReferenceTests {
   @Test("a stage is never given n/a: a lack is a flaw there")
   func stagesNeverNotApplicable() {
     for scenario in Scenario.all {
-      for stage in Design.stages.map(\.observable) {
+      for stage in Design.stages.map(\.descriptor) {
         #expect(scenario.run(on: stage).verdict != .notApplicable, "\(scenario.name) on \(stage)")
       }
     }
@@ -104,7 +104,7 @@ struct ReferenceTests {
   @Test("a reference's outcome, evidence included, is the same every time it runs")
   func repeatable() {
     for scenario in Scenario.all {
-      for reference in Design.references.map(\.observable) {
+      for reference in Design.references.map(\.descriptor) {
         #expect(
           scenario.run(on: reference) == scenario.run(on: reference),
           "\(scenario.name) on \(reference)")

@@ -18,7 +18,7 @@ private func spelled(_ number: Int) -> String {
 
 /// The scenarios `design` is documented to fail.
 private func flaws(of design: Design) -> Set<Scenario.Name> {
-  design.observable.documentedFlaws ?? []
+  design.descriptor.documentedFlaws ?? []
 }
 
 /// A file's text as the counts are matched in it: lowercase, white space collapsed, and the `//`
@@ -30,7 +30,7 @@ private func prose(of path: String) throws -> String {
 
 /// The DocC landing page of a stage's module.
 private func landingPage(of stage: Design) -> String {
-  let module = stage.observable.module
+  let module = stage.descriptor.module
   return "Sources/\(module)/\(module).docc/\(module).md"
 }
 

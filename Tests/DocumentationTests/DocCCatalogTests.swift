@@ -55,7 +55,7 @@ struct DocCCatalogTests {
     let named = spi.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
       .filter { $0.hasPrefix("- ") && !$0.hasPrefix("- documentation_targets") }
       .map { String($0.dropFirst(2)) }
-    #expect(named.prefix(2) == ["ObserverScenarios", Design.concurrency.observable.module])
+    #expect(named.prefix(2) == ["ObserverScenarios", Design.concurrency.descriptor.module])
   }
 
   @Test(
@@ -97,8 +97,8 @@ struct DocCCatalogTests {
     "a stage's landing page links its chapter with a link that works on GitHub, not as code text",
     arguments: Design.stages)
   func landingPageLinksItsChapter(stage: Design) throws {
-    let module = stage.observable.module
-    let chapter = try #require(stage.observable.chapter)
+    let module = stage.descriptor.module
+    let chapter = try #require(stage.descriptor.chapter)
     let page = try String(
       contentsOf: packageRoot.appendingPathComponent(
         "\(catalog(of: module))/\(module).md"),
@@ -138,7 +138,7 @@ struct DocCCatalogTests {
   @Test("every stage library has a catalog with a landing page and a flaws article")
   func everyStageHasACatalog() throws {
     let catalogs = try modulesWithCatalogs()
-    for module in Design.stages.map(\.observable.module) {
+    for module in Design.stages.map(\.descriptor.module) {
       #expect(catalogs.contains(module), "\(module) has no catalog")
       let flaws = packageRoot.appendingPathComponent("\(catalog(of: module))/Flaws.md")
       #expect(FileManager.default.fileExists(atPath: flaws.path), "\(module) has no Flaws.md")
@@ -147,9 +147,9 @@ struct DocCCatalogTests {
 
   @Test(
     "each stage's flaws article names exactly the scenarios that fail for it, live",
-    arguments: Design.stages.filter { $0.observable.documentedFlaws?.isEmpty == false })
+    arguments: Design.stages.filter { $0.descriptor.documentedFlaws?.isEmpty == false })
   func flawsArticleMatchesTheScenarios(stage: Design) throws {
-    let module = stage.observable.module
+    let module = stage.descriptor.module
     let article = try String(
       contentsOf: packageRoot.appendingPathComponent("\(catalog(of: module))/Flaws.md"),
       encoding: .utf8)
@@ -161,7 +161,7 @@ struct DocCCatalogTests {
         return String(line[line.index(line.startIndex, offsetBy: 3)..<end])
       })
     let failing = Set(
-      Scenario.all.filter { $0.run(on: stage.observable).verdict == .flaw }.map(\.name))
+      Scenario.all.filter { $0.run(on: stage.descriptor).verdict == .flaw }.map(\.name))
     #expect(named == failing)
   }
 }

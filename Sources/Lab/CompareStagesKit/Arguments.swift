@@ -104,7 +104,7 @@ extension Command {
       .value(
         "--stage", "id", valid: stageNumbers,
         help: "show only this stage, 1 to \(Design.stages.count) or its name ("
-          + Design.stages.map(\.observable.shortName).joined(separator: ", ")
+          + Design.stages.map(\.descriptor.shortName).joined(separator: ", ")
           + "), or a reference, "
           + Design.references.map(\.id).joined(separator: ", ")
           + "; repeat it for more (trace takes one)"
@@ -117,7 +117,7 @@ extension Command {
       .flag(
         "--with-platform",
         help: "add the platform's own observers as references: "
-          + Design.references.map(\.observable.name).joined(separator: ", ") + ", run live"
+          + Design.references.map(\.descriptor.name).joined(separator: ", ") + ", run live"
       ) { options in options.withPlatform = true },
       .flag("--quick", help: "tiny sizes, to check that every row is produced") { options in
         options.quick = true

@@ -43,13 +43,13 @@ package enum CompareStages {
     case .graph(let stage):
       io.write(stage.graph.mermaid)
     case .trace(let name, let design, let format):
-      let trace = name.scenario.trace(on: design.observable).trace
+      let trace = name.scenario.trace(on: design.descriptor).trace
       io.write(format == .mermaid ? trace.mermaid : trace.text)
     case .compare(let format, let scenarios, let columns):
       return print(
         ScenarioReport(
           scenarios: scenarios.isEmpty ? Scenario.Name.allCases : scenarios,
-          designs: (columns.isEmpty ? Design.stages : columns).map(\.observable)),
+          designs: (columns.isEmpty ? Design.stages : columns).map(\.descriptor)),
         as: format, io: io)
     }
     return .success
@@ -156,7 +156,7 @@ package enum CompareStages {
     lines += wrap("Sized for: " + scenario.sizing, firstPrefix: "", prefix: "")
     lines.append("")
     let columns = Design.stages + (withPlatform ? Design.references : [])
-    for design in columns.map(\.observable) {
+    for design in columns.map(\.descriptor) {
       let outcome = scenario.run(on: design)
       lines.append(
         design.stageNumber.map { "Stage \($0), \(design.title)" } ?? "Reference: \(design.title)")

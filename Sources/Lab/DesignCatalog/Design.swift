@@ -7,12 +7,12 @@ import Support
 /// facts are written.
 ///
 /// Each design lives in a file of its own in this module, beside its adapters: its descriptor
-/// for the scenarios (``observable``), its contenders for the bench, and, for a stage, who holds
+/// for the scenarios (``descriptor``), its contenders for the bench, and, for a stage, who holds
 /// whom. A stage is one entry, made by `stage(…)`, and the line that says which shape its
 /// observable has.
 package struct Design: Sendable, Identifiable {
   /// What the scenarios know of it: names, capabilities, documented verdicts, and a factory.
-  package var observable: ObservableDesign
+  package var descriptor: ObservableDesign
   /// How the bench measures it: usually one contender, stage 5 has a second on the main actor.
   package var contenders: [Contender]
   /// Who holds whom once a screen has subscribed, for a stage.
@@ -23,9 +23,9 @@ package struct Design: Sendable, Identifiable {
   package var sampleWithOneOwner: (@Sendable (GraphScreen) -> Any)?
 
   /// The name `--stage` takes.
-  package var id: String { observable.id }
+  package var id: String { descriptor.id }
   /// The stage's number, for a stage.
-  package var stageNumber: Int? { observable.stageNumber }
+  package var stageNumber: Int? { descriptor.stageNumber }
 }
 
 extension Design {
@@ -47,7 +47,7 @@ extension Design {
   /// The names of the references this platform cannot run: empty where every one runs,
   /// `Observations` on an Apple OS before 26. A table measured where they run has their rows.
   package static var namesOfReferencesMissingHere: [String] {
-    [observationsName].filter { name in !references.contains { $0.observable.name == name } }
+    [observationsName].filter { name in !references.contains { $0.descriptor.name == name } }
   }
 
   /// Every design: the stages, then the references.
@@ -55,7 +55,7 @@ extension Design {
 
   /// The design `--stage` names, by its id ("2", "observation") or its short name ("keyed").
   package static func named(_ name: String) -> Design? {
-    all.first { $0.id == name || $0.observable.shortName == name }
+    all.first { $0.id == name || $0.descriptor.shortName == name }
   }
 
   /// What the bench measures: the harness alone, then the floor and the closure array it
@@ -78,15 +78,15 @@ extension Design {
     allocationsPerSet: @escaping @Sendable (_ observers: Int) -> Double = { _ in 0 }
   ) -> Design where Adapter.Observable: BenchSubject {
     let module = String(String(reflecting: Adapter.Observable.self).prefix { $0 != "." })
-    let observable = ObservableDesign(
+    let descriptor = ObservableDesign(
       id: "\(number)", name: "stage \(number)", shortName: shortName, title: title,
       module: module, typeName: "\(module).Observable<Int>", chapter: chapter.path,
       role: .stage(number), addingCapabilities: addingCapabilities, isSendable: isSendable,
       documentedFlaws: documentedFlaws, adapter: adapter)
     return Design(
-      observable: observable,
+      descriptor: descriptor,
       contenders: [
-        Contender(observable, allocationsPerSet: allocationsPerSet) { Adapter.Observable(0) }
+        Contender(descriptor, allocationsPerSet: allocationsPerSet) { Adapter.Observable(0) }
       ],
       graph: graph,
       sampleWithOneOwner: { _ in
@@ -100,9 +100,9 @@ extension Design {
 
   /// A platform's reference, measured by the bench through `subject`.
   static func reference(
-    _ observable: ObservableDesign, subject: @escaping @Sendable () -> any BenchSubject
+    _ descriptor: ObservableDesign, subject: @escaping @Sendable () -> any BenchSubject
   ) -> Design {
-    Design(observable: observable, contenders: [Contender(observable, make: subject)])
+    Design(descriptor: descriptor, contenders: [Contender(descriptor, make: subject)])
   }
 }
 
@@ -141,5 +141,5 @@ extension Design: Equatable {
 
 extension Design: CustomStringConvertible {
   /// What prose calls it: "stage 2", "NotificationCenter".
-  package var description: String { observable.name }
+  package var description: String { descriptor.name }
 }

@@ -7,7 +7,7 @@ import Support
 extension Design {
   /// Stage 5: thread-safe, ordered delivery, immediate removal.
   package static let concurrency = Design(
-    observable: .concurrency,
+    descriptor: .concurrency,
     contenders: [
       // The lesson allocates one queue entry a set, whatever N; the tuned one, nothing.
       Contender(.concurrency, allocationsPerSet: { _ in 1 }) {
