@@ -17,35 +17,26 @@ private func output(of command: String) async throws -> String {
   }
   words.removeFirst(2)
   let product = words.removeFirst()
+  let arguments = words
+  let run: CommandRun
   switch product {
   case "compare-stages":
-    let result = CapturedIO()
-    let status = CompareStages.run(words, io: result.io)
-    guard status == .success else {
-      throw DocumentationError("\(command) exited \(status.rawValue): \(result.error)")
-    }
-    return result.output
+    run = CommandRun { CompareStages.run(arguments, io: $0) }
   case "tutorial":
     // A demo or chapter 5's picture, and nothing else: the usage is not documented output.
     guard words.count == 1 && Int(words[0]) != nil || words == ["5", "--picture"] else {
       throw DocumentationError("no demo for '\(command)'")
     }
-    let result = CapturedIO()
-    let status = await TutorialCommand.run(words, io: result.io)
-    guard status == .success else {
-      throw DocumentationError("\(command) exited \(status.rawValue): \(result.error)")
-    }
-    return result.output
+    run = await CommandRun(awaiting: { await TutorialCommand.run(arguments, io: $0) })
   case "keeping-score" where words == ["--help"]:
-    let result = CapturedIO()
-    let status = KeepingScoreCommand.run(words, io: result.io)
-    guard status == .success else {
-      throw DocumentationError("\(command) exited \(status.rawValue): \(result.error)")
-    }
-    return result.output
+    run = CommandRun { KeepingScoreCommand.run(arguments, io: $0) }
   default:
     throw DocumentationError("no way to run '\(product)' in the tests: \(command)")
   }
+  guard run.status == .success else {
+    throw DocumentationError("\(command) exited \(run.status.rawValue): \(run.error)")
+  }
+  return run.output
 }
 
 /// Whether what `path` says, or the output of `command` shown there, is checked on this
@@ -280,21 +271,21 @@ private func keyPaths(of value: Any, prefix: String = "") -> Set<String> {
   return []
 }
 
+/// Each cell but the first of every table row replaced by a dot: what a copied bench table
+/// (appendix 6a's, appendix 5a's) must keep, while its figures may differ from run to run.
+func benchTableShape(_ markdown: String) -> String {
+  markdown.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+    guard line.hasPrefix("| "), !line.hasPrefix("| contender"), !line.hasPrefix("| ---") else {
+      return String(line)
+    }
+    let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+    return "| " + ([cells[0]] + cells.dropFirst().map { _ in "·" }).joined(separator: " | ")
+      + " |"
+  }.joined(separator: "\n")
+}
+
 @Suite("Documentation: bench tables")
 struct BenchTableTests {
-  /// Each cell but the first of every table row replaced by a dot: what a copied bench table
-  /// must keep, while its figures may differ from run to run.
-  private func shape(_ markdown: String) -> String {
-    markdown.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-      guard line.hasPrefix("| "), !line.hasPrefix("| contender"), !line.hasPrefix("| ---") else {
-        return String(line)
-      }
-      let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-      return "| " + ([cells[0]] + cells.dropFirst().map { _ in "·" }).joined(separator: " | ")
-        + " |"
-    }.joined(separator: "\n")
-  }
-
   /// `markdown` without the rows of the references this platform cannot run: a table recorded
   /// where `Observations` runs has its row, which the bench of an Apple OS before 26 cannot
   /// print.
@@ -309,10 +300,11 @@ struct BenchTableTests {
     "a copied bench table has the rows, columns and titles the bench prints",
     arguments: try MarkdownDocument.all())
   func benchTables(document: MarkdownDocument) {
-    let expected = shape(BenchReport.shape(of: .full, contenders: Design.contenders).markdown)
+    let expected = benchTableShape(
+      BenchReport.shape(of: .full, contenders: Design.contenders).markdown)
     for block in document.benchBlocks {
       #expect(
-        shape(withoutRowsMissingHere(block.content)) == expected,
+        benchTableShape(withoutRowsMissingHere(block.content)) == expected,
         "\(document.path):\(block.line): this bench table no longer has the bench's shape")
       let counts = block.content.components(separatedBy: "**Heap allocations per set")[1]
       #expect(

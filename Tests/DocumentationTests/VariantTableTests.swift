@@ -8,18 +8,6 @@ import Testing
 struct VariantTableTests {
   private let appendix = "Tutorial/05a-appendix-making-stage-5-fast.md"
 
-  /// Each cell but the first of every table row replaced by a dot.
-  private func shape(_ markdown: String) -> String {
-    markdown.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-      guard line.hasPrefix("| "), !line.hasPrefix("| contender"), !line.hasPrefix("| ---") else {
-        return String(line)
-      }
-      let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-      return "| " + ([cells[0]] + cells.dropFirst().map { _ in "·" }).joined(separator: " | ")
-        + " |"
-    }.joined(separator: "\n")
-  }
-
   /// The recorded table's rows, by contender: each cell's text.
   private func rows(_ markdown: String) -> [String: [String]] {
     var rows: [String: [String]] = [:]
@@ -41,7 +29,7 @@ struct VariantTableTests {
       of: BenchReport.shape(of: .full, contenders: TunedVersions.contenders))
     #expect(!expected.isEmpty)
     #expect(
-      shape(blocks[0].content) == shape(expected),
+      benchTableShape(blocks[0].content) == benchTableShape(expected),
       "\(appendix):\(blocks[0].line): the table no longer has the shape compare-stages variants prints"
     )
   }

@@ -209,6 +209,19 @@ package struct CommandRun: Sendable {
     output = captured.output
     error = captured.error
   }
+
+  /// Runs `command`, which is `async` (`tutorial`'s), as ``init(input:environment:isTerminal:_:)``
+  /// runs one that is not, in the caller's isolation.
+  package init(
+    input: [String] = [], environment: [String: String] = [:], isTerminal: Bool = false,
+    isolation: isolated (any Actor)? = #isolation,
+    awaiting command: (CommandIO) async throws -> ExitCode
+  ) async rethrows {
+    let captured = CapturedIO(input: input, environment: environment, isTerminal: isTerminal)
+    status = try await command(captured.io)
+    output = captured.output
+    error = captured.error
+  }
 }
 
 extension CommandIO {

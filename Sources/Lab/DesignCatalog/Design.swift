@@ -8,8 +8,8 @@ import Support
 ///
 /// Each design lives in a file of its own in this module, beside its adapters: its descriptor
 /// for the scenarios (``descriptor``), its contenders for the bench, and, for a stage, who holds
-/// whom. A stage is one entry, made by `stage(…)`, and the line that says which shape its
-/// observable has.
+/// whom. A stage is one entry, made by `stage(…)`, and the conformance that gives its observable
+/// its shape and says how the bench subscribes to it.
 package struct Design: Sendable, Identifiable {
   /// What the scenarios know of it: names, capabilities, documented verdicts, and a factory.
   package var descriptor: ObservableDesign
