@@ -24,8 +24,10 @@
 package final class Observable<Value: Sendable> {
   // TODO: Make `Observable` `Sendable`, so that threads may share it: guard its state with a
   // `Mutex` from the Synchronization module. Never hold the lock while a closure runs: a
-  // closure may read the value, add or remove observers, or set the value. A callback removed
-  // during a notification must still not be called for it.
+  // closure may read the value, add or remove observers, or set the value. Nor while the
+  // `.initial` call runs, or a removed callback is freed: what its closure captured may use the
+  // observable in its deinit. A callback removed during a notification must still not be called
+  // for it.
 
   private struct Callback {
     /// Tells this callback apart from every other, even another of the same observer.

@@ -103,8 +103,9 @@ public final class Observable<Value: Sendable>: Sendable {
   /// what a grader counts to see whether dead entries are kept. ``observerCount`` counts the
   /// live ones only.
   ///
-  /// A subscription whose owner is gone, or whose token was cancelled, is removed by the next
-  /// set or subscription, so after either this equals ``observerCount``.
+  /// A subscription ended by its token or by ``removeObserver(_:)`` leaves at once. One whose
+  /// owner is gone stays stored until the next set removes it, so after a set this equals
+  /// ``observerCount``.
   ///
   /// ```swift
   /// let observable = Observable(0)

@@ -176,6 +176,12 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       var change = Change(kind: .update, oldValue: nil, newValue: newValue)
       var before: UInt64 = 0
       var snapshot: [Subscription<Value>?] = []
+      #if BENCH_VARIANT_ALLOCATING
+        // The box this set replaces: it may hold the last reference to an old value, so it is
+        // freed after the lock is let go.
+        var replacedChange: ChangeBox?
+        defer { withExtendedLifetime(replacedChange) {} }
+      #endif
       let mustDeliver = state.withLock { state in
         _ = handoff.load(ordering: .acquiring)
         change = Change(kind: .update, oldValue: state.value, newValue: newValue)
@@ -184,7 +190,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         snapshot = state.slots
         #if BENCH_VARIANT_ALLOCATING
           // Appendix 05a's variant: one allocation a set, as a queue node for each change was
-          // (the previous one is freed).
+          // (the previous one is freed once the lock is let go).
+          replacedChange = state.lastChange
           state.lastChange = ChangeBox(change)
         #endif
         #if BENCH_VARIANT_TWO_TRIPS
@@ -383,8 +390,9 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   /// what a grader counts to see whether dead entries are kept. ``observerCount`` counts the
   /// live ones only.
   ///
-  /// A subscription whose owner is gone, or whose token was cancelled, is removed by the next
-  /// set or subscription, so after either this equals ``observerCount``.
+  /// A subscription ended by its token or by ``removeObserver(_:)`` leaves at once. One whose
+  /// owner is gone stays stored until the next set removes it, so after a set this equals
+  /// ``observerCount``.
   ///
   /// ```swift
   /// let observable = Observable(0)

@@ -113,6 +113,36 @@ struct ObservableTests {
     #expect(observable._storedSubscriptionCount == 0, "the set cleaned the dead entry")
   }
 
+  @Test(
+    "storedSubscriptionCount: a cancelled or removed subscription leaves at once, a dead owner's stays until a set"
+  )
+  func storedCountAfterEachEnding() {
+    let deinits = SharedLog<String>()
+    let observable = Observable(0)
+    let token = observable.observeOnAnyThread { _ in }
+    let removed = Owner("removed", deinits: deinits)
+    observable.observeOnAnyThread(removed) { _, _ in }
+    var gone: Owner? = Owner("gone", deinits: deinits)
+    observable.observeOnAnyThread(gone!) { _, _ in }
+    #expect(observable._storedSubscriptionCount == 3)
+    token.cancel()
+    #expect(observable._storedSubscriptionCount == 2, "cancelling took it out at once")
+    observable.removeObserver(removed)
+    #expect(observable._storedSubscriptionCount == 1, "removeObserver took it out at once")
+    // Made before `gone` is released, so that it cannot take `gone`'s address.
+    let other = Owner("other", deinits: deinits)
+    gone = nil
+    #expect(deinits.entries == ["gone"])
+    // Another owner subscribing does not sweep it: only a set does, as documented.
+    observable.observeOnAnyThread(other) { _, _ in }
+    #expect(observable._storedSubscriptionCount == 2, "the dead owner's subscription stays")
+    #expect(observable.observerCount == 1)
+    observable.value = 1
+    #expect(observable._storedSubscriptionCount == 1, "the set took it out")
+    #expect(observable._storedSubscriptionCount == observable.observerCount)
+    withExtendedLifetime((removed, other)) {}
+  }
+
   @Test("once its owner is gone and a set has cleaned it, a subscription frees its handler")
   func deadOwnerFreesHandler() {
     let deinits = SharedLog<String>()

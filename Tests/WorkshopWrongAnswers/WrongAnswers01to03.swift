@@ -217,6 +217,23 @@ final class RemovesEveryKeyOfOwner: OwnerKeyedBase, OwnerKeyedObservable {
   }
 }
 
+/// Keeps an array of owner, key and closure; binding replaces by owner and key, but removal
+/// takes the first entry under the key, whoever owns it.
+final class RemovesFirstUnderKey: OwnerKeyedObservable {
+  var entries: [(owner: ObjectIdentifier, key: String, observer: (Int) -> Void)] = []
+  var value: Int { didSet { for entry in entries { entry.observer(value) } } }
+  var observerCount: Int { entries.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ owner: AnyObject, forKey key: String, _ observer: @escaping (Int) -> Void) {
+    let id = ObjectIdentifier(owner)
+    entries.removeAll { $0.owner == id && $0.key == key }
+    entries.append((id, key, observer))
+  }
+  func removeObserver(_ owner: AnyObject, forKey key: String) {
+    if let index = entries.firstIndex(where: { $0.key == key }) { entries.remove(at: index) }
+  }
+}
+
 extension WrongAnswer {
   static let exercise3 = [
     WrongAnswer(
@@ -230,7 +247,8 @@ extension WrongAnswer {
       name: "03-removes-every-owners-key", exercise: 3,
       mistake: "removeObserver removes every owner's closure under the key",
       caughtBy: .check(.twoOwnersOneKey),
-      evidence: "the first removed its \"label\": set 2 called nobody, not the second screen",
+      evidence: "the second removed its \"label\": set 2 called nobody, not the first screen "
+        + "and the third screen",
       code: .exercise(3, OwnerKeyedAdapter<RemovesEveryOwnersKey>.self, isSendable: false)),
     WrongAnswer(
       name: "03-keyed-by-owner-only", exercise: 3,
@@ -244,5 +262,12 @@ extension WrongAnswer {
       caughtBy: .check(.oneOwnerTwoKeys),
       evidence: "removed \"label\": set 3 called nobody, not badge",
       code: .exercise(3, OwnerKeyedAdapter<RemovesEveryKeyOfOwner>.self, isSendable: false)),
+    WrongAnswer(
+      name: "03-removes-first-under-key", exercise: 3,
+      mistake: "removeObserver removes the first closure under the key, whichever owner asks",
+      caughtBy: .check(.twoOwnersOneKey),
+      evidence: "the second removed its \"label\": set 2 called the second screen and the third "
+        + "screen, not the first screen and the third screen",
+      code: .exercise(3, OwnerKeyedAdapter<RemovesFirstUnderKey>.self, isSendable: false)),
   ]
 }

@@ -82,6 +82,20 @@ final class LiveListIndexLoop: OptionsBase, OptionsObservable {
   }
 }
 
+/// Hands out the number of callbacks as the id, so that a callback added after a removal can
+/// take the id of one removed, and the lookup by id still finds the removed one.
+final class IDFromCallbackCount: OptionsBase, OptionsObservable {
+  override func addObserver(
+    _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
+    closure: @escaping (Int, WrongOptions) -> Void
+  ) {
+    if removeIfExists { removeObserver(observer) }
+    callbacks.append(
+      Callback(id: callbacks.count, observer: observer, options: options, closure: closure))
+    if options.contains(.initial) { closure(storedValue, .initial) }
+  }
+}
+
 /// Stops the whole notification once a callback has been removed during it.
 final class StopsAfterRemoval: OptionsBase, OptionsObservable {
   var removedDuringNotification = false
@@ -119,6 +133,12 @@ extension WrongAnswer {
       caughtBy: .check(.removedMidNotificationAmongSeveral),
       evidence: "set 1 called A, not A, B, D and E",
       code: .exercise(6, OptionsAdapter<StopsAfterRemoval>.self, isSendable: false)),
+    WrongAnswer(
+      name: "06-id-from-count", exercise: 6,
+      mistake: "the id is the count of callbacks, so a callback added after a removal reuses it",
+      caughtBy: .check(.lastRemovedAnotherAddedMidNotification),
+      evidence: "set 1 still called C",
+      code: .exercise(6, OptionsAdapter<IDFromCallbackCount>.self, isSendable: false)),
   ]
 }
 
@@ -170,6 +190,24 @@ final class OnePendingSlot: QueueBase, OptionsObservable {
   }
 }
 
+/// Says the notification is over before the queue is drained, so a set made while a queued
+/// change is delivered is delivered at once, inside it.
+final class FlagClearedBeforeDrain: QueueBase, OptionsObservable {
+  override func set(_ newValue: Int) {
+    guard !isNotifying else {
+      pending.append((storedValue, newValue))
+      storedValue = newValue
+      return
+    }
+    let oldValue = storedValue
+    storedValue = newValue
+    isNotifying = true
+    deliver(old: oldValue, new: newValue)
+    isNotifying = false
+    while let change = next() { deliver(old: change.old, new: change.new) }
+  }
+}
+
 /// Never says the notification is over, so later sets are queued for ever.
 final class NeverResetsFlag: QueueBase, OptionsObservable {
   override func finish() {}
@@ -211,6 +249,12 @@ extension WrongAnswer {
       caughtBy: .check(.nestedSetsOldValues),
       evidence: "B received old 1, new 1, old 2, new 2, not old 0, new 1, old 1, new 2",
       code: .exercise(7, OptionsAdapter<OldValueAtDelivery>.self, isSendable: false)),
+    WrongAnswer(
+      name: "07-flag-cleared-before-drain", exercise: 7,
+      mistake: "the notifying flag is cleared before the queue is drained",
+      caughtBy: .check(.chainedNestedSets),
+      evidence: "B received 1, 3, 2 and ended on 2, not 1, 2, 3",
+      code: .exercise(7, OptionsAdapter<FlagClearedBeforeDrain>.self, isSendable: false)),
   ]
 }
 

@@ -223,6 +223,105 @@ final class SnapshotWithoutRemovalCheck: Sendable, SendableOptionsObservable {
   }
 }
 
+/// Locks properly and lets the lock go before every call, but calls or frees one thing with the
+/// lock held, as its subclass's `mistake` says.
+class LetsGoButOne: @unchecked Sendable {
+  // The only stored property is the `Mutex`.
+  enum Mistake {
+    /// The `.initial` call runs under the lock.
+    case initialCall
+    /// The callbacks `removeObserver` removes are freed under the lock.
+    case removed
+    /// The callbacks that adding an observer again replaces are freed under the lock.
+    case replaced
+    /// The callbacks of released observers are freed under the lock, by a set.
+    case dead
+  }
+  class var mistake: Mistake { .initialCall }
+
+  typealias Options = WrongOptions
+  let state: Mutex<LockedState>
+  required init(_ value: Int) { state = Mutex(LockedState(value: value)) }
+  var observerCount: Int { state.withLock { $0.callbacks.count } }
+
+  /// `callbacks` when the mistake is not `mistake`: kept to be freed after the lock is let go.
+  /// Otherwise nothing, so that they are freed with the lock held.
+  func keep(_ callbacks: [SendableCallback], unless mistake: Mistake) -> [SendableCallback] {
+    Self.mistake == mistake ? [] : callbacks
+  }
+
+  var value: Int {
+    get { state.withLock { $0.value } }
+    set {
+      let (oldValue, snapshot, dead) = state.withLock { state in
+        let oldValue = state.value
+        state.value = newValue
+        let dead = state.callbacks.filter { $0.observer == nil }
+        state.callbacks.removeAll { $0.observer == nil }
+        return (oldValue, state.callbacks, keep(dead, unless: .dead))
+      }
+      withExtendedLifetime(dead) {}
+      for (value, option) in [(oldValue, WrongOptions.old), (newValue, .new)] {
+        for callback in snapshot where callback.options.contains(option) {
+          if state.withLock({ $0.callbacks.contains { $0.id == callback.id } }) {
+            callback.closure(value, option)
+          }
+        }
+      }
+    }
+  }
+
+  func addObserver(
+    _ observer: AnyObject & Sendable, removeIfExists: Bool, options: WrongOptions,
+    closure: @escaping @Sendable (Int, WrongOptions) -> Void
+  ) {
+    let initialUnderLock = Self.mistake == .initialCall && options.contains(.initial)
+    let (value, replaced) = state.withLock { state in
+      var replaced: [SendableCallback] = []
+      if removeIfExists {
+        replaced = state.callbacks.filter { $0.observer === observer }
+        state.callbacks.removeAll { $0.observer === observer }
+      }
+      state.lastID += 1
+      state.callbacks.append(
+        SendableCallback(id: state.lastID, observer: observer, options: options, closure: closure))
+      if initialUnderLock { closure(state.value, .initial) }
+      return (state.value, keep(replaced, unless: .replaced))
+    }
+    withExtendedLifetime(replaced) {}
+    if options.contains(.initial), !initialUnderLock { closure(value, .initial) }
+  }
+
+  func removeObserver(_ observer: AnyObject & Sendable) {
+    let removed = state.withLock { state in
+      let removed = state.callbacks.filter { $0.observer === observer }
+      state.callbacks.removeAll { $0.observer === observer }
+      return keep(removed, unless: .removed)
+    }
+    withExtendedLifetime(removed) {}
+  }
+}
+
+/// Makes the `.initial` call with the lock held.
+final class InitialCallUnderLock: LetsGoButOne, @unchecked Sendable, SendableOptionsObservable {
+  override class var mistake: Mistake { .initialCall }
+}
+
+/// Frees the callbacks `removeObserver` removes with the lock held.
+final class RemovedFreedUnderLock: LetsGoButOne, @unchecked Sendable, SendableOptionsObservable {
+  override class var mistake: Mistake { .removed }
+}
+
+/// Frees the callbacks an observer added again replaces with the lock held.
+final class ReplacedFreedUnderLock: LetsGoButOne, @unchecked Sendable, SendableOptionsObservable {
+  override class var mistake: Mistake { .replaced }
+}
+
+/// Frees the callbacks of released observers with the lock held, on a set.
+final class DeadFreedUnderLock: LetsGoButOne, @unchecked Sendable, SendableOptionsObservable {
+  override class var mistake: Mistake { .dead }
+}
+
 extension WrongAnswer {
   static let exercise9 = [
     WrongAnswer(
@@ -265,5 +364,31 @@ extension WrongAnswer {
       code: .exercise(
         9, SendableOptionsAdapter<SnapshotWithoutRemovalCheck>.self,
         isSendable: ObservableDesign.isSendable(SnapshotWithoutRemovalCheck.self))),
+    WrongAnswer(
+      name: "09-initial-call-under-lock", exercise: 9,
+      mistake: "the .initial call runs with the lock held",
+      caughtBy: .check(.initialCallWithNoLockHeld),
+      evidence: "A's .initial call ran: another thread waited",
+      code: .exercise(9, SendableOptionsAdapter<InitialCallUnderLock>.self)),
+    WrongAnswer(
+      name: "09-removed-freed-under-lock", exercise: 9,
+      mistake: "removeObserver frees the removed closures with the lock held",
+      caughtBy: .check(.capturesFreedWithNoLockHeld),
+      evidence: "removeObserver(A) freed what A's closure captured: another thread waited",
+      code: .exercise(9, SendableOptionsAdapter<RemovedFreedUnderLock>.self)),
+    WrongAnswer(
+      name: "09-replaced-freed-under-lock", exercise: 9,
+      mistake: "adding an observer again frees its earlier closures with the lock held",
+      caughtBy: .check(.capturesFreedWithNoLockHeld),
+      evidence: "adding B again, with removeIfExists, freed what B's first closure captured: "
+        + "another thread waited",
+      code: .exercise(9, SendableOptionsAdapter<ReplacedFreedUnderLock>.self)),
+    WrongAnswer(
+      name: "09-dead-freed-under-lock", exercise: 9,
+      mistake: "a set frees released observers' closures with the lock held",
+      caughtBy: .check(.capturesFreedWithNoLockHeld),
+      evidence: "a set after C was released freed what C's closure captured: another thread "
+        + "waited",
+      code: .exercise(9, SendableOptionsAdapter<DeadFreedUnderLock>.self)),
   ]
 }

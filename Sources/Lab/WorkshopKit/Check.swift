@@ -30,8 +30,14 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   case removedMidNotificationAmongSeveral = "removed-mid-notification-among-several"
   /// Exercise 6: an observer removed and added again mid-notification: its old closure is gone.
   case removedAndAddedAgainMidNotification = "removed-and-added-again-mid-notification"
+  /// Exercise 6: the last observer removed and another added mid-notification: the removed
+  /// one is not called, though the new one came after it.
+  case lastRemovedAnotherAddedMidNotification = "last-removed-another-added-mid-notification"
   /// Exercise 7: a handler that sets 2 then 3: everyone receives 1, 2, 3 and ends on 3.
   case twoNestedSetsInOrder = "two-nested-sets-in-order"
+  /// Exercise 7: a handler that sets 2 on 1, and 3 on 2: a set nested in a queued one is
+  /// queued too, so everyone receives 1, 2, 3 and ends on 3.
+  case chainedNestedSets = "chained-nested-sets"
   /// Exercise 7: the old values of queued sets are the values they replaced.
   case nestedSetsOldValues = "nested-sets-old-values"
   /// Exercise 7: a set made after a round with nested sets is delivered.
@@ -46,6 +52,12 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   case closureUsesTheObservable = "closure-uses-the-observable"
   /// Exercise 9: while a closure runs, another thread may use the observable.
   case otherThreadDuringClosure = "another-thread-while-a-closure-runs"
+  /// Exercise 9: the `.initial` call runs with no lock held: another thread may use the
+  /// observable meanwhile.
+  case initialCallWithNoLockHeld = "initial-call-with-no-lock-held"
+  /// Exercise 9: what a removed, replaced or dead observer's closure captured is freed with no
+  /// lock held, since its deinit may use the observable.
+  case capturesFreedWithNoLockHeld = "captures-freed-with-no-lock-held"
   /// Exercise 10: a screen opened on saved scores shows them before its init returns.
   case screenOpensOnSavedScores = "screen-opens-on-saved-scores"
   /// Exercise 10: scores set on another thread reach the screen on the main thread, in order.

@@ -129,7 +129,10 @@ extension Exercise {
         """,
       aimed: [.unsubscribeDuringNotification],
       kept: keptByStage4,
-      checks: [.removedMidNotificationAmongSeveral, .removedAndAddedAgainMidNotification],
+      checks: [
+        .removedMidNotificationAmongSeveral, .removedAndAddedAgainMidNotification,
+        .lastRemovedAnotherAddedMidNotification,
+      ],
       api: .options,
       hints: [
         "The copy is fine for walking; the question is whether each callback in it is still "
@@ -148,7 +151,9 @@ extension Exercise {
         """,
       aimed: [.reentrantSetEndsOnLatest, .reentrantSetSeenOnceInOrder],
       kept: keptByStage4,
-      checks: [.twoNestedSetsInOrder, .nestedSetsOldValues, .laterSetDelivered],
+      checks: [
+        .twoNestedSetsInOrder, .chainedNestedSets, .nestedSetsOldValues, .laterSetDelivered,
+      ],
       api: .options,
       hints: [
         "The setter needs to know whether a notification is already under way: a Boolean "
@@ -189,12 +194,16 @@ extension Exercise {
         Make Observable Sendable, so that threads may share it: guard its state with a Mutex \
         from the Synchronization module. Never hold the lock while a closure runs: a closure \
         may read the value, add or remove observers, or set the value, and a Mutex locked \
-        twice on one thread stops the program. A removed observer must still not be called \
-        for a notification under way.
+        twice on one thread stops the program. Nor hold it while a removed closure is freed, \
+        or while the .initial call runs: what a closure captured may use the observable in its \
+        deinit. A removed observer must still not be called for a notification under way.
         """,
       aimed: [.sendable],
       kept: keptByStage4 + [.unsubscribeDuringNotification],
-      checks: [.threadsShareIt, .closureUsesTheObservable, .otherThreadDuringClosure],
+      checks: [
+        .threadsShareIt, .closureUsesTheObservable, .otherThreadDuringClosure,
+        .initialCallWithNoLockHeld, .capturesFreedWithNoLockHeld,
+      ],
       api: .sendableOptions,
       hints: [
         "Move every stored property into one State struct, and keep a Mutex<State> instead; "
@@ -203,6 +212,8 @@ extension Exercise {
           + "call), let the lock go, then call them one by one.",
         "Before each call, lock again just long enough to check the callback is still there, "
           + "and call it after unlocking.",
+        "Callbacks you take out of the list under the lock (removed, replaced, or of released "
+          + "observers) can be returned from withLock, so that they are freed after it.",
       ]),
     Exercise(
       number: 10, slug: "10-scores-on-the-main-actor",

@@ -11,7 +11,9 @@ extension OptionsAdapter {
     switch check {
     case .removedMidNotificationAmongSeveral: removedMidNotificationAmongSeveral()
     case .removedAndAddedAgainMidNotification: removedAndAddedAgainMidNotification()
+    case .lastRemovedAnotherAddedMidNotification: lastRemovedAnotherAddedMidNotification()
     case .twoNestedSetsInOrder: twoNestedSetsInOrder()
+    case .chainedNestedSets: chainedNestedSets()
     case .nestedSetsOldValues: nestedSetsOldValues()
     case .laterSetDelivered: laterSetDelivered()
     default: notRunHere(check)
@@ -80,6 +82,35 @@ extension OptionsAdapter {
     }
   }
 
+  private static func lastRemovedAnotherAddedMidNotification() -> Outcome {
+    let observable = Observable(0)
+    let log = CallLog()
+    let (a, b, c, d) = (Named("A"), Named("B"), Named("C"), Named("D"))
+    // C is the last: an id that counts the entries hands D the id C had, so that a lookup by
+    // id still finds C.
+    add(a, to: observable) { [weak observable] value, _ in
+      log.append("A")
+      guard value == 1, let observable else { return }
+      observable.removeObserver(c)
+      add(d, to: observable) { _, _ in log.append("D") }
+    }
+    add(b, to: observable) { _, _ in log.append("B") }
+    add(c, to: observable) { _, _ in log.append("C") }
+    var steps = Steps("added A, B, C; A removed C, the last, and added D, inside its closure for 1")
+    observable.value = 1
+    let first = log.take()
+    if first.contains("C") {
+      return steps.flaw("set 1 still called C (it called \(listed(first)))")
+    }
+    if !first.contains("B") { return steps.flaw("set 1 called \(listed(first)), not B") }
+    steps.then("then the value was set to 2")
+    observable.value = 2
+    if let flaw = steps.calls(log.take(), expected: ["A", "B", "D"], set: 2) { return flaw }
+    return withExtendedLifetime([a, b, c, d]) {
+      .holds("C, the last, removed and D added mid-notification: C never ran after its removal")
+    }
+  }
+
   /// What each observer received, by name, in order.
   private final class Received {
     var values: [String: [String]] = [:]
@@ -87,18 +118,44 @@ extension OptionsAdapter {
   }
 
   private static func twoNestedSetsInOrder() -> Outcome {
+    let owners = ["A", "B", "C"].map(Named.init)
+    return everyoneReceivedOneTwoThree(
+      owners, Steps("A set 2 then 3 inside its closure for 1"),
+      held: "A set 2 then 3 inside its closure for 1: A, B and C each received 1, 2, 3"
+    ) { observable, value in
+      guard value == 1 else { return }
+      observable.value = 2
+      observable.value = 3
+    }
+  }
+
+  private static func chainedNestedSets() -> Outcome {
+    // The second nested set is made while the queued 2 is delivered: a delivery the queue
+    // itself started.
+    let owners = ["A", "B"].map(Named.init)
+    return everyoneReceivedOneTwoThree(
+      owners, Steps("A set 2 inside its closure for 1, and 3 inside its closure for 2"),
+      held: "A set 2 inside its closure for 1, and 3 inside its closure for 2: A and B each "
+        + "received 1, 2, 3"
+    ) { observable, value in
+      if value < 3 { observable.value = value + 1 }
+    }
+  }
+
+  /// Adds `owners`, the first of which runs `nested` on each value it receives, sets 1, and
+  /// requires every owner to have received 1, 2 and 3, in that order, and the value to end on 3.
+  private static func everyoneReceivedOneTwoThree(
+    _ owners: [Named], _ steps: Steps, held: String,
+    nested: @escaping (Observable, Int) -> Void
+  ) -> Outcome {
     let observable = Observable(0)
     let received = Received()
-    let owners = ["A", "B", "C"].map(Named.init)
     for owner in owners {
       add(owner, to: observable) { [weak observable] value, _ in
         received.append(owner.name, String(value))
-        guard owner.name == "A", value == 1, let observable else { return }
-        observable.value = 2
-        observable.value = 3
+        if owner === owners[0], let observable { nested(observable, value) }
       }
     }
-    let steps = Steps("A set 2 then 3 inside its closure for 1")
     observable.value = 1
     for owner in owners {
       let got = received.values[owner.name] ?? []
@@ -113,9 +170,7 @@ extension OptionsAdapter {
       return steps.flaw(
         "every observer received 1, 2, 3, but the value then read \(observable.value)")
     }
-    return withExtendedLifetime(owners) {
-      .holds("A set 2 then 3 inside its closure for 1: A, B and C each received 1, 2, 3")
-    }
+    return withExtendedLifetime(owners) { .holds(held) }
   }
 
   private static func nestedSetsOldValues() -> Outcome {
@@ -244,6 +299,8 @@ extension SendableOptionsAdapter {
     case .threadsShareIt: threadsShareIt()
     case .closureUsesTheObservable: closureUsesTheObservable()
     case .otherThreadDuringClosure: otherThreadDuringClosure()
+    case .initialCallWithNoLockHeld: initialCallWithNoLockHeld()
+    case .capturesFreedWithNoLockHeld: capturesFreedWithNoLockHeld()
     default: notRunHere(check)
     }
   }
@@ -338,34 +395,145 @@ extension SendableOptionsAdapter {
   /// How long a closure waits for another thread to use the observable.
   private static var patience: Double { 2 }
 
+  /// Starts a thread that runs `use`, then signals `finished`, and waits for it `patience` at
+  /// most: whether it got through in that time. A lock held by the caller, even a recursive
+  /// one, makes it wait; it gets through once the lock is let go, and the caller then waits
+  /// on `finished` for it, so that nothing is left running.
+  private static func anotherThreadGetsThrough(
+    _ use: @escaping @Sendable () -> Void, finished: DispatchSemaphore
+  ) -> Bool {
+    Thread {
+      use()
+      finished.signal()
+    }.start()
+    return finished.wait(timeout: .now() + patience) == .success
+  }
+
+  /// The flaw when another thread waited in vain while `what`.
+  private static func lockHeld(_ what: String, tried: String) -> Outcome {
+    .flaw(
+      "\(what): another thread waited \(IsolatedGrading.seconds(patience)) to \(tried), in "
+        + "vain: a lock was held")
+  }
+
   private static func otherThreadDuringClosure() -> Outcome {
     let shared = Shared(observable: Observable(0))
     let owners = (0..<2).map(SendableOwner.init)
     let finished = DispatchSemaphore(value: 0)
-    let waited = Recording<Bool>()
-    // A's closure for 1 has another thread read the value and add B, and waits for it: a
-    // lock held around the closure, even a recursive one, makes that thread wait instead.
+    let gotThrough = Recording<Bool>()
+    // A's closure for 1 has another thread read the value and add B, and waits for it.
     shared.add(owners[0]) { [owners] value in
       guard value == 1 else { return }
-      let thread = Thread {
-        _ = shared.observable.value
-        shared.add(owners[1])
-        finished.signal()
-      }
-      thread.start()
-      let timedOut = finished.wait(timeout: .now() + patience) == .timedOut
-      waited.append(timedOut)
+      let other = anotherThreadGetsThrough(
+        {
+          _ = shared.observable.value
+          shared.add(owners[1])
+        }, finished: finished)
+      gotThrough.append(other)
     }
     shared.observable.value = 1
-    let timedOut = waited.all.last == true
-    // The other thread ends once the lock is let go; wait for it, so that nothing is left.
-    if timedOut { finished.wait() }
+    let waitedInVain = gotThrough.all.last == false
+    if waitedInVain { finished.wait() }
     return withExtendedLifetime(owners) {
-      timedOut
+      waitedInVain
         ? .flaw(
           "A's closure for 1 waited \(IsolatedGrading.seconds(patience)) for another thread to "
             + "read the value and add an observer, in vain: a lock was held while the closure ran")
         : .holds("while A's closure for 1 ran, another thread read the value and added an observer")
+    }
+  }
+
+  private static func initialCallWithNoLockHeld() -> Outcome {
+    let shared = Shared(observable: Observable(5))
+    let owner = SendableOwner(0)
+    let stranger = SendableOwner(1)
+    let finished = DispatchSemaphore(value: 0)
+    let gotThrough = Recording<Bool>()
+    shared.observable.addObserver(
+      owner, removeIfExists: true, options: Observable.Options.initial.union(.new)
+    ) {
+      _, option in
+      guard option == .initial else { return }
+      let other = anotherThreadGetsThrough(
+        {
+          _ = shared.observable.value
+          shared.observable.removeObserver(stranger)
+        }, finished: finished)
+      gotThrough.append(other)
+    }
+    let last = gotThrough.all.last
+    if last == false { finished.wait() }
+    return withExtendedLifetime((owner, stranger)) {
+      switch last {
+      case nil: .flaw("A was added with .initial: its .initial call never came")
+      case false?: lockHeld("A's .initial call ran", tried: "read the value and remove an observer")
+      case true?:
+        .holds("while A's .initial call ran, another thread read the value and removed an observer")
+      }
+    }
+  }
+
+  /// Captured by one closure only, and so freed with it: its deinit runs `freed`.
+  private final class Captured: Sendable {
+    let freed: @Sendable () -> Void
+    init(_ freed: @escaping @Sendable () -> Void) { self.freed = freed }
+    deinit { freed() }
+  }
+
+  private static func capturesFreedWithNoLockHeld() -> Outcome {
+    let shared = Shared(observable: Observable(0))
+    let stranger = SendableOwner(-1)
+    let finished = DispatchSemaphore(value: 0)
+    let gotThrough = Recording<Bool>()
+    // A closure that captures an object whose deinit has another thread read the value and
+    // remove an observer, as a screen's cleanup might, and waits for it.
+    let closure: () -> @Sendable (Int) -> Void = {
+      let captured = Captured {
+        let other = anotherThreadGetsThrough(
+          {
+            _ = shared.observable.value
+            shared.observable.removeObserver(stranger)
+          }, finished: finished)
+        gotThrough.append(other)
+      }
+      return { _ in withExtendedLifetime(captured) {} }
+    }
+    let (a, b) = (SendableOwner(0), SendableOwner(1))
+    var c: SendableOwner? = SendableOwner(2)
+    let ways: [(done: String, freeing: () -> Void)] = [
+      (
+        "removeObserver(A) freed what A's closure captured", { shared.observable.removeObserver(a) }
+      ),
+      (
+        "adding B again, with removeIfExists, freed what B's first closure captured",
+        { shared.add(b) }
+      ),
+      (
+        "a set after C was released freed what C's closure captured",
+        {
+          c = nil
+          shared.observable.value = 1
+        }
+      ),
+    ]
+    shared.add(a, closure())
+    shared.add(b, closure())
+    shared.add(c!, closure())
+    for (done, freeing) in ways {
+      freeing()
+      switch gotThrough.take().last {
+      case nil:
+        return .flaw("\(done.replacing(" freed", with: " did not free")): it is kept")
+      case false?:
+        finished.wait()
+        return lockHeld(done, tried: "read the value and remove an observer")
+      case true?: continue
+      }
+    }
+    return withExtendedLifetime((a, b, stranger)) {
+      .holds(
+        "what a closure captured was freed with no lock held when it was removed, replaced, "
+          + "or its observer released")
     }
   }
 

@@ -135,28 +135,36 @@ extension OwnerKeyedAdapter {
   private static func twoOwnersOneKey() -> Outcome {
     let observable = Observable(0)
     let log = CallLog()
-    let first = Named("the first screen")
-    let second = Named("the second screen")
-    for owner in [first, second] {
-      observable.bindObserver(owner, forKey: "label") { _ in log.append(owner.name) }
+    let screens = ["the first screen", "the second screen", "the third screen"].map(Named.init)
+    for screen in screens {
+      observable.bindObserver(screen, forKey: "label") { _ in log.append(screen.name) }
     }
-    var steps = Steps("two screens of one class bound \"label\"")
+    let (first, second, third) = (screens[0], screens[1], screens[2])
+    var steps = Steps("three screens of one class bound \"label\"")
     observable.value = 1
-    let both = [first.name, second.name]
+    let all = screens.map(\.name)
     let calls = log.take()
-    if calls.sorted() != both.sorted() {
+    if calls.sorted() != all.sorted() {
       return steps.flaw(
-        "set 1 called \(listed(calls)), not both (\(listed(both)))"
+        "set 1 called \(listed(calls)), not all three (\(listed(all)))"
           + (differentClassesKeptApart()
             ? "; a screen and an object of another class under "
               + "\"label\" were both called, so owners of one class share a key" : ""))
     }
-    observable.removeObserver(first, forKey: "label")
-    steps.then("the first removed its \"label\"")
+    // The middle one first: a removal that takes the first or the last entry under the key,
+    // whoever asks, takes another screen's closure.
+    observable.removeObserver(second, forKey: "label")
+    steps.then("the second removed its \"label\"")
     observable.value = 2
-    if let flaw = steps.calls(log.take(), expected: [second.name], set: 2) { return flaw }
-    return withExtendedLifetime([first, second]) {
-      .holds("two screens of one class under \"label\": both called, and each removed alone")
+    if let flaw = steps.calls(log.take(), inAnyOrder: [first.name, third.name], set: 2) {
+      return flaw
+    }
+    observable.removeObserver(first, forKey: "label")
+    steps.then("then the first")
+    observable.value = 3
+    if let flaw = steps.calls(log.take(), expected: [third.name], set: 3) { return flaw }
+    return withExtendedLifetime(screens) {
+      .holds("three screens of one class under \"label\": all called, and each removed alone")
     }
   }
 
