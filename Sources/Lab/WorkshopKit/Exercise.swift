@@ -139,6 +139,38 @@ package struct ExerciseGrade: Sendable {
     /// Whether the exercise aims at it (else the starter passes it and the fix must keep it).
     package var aimed: Bool
     package var outcome: Outcome
+    /// Whether it was run: `false` when grading stopped before it (the code does not compile,
+    /// crashed or ran out of time), and its ✗ says why rather than what the code does.
+    package var ran = true
+  }
+
+  /// Why grading stopped before every scenario and check had run.
+  package struct Stop: Sendable, Equatable {
+    /// What stopped it.
+    package enum Reason: String, Sendable {
+      /// The code does not compile: nothing was run.
+      case doesNotCompile = "does-not-compile"
+      /// The code crashed (a trap, a signal): the criteria after the one it crashed in were
+      /// not run.
+      case crashed
+      /// The exercise's time ran out: the criteria left were not run.
+      case timedOut = "timed-out"
+      /// The code ended the grading process itself, such as by calling `exit`.
+      case exited
+      /// The grading process could not be started.
+      case couldNotStart = "could-not-start"
+    }
+
+    /// What stopped it.
+    package var reason: Reason
+    /// What happened, in one line: the runtime's message of a crash, the time limit.
+    package var detail: String
+
+    /// A stop for `reason`, told by `detail`.
+    package init(_ reason: Reason, detail: String) {
+      self.reason = reason
+      self.detail = detail
+    }
   }
 
   package var exercise: Exercise
@@ -146,21 +178,42 @@ package struct ExerciseGrade: Sendable {
   package var results: [Result]
   /// The compiler's errors, when the exercise's code does not compile; then nothing was run.
   package var buildErrors: String?
+  /// Why grading stopped early; `nil` when every scenario and check ran (a hung one counts as
+  /// run: its ✗ says it did not finish).
+  package var stop: Stop?
 
   /// Whether every aimed and every kept scenario, and every check, holds.
   package var isSolved: Bool { results.allSatisfy { $0.outcome.verdict == .holds } }
 
   /// Grades `exercise`, in the order of its ``Exercise/criteria``, with what `outcome` finds.
   package init(_ exercise: Exercise, outcome: (Criterion) -> Outcome) {
+    self.init(exercise, stop: nil) { outcome($0) }
+  }
+
+  /// Grades `exercise` with what `outcome` finds, `nil` for a criterion that was not run,
+  /// which gets a ✗ whose evidence is `notRun` (or, without one, says nothing reported it).
+  package init(
+    _ exercise: Exercise, stop: Stop?, notRun: String? = nil, outcome: (Criterion) -> Outcome?
+  ) {
     self.exercise = exercise
+    self.stop = stop
     results = exercise.criteria.map {
-      Result(criterion: $0.criterion, aimed: $0.aimed, outcome: outcome($0.criterion))
+      let found = outcome($0.criterion)
+      return Result(
+        criterion: $0.criterion, aimed: $0.aimed,
+        outcome: found
+          ?? .flaw(notRun ?? "not graded: the grading process reported nothing for it"),
+        ran: found != nil)
     }
   }
 
   /// The grade of an exercise whose code does not compile: nothing run, and the errors.
   package init(_ exercise: Exercise, buildErrors: String) {
-    self.init(exercise) { _ in .flaw("not run: the exercise does not compile") }
+    self.init(
+      exercise,
+      stop: Stop(.doesNotCompile, detail: "the exercise does not compile, so nothing was graded"),
+      notRun: "not run: the exercise does not compile"
+    ) { _ in nil }
     self.buildErrors = buildErrors
   }
 

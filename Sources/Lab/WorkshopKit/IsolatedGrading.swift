@@ -149,30 +149,37 @@ package enum IsolatedGrading {
     let deadline = Date().addingTimeInterval(limits.total)
     var outcomes: [Criterion: Outcome] = [:]
     var remaining = exercise.criteria.map(\.criterion)
-    var stop: String?
-    while !remaining.isEmpty, stop == nil {
+    // The evidence of the criteria not run, and why grading stopped, for the JSON.
+    var notRun: String?
+    var stop: ExerciseGrade.Stop?
+    while !remaining.isEmpty, notRun == nil {
       let run = runChild(
         exercise.number, remaining, command: command, limits: limits, deadline: deadline,
         progress: progress)
       outcomes.merge(run.outcomes) { $1 }
       guard let ending = run.ending else { break }
       guard let running = run.running, let index = remaining.firstIndex(of: running) else {
-        stop = "not run: \(ending.detail)"
+        notRun = "not run: \(ending.detail)"
+        stop = ending.stop
         break
       }
       outcomes[running] = .flaw("while it ran, \(ending.detail)")
       remaining = Array(remaining[(index + 1)...])
       switch ending {
-      case .crashed: stop = "not run: the program crashed in \(running.name), above"
-      case .failedToStart, .exited: stop = "not run: \(ending.detail)"
+      case .crashed: notRun = "not run: the program crashed in \(running.name), above"
+      case .failedToStart, .exited: notRun = "not run: \(ending.detail)"
       case .outOfTime(let limit):
-        stop = "not run: grading stops after \(seconds(limit)) per exercise"
+        notRun = "not run: grading stops after \(seconds(limit)) per exercise"
       case .hung: break
       }
+      stop = ending.stop
     }
-    return ExerciseGrade(exercise) {
-      outcomes[$0] ?? .flaw(stop ?? "not graded: the grading process reported nothing for it")
+    // A child that ended cleanly between two criteria, such as by the code calling `exit(0)`.
+    if stop == nil, exercise.criteria.contains(where: { outcomes[$0.criterion] == nil }) {
+      stop = ExerciseGrade.Stop(
+        .exited, detail: "the grading process ended before it graded every scenario and check")
     }
+    return ExerciseGrade(exercise, stop: stop, notRun: notRun) { outcomes[$0] }
   }
 
   /// Why a child stopped early.
@@ -196,6 +203,18 @@ package enum IsolatedGrading {
       case .crashed(let signal, nil):
         "the program crashed (signal \(signal)): \(IsolatedGrading.meaning(of: signal))"
       case .exited(let status): "the grading process exited with status \(status)"
+      }
+    }
+
+    /// Why the exercise's grading stopped, as its grade tells it; `nil` for a hang, after
+    /// which a new child grades the rest.
+    var stop: ExerciseGrade.Stop? {
+      switch self {
+      case .failedToStart: ExerciseGrade.Stop(.couldNotStart, detail: detail)
+      case .hung: nil
+      case .outOfTime: ExerciseGrade.Stop(.timedOut, detail: detail)
+      case .crashed: ExerciseGrade.Stop(.crashed, detail: detail)
+      case .exited: ExerciseGrade.Stop(.exited, detail: detail)
       }
     }
   }

@@ -288,6 +288,7 @@ package enum WorkshopCommand {
 
   // MARK: - JSON
 
+  /// The JSON's shape, documented in Exercises/README.md. Keys may be added, never renamed.
   private struct JSONOutput: Encodable {
     struct Entry: Encodable {
       var number: Int
@@ -295,12 +296,22 @@ package enum WorkshopCommand {
       var title: String
       var chapter: Int
       var solved: Bool
+      /// `graded`, or why grading stopped early: an ``ExerciseGrade/Stop/Reason``.
+      var status: String
+      /// What stopped it, in one line; only when it stopped early.
+      var statusDetail: String?
+      /// The compiler's lines, as the text shows them; only when it does not compile.
+      var compilerErrors: [String]?
       var scenarios: [Result]
     }
     struct Result: Encodable {
       var name: String
       var verdict: Verdict
       var aimed: Bool
+      /// The evidence line the text shows beside the verdict.
+      var detail: String
+      /// Whether it was run: a criterion grading stopped before has a `flaw` that says why.
+      var ran: Bool
     }
     var exercises: [Entry]
   }
@@ -313,9 +324,12 @@ package enum WorkshopCommand {
           JSONOutput.Entry(
             number: grade.exercise.number, slug: grade.exercise.slug, title: grade.exercise.title,
             chapter: grade.exercise.chapter.number, solved: grade.isSolved,
+            status: grade.stop?.reason.rawValue ?? "graded", statusDetail: grade.stop?.detail,
+            compilerErrors: grade.buildErrors.map { $0.split(separator: "\n").map(String.init) },
             scenarios: grade.results.map {
               JSONOutput.Result(
-                name: $0.criterion.name, verdict: $0.outcome.verdict, aimed: $0.aimed)
+                name: $0.criterion.name, verdict: $0.outcome.verdict, aimed: $0.aimed,
+                detail: $0.outcome.detail, ran: $0.ran)
             })
         }))
   }
@@ -324,9 +338,21 @@ package enum WorkshopCommand {
 
   private static func hint(_ number: Int, io: CommandIO, store: HintStore) -> ExitCode {
     guard let exercise = Exercise.numbered(number) else { return .usage }
-    // Clamped first: a hand-edited file may hold a negative or huge count.
-    let shown = min(max(store.shown(for: number), 0), exercise.hints.count)
-    let count = min(shown + 1, exercise.hints.count)
+    let count: Int
+    // One line for standard error, after the hint: a damaged file moved aside, or a count that
+    // could not be saved.
+    var problem: String?
+    do {
+      let change = try store.advance(number, upTo: exercise.hints.count)
+      count = change.value
+      problem = change.notice
+    } catch {
+      // Shown all the same, one step past what the file says; the next run shows it again.
+      // Clamped first: a hand-edited file may hold a negative or huge count.
+      let shown = min(max(store.shown(for: number), 0), exercise.hints.count)
+      count = min(shown + 1, exercise.hints.count)
+      problem = "could not remember the hints shown: \(describe(error, store: store))"
+    }
     io.print("Exercise \(number): \(exercise.title)")
     for (index, hint) in exercise.hints.prefix(count).enumerated() {
       io.print("")
@@ -342,22 +368,19 @@ package enum WorkshopCommand {
         "That is the last hint; the answer is in \(exercise.solutionFolder)/. "
           + "Grade your code: swift run workshop \(number)")
     }
-    do {
-      try store.record(count, for: number)
-    } catch {
-      io.printError(
-        "workshop: could not remember the hints shown in \(store.url.path): \(error)")
-    }
+    if let problem { io.printError("workshop: \(problem)") }
     return .success
   }
 
   private static func resetHints(_ number: Int?, io: CommandIO, store: HintStore) -> ExitCode {
+    let notice: String?
     do {
-      try store.reset(number)
+      notice = try store.reset(number)
     } catch {
-      io.printError("workshop: could not reset the hints in \(store.url.path): \(error)")
+      io.printError("workshop: could not reset the hints: \(describe(error, store: store))")
       return .failure
     }
+    if let notice { io.printError("workshop: \(notice)") }
     if let number {
       io.print(
         "Hints of exercise \(number) reset: workshop hint \(number) starts again from hint 1.")
@@ -365,6 +388,16 @@ package enum WorkshopCommand {
       io.print("Hints of every exercise reset: each workshop hint N starts again from hint 1.")
     }
     return .success
+  }
+
+  /// What went wrong with the hints file, in one line that names it. A refusal names it
+  /// already; the file system's errors are told by their localized description, never by the
+  /// `NSError` dump that interpolating one prints.
+  private static func describe(_ error: any Error, store: HintStore) -> String {
+    let text =
+      (error as? HintStore.Refusal)?.message
+      ?? "\(store.url.path): \(error.localizedDescription)"
+    return text.split(whereSeparator: \.isNewline).joined(separator: " ")
   }
 
   // MARK: - Help
@@ -392,8 +425,10 @@ package enum WorkshopCommand {
     the compiler's errors and stops nothing else, not the other exercises, hint or swift test.
 
     EXIT STATUS:
-      0   graded (solved or not), unless --strict is given
-      1   with --strict, some exercise graded is not yet solved
+      0   graded (solved or not), unless --strict is given; a hint shown, even one that
+          could not be remembered (standard error says why); hints reset
+      1   with --strict, some exercise graded is not yet solved; with hint --reset, the
+          hints could not be reset (standard error says why)
       64  bad usage; the problem is named on standard error
 
     """
