@@ -53,62 +53,58 @@ extension OptionsAdapter {
   }
 
   private static func removedAndAddedAgainMidNotification() -> Outcome {
-    let observable = Observable(0)
-    let log = CallLog()
-    let (a, b, c) = (Named("A"), Named("B"), Named("C"))
-    add(a, to: observable) { [weak observable] value, _ in
-      log.append("A")
-      guard value == 1, let observable else { return }
-      observable.removeObserver(b)
-      add(b, to: observable) { _, _ in log.append("B's second closure") }
-    }
-    add(b, to: observable) { _, _ in log.append("B's first closure") }
-    add(c, to: observable) { _, _ in log.append("C") }
-    let steps = Steps(
+    changedMidNotification(
       "added A, B, C; A removed B and added it again with a second closure, inside its closure "
-        + "for set 1")
-    observable.value = 1
-    let first = log.take()
-    if first.contains("B's first closure") {
-      return steps.flaw("set 1 still called B's first closure (it called \(listed(first)))")
-    }
-    if !first.contains("C") { return steps.flaw("set 1 called \(listed(first)), not C") }
-    observable.value = 2
-    if let flaw = steps.calls(log.take(), expected: ["A", "C", "B's second closure"], set: 2) {
-      return flaw
-    }
-    return withExtendedLifetime([a, b, c]) {
-      .holds("B removed and added again mid-notification: its first closure never ran again")
-    }
+        + "for set 1",
+      logged: ["A", "B's first closure", "C"], removed: 1, added: nil,
+      addedLog: "B's second closure", secondSet: ["A", "C", "B's second closure"],
+      held: "B removed and added again mid-notification: its first closure never ran again")
   }
 
   private static func lastRemovedAnotherAddedMidNotification() -> Outcome {
-    let observable = Observable(0)
-    let log = CallLog()
-    let (a, b, c, d) = (Named("A"), Named("B"), Named("C"), Named("D"))
     // C is the last: an id that counts the entries hands D the id C had, so that a lookup by
     // id still finds C.
-    add(a, to: observable) { [weak observable] value, _ in
-      log.append("A")
+    changedMidNotification(
+      "added A, B, C; A removed C, the last, and added D, inside its closure for set 1",
+      logged: ["A", "B", "C"], removed: 2, added: Named("D"), addedLog: "D",
+      secondSet: ["A", "B", "D"],
+      held: "C, the last, removed and D added mid-notification: C never ran after its removal")
+  }
+
+  /// Adds A, B and C, whose closures log `logged`; A's closure for 1 removes the one at
+  /// `removed` and adds `added` (the removed one again when `nil`) with a closure that logs
+  /// `addedLog`. Set 1 must not call the removed closure, and must call the other of B and C;
+  /// set 2 must call `secondSet`, in order.
+  private static func changedMidNotification(
+    _ done: String, logged: [String], removed: Int, added: Named?, addedLog: String,
+    secondSet: [String], held: String
+  ) -> Outcome {
+    let observable = Observable(0)
+    let log = CallLog()
+    let owners = ["A", "B", "C"].map(Named.init)
+    let addedOwner = added ?? owners[removed]
+    add(owners[0], to: observable) { [weak observable] value, _ in
+      log.append(logged[0])
       guard value == 1, let observable else { return }
-      observable.removeObserver(c)
-      add(d, to: observable) { _, _ in log.append("D") }
+      observable.removeObserver(owners[removed])
+      add(addedOwner, to: observable) { _, _ in log.append(addedLog) }
     }
-    add(b, to: observable) { _, _ in log.append("B") }
-    add(c, to: observable) { _, _ in log.append("C") }
-    var steps = Steps("added A, B, C; A removed C, the last, and added D, inside its closure for 1")
+    for index in 1...2 {
+      add(owners[index], to: observable) { _, _ in log.append(logged[index]) }
+    }
+    let steps = Steps(done)
     observable.value = 1
     let first = log.take()
-    if first.contains("C") {
-      return steps.flaw("set 1 still called C (it called \(listed(first)))")
+    let (removedLog, keptLog) = (logged[removed], logged[3 - removed])
+    if first.contains(removedLog) {
+      return steps.flaw("set 1 still called \(removedLog) (it called \(listed(first)))")
     }
-    if !first.contains("B") { return steps.flaw("set 1 called \(listed(first)), not B") }
-    steps.then("then the value was set to 2")
+    if !first.contains(keptLog) {
+      return steps.flaw("set 1 called \(listed(first)), not \(keptLog)")
+    }
     observable.value = 2
-    if let flaw = steps.calls(log.take(), expected: ["A", "B", "D"], set: 2) { return flaw }
-    return withExtendedLifetime([a, b, c, d]) {
-      .holds("C, the last, removed and D added mid-notification: C never ran after its removal")
-    }
+    if let flaw = steps.calls(log.take(), expected: secondSet, set: 2) { return flaw }
+    return withExtendedLifetime((owners, addedOwner)) { .holds(held) }
   }
 
   /// What each observer received, by name, in order.
