@@ -1,4 +1,4 @@
-// swift-tools-version: 6.2
+// swift-tools-version: 6.3
 import PackageDescription
 
 // The package is written as tables, each fact once: the stages (Sources/NAME), the lab around
@@ -127,7 +127,8 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
 let package = Package(
   name: "ObserverEvolution",
   // Stage 5's Mutex and Atomic come from the Synchronization module, which these OS versions
-  // are the first to have. Swift 6.2 tools, for `weak let` (SE-0481), which the sources use.
+  // are the first to have. Swift 6.3 tools, for `weak let` (SE-0481), which the sources use:
+  // Swift 6.3 has it, and the first releases of Swift 6.2 reject it.
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: stages.map { .library(name: $0, targets: [$0]) } + [
     // The sixteen scenarios, open to any observable: grade your own with them.

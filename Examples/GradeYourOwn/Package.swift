@@ -1,4 +1,4 @@
-// swift-tools-version: 6.2
+// swift-tools-version: 6.3
 // An outside package that grades an observable of its own with the sixteen scenarios. It
 // depends on Observer Evolution by path here; yours would name its URL and a version.
 import PackageDescription

@@ -51,12 +51,18 @@ private func countedSentences() throws -> [String: [String]] {
   let chapter4Traces = try prose(of: "Tutorial/04-option-sets-auto-removal.md")
     .matches(of: /<!-- output: swift run compare-stages trace [a-z-]+ --stage 4/).count
   let handOver = try #require(Exercise.all.first { $0.slug == "08-hand-over-the-owner" })
+  // The platform's observers, wherever they run, and before 26, where an Apple OS lacks
+  // `Observations`.
+  let references = Design.references.count + Design.namesOfReferencesMissingHere.count
+  let referencesBefore26 = references - 1
 
   var sentences: [String: [String]] = [
     "README.md": [
       "runs the same \(scenarios) experiments on every stage",
       "is the workshop: \(exercises) exercises in",
       "the \(scenarios) scenarios are a library",
+      "as \(spelled(references)) more columns on linux and on macos 26 and later, and "
+        + "\(spelled(referencesBefore26)) on macos 15, which has no `observations`",
     ],
     "Tutorial/00-introduction.md": [
       "one of the \(stages) designs", "the first runs the \(scenarios) scenarios on every stage",

@@ -93,6 +93,86 @@ struct DocCCatalogTests {
     }
   }
 
+  // A landing page is served at MODULE.doccarchive/documentation/module/, so a link that climbs
+  // three folders from its catalog lands beside the archives, in .build/docs: it works served
+  // only if .ci/docs copies what it names there, as it copies Tutorial/. An article is served a
+  // folder deeper, where the same link would land elsewhere: articles link no file.
+  @Test(
+    "every relative link in a catalog is a landing page's link to Tutorial/, which .ci/docs serves")
+  func catalogLinksResolveAsServed() throws {
+    let script = try String(
+      contentsOf: packageRoot.appendingPathComponent(".ci/docs"), encoding: .utf8)
+    #expect(script.contains("cp -R Tutorial .build/docs/Tutorial"))
+    var links = 0
+    for module in try modulesWithCatalogs() {
+      let folder = packageRoot.appendingPathComponent("\(catalog(of: module))")
+      for file in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      where file.hasSuffix(".md") {
+        let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+        for match in text.matches(of: /\]\(([^)\s]+)\)/) {
+          let link = String(match.output.1)
+          guard !link.contains("://"), !link.hasPrefix("#"), !link.hasPrefix("doc:") else {
+            continue
+          }
+          links += 1
+          #expect(file == "\(module).md", "\(catalog(of: module))/\(file) links \(link)")
+          // The served path is the link less its three climbs; in the repository, from a
+          // stage's catalog, the same path from the package's root.
+          #expect(
+            link.hasPrefix("../../../Tutorial/")
+              && catalog(of: module).hasPrefix("Sources/\(module)/"),
+            "\(catalog(of: module))/\(file): \(link) does not resolve, served, to a file .ci/docs copies"
+          )
+        }
+      }
+    }
+    #expect(links > 0)
+  }
+
+  @Test("the README and the changelog name every library product that has no catalog")
+  func productsWithoutACatalogAreNamed() throws {
+    let missing = try Set(libraryProducts()).subtracting(modulesWithCatalogs())
+    for (path, claim) in [
+      ("README.md", /Every library product( but [^,.]+)?[^.]* has a DocC catalog/),
+      ("CHANGELOG.md", /A DocC catalog for every library product( but [^;.]+)?[;.]/),
+    ] {
+      let text = collapsed(
+        try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8))
+      let match = try #require(text.firstMatch(of: claim), "\(path) does not say which have one")
+      let named = Set(
+        (match.output.1 ?? "").matches(of: /`([A-Za-z0-9]+)`/).map { String($0.output.1) })
+      #expect(named == missing, "\(path)")
+    }
+  }
+
+  // ReadingTheVerdicts.md's table: what the scenarios that need a capability read for a design
+  // that neither has it nor says what it does instead. Stage 1 can neither unsubscribe nor
+  // deliver an initial or an old value; each capability is taken out of its claims in turn.
+  @Test("ReadingTheVerdicts says what a scenario reads for a capability left out, as it runs")
+  func capabilityLeftOut() throws {
+    let article = try MarkdownDocument(
+      "Sources/Lab/ObserverScenarios/ObserverScenarios.docc/ReadingTheVerdicts.md")
+    var rows = 0
+    for line in article.text.split(separator: "\n") where line.hasPrefix("| `") {
+      let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      try #require(cells.count == 3, "\(line)")
+      let capability = try #require(
+        ObservableDesign.Capability.allCases.first(where: { "`\($0)`" == cells[0] }), "\(cells[0])")
+      var design = Design.closures.descriptor
+      design.capabilities.remove(capability)
+      design.inapplicable[capability] = nil
+      for name in cells[1].matches(of: /`([a-z-]+)`/).map({ String($0.output.1) }) {
+        let scenario = try #require(
+          Scenario.all.first(where: { $0.name == name }), "\(name)")
+        #expect(
+          scenario.run(on: design).verdict.symbol == cells[2],
+          "\(name) without \(capability)")
+        rows += 1
+      }
+    }
+    #expect(rows == 7)
+  }
+
   @Test(
     "a stage's landing page links its chapter with a link that works on GitHub, not as code text",
     arguments: Design.stages)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The package's library products, as `Package.swift` declares them.
-private func libraryProducts() throws -> [String] {
+func libraryProducts() throws -> [String] {
   // Package.swift is made of tables: a library product for each stage of `lessonStages` and
   // for `tuned`, and the ones named as libraries. (Running SwiftPM here would wait on the lock
   // of the build that runs this test.)
@@ -140,18 +140,42 @@ struct WorkflowTests {
     }
   }
 
-  @Test("the macOS jobs build, test and run the release bench tests on macOS 15 and 26, Xcode 26")
+  @Test(
+    "the macOS jobs build, test and run the release bench tests on macOS 15 and 26, latest Xcode")
   func macOSJobs() throws {
     let job = try #require(try workflow()["jobs"]?["macos"])
     let runners = job["strategy"]?["matrix"]?["runner"]?.items.compactMap(\.string)
     #expect(runners == ["macos-15", "macos-26"])
     let steps = job["steps"]?.items ?? []
-    #expect(steps.contains { $0["with"]?["xcode-version"]?.string == "26" })
+    #expect(steps.contains { $0["with"]?["xcode-version"]?.string == "latest-stable" })
     let commands = steps.compactMap { $0["run"]?.string }
     #expect(
       commands == [
-        "swift build", "swift test", "swift test -c release --filter StageBenchTests",
+        "swift --version", "swift build", "swift test",
+        "swift test -c release --filter StageBenchTests",
       ])
+  }
+
+  // The manifest asks for Swift 6.3 tools; Xcode 26.3 and earlier ship Swift 6.2 (Apple's Xcode
+  // system requirements), so a job that pinned "26" could pick one too old to read it.
+  @Test(
+    "every job that selects an Xcode takes the latest stable one, and the manifests ask for 6.3")
+  func xcodeIsNewEnoughForTheManifest() throws {
+    let jobs = try #require(try workflow()["jobs"]?.entries)
+    var selections: [String] = []
+    for (name, job) in jobs {
+      for step in job["steps"]?.items ?? [] {
+        guard let version = step["with"]?["xcode-version"]?.string else { continue }
+        selections.append(version)
+        #expect(version == "latest-stable", "job \(name) selects Xcode \(version)")
+      }
+    }
+    #expect(selections.count == 2)
+    for manifest in ["Package.swift", "Examples/GradeYourOwn/Package.swift"] {
+      let text = try String(
+        contentsOf: packageRoot.appendingPathComponent(manifest), encoding: .utf8)
+      #expect(text.hasPrefix("// swift-tools-version: 6.3\n"), "\(manifest)")
+    }
   }
 
   @Test("the iOS simulator job builds a scheme for every library product, and nothing else")
