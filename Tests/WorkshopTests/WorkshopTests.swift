@@ -164,6 +164,19 @@ struct ExerciseCatalogueTests {
     #expect(rows.map(String.init) == expected)
   }
 
+  @Test("Exercises/README.md's time limits are the workshop's")
+  func exercisesReadmeLimits() throws {
+    let readme = try String(
+      contentsOf: packageRoot.appendingPathComponent("Exercises/README.md"), encoding: .utf8)
+      .replacing("\n", with: " ")
+    let limits = GradingLimits.standard
+    #expect(readme.contains("hangs is stopped after \(Int(limits.perCriterion)) seconds"))
+    #expect(
+      readme.contains(
+        "compiling an exercise takes at most \(Int(ExerciseBuilder.compileLimit)) seconds and "
+          + "grading it at most \(Int(limits.total)),"))
+  }
+
   @Test("the README's workshop section shows the workshop's command")
   func readmeShowsTheWorkshop() throws {
     let readme = try String(
