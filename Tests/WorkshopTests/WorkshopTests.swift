@@ -167,8 +167,9 @@ struct ExerciseCatalogueTests {
   @Test("Exercises/README.md's time limits are the workshop's")
   func exercisesReadmeLimits() throws {
     let readme = try String(
-      contentsOf: packageRoot.appendingPathComponent("Exercises/README.md"), encoding: .utf8)
-      .replacing("\n", with: " ")
+      contentsOf: packageRoot.appendingPathComponent("Exercises/README.md"), encoding: .utf8
+    )
+    .replacing("\n", with: " ")
     let limits = GradingLimits.standard
     #expect(readme.contains("hangs is stopped after \(Int(limits.perCriterion)) seconds"))
     #expect(
