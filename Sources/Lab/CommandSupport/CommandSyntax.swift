@@ -114,8 +114,12 @@ package struct CommandWord<Parsed, Result>: Sendable {
 ///
 /// A command line is a word, its argument and options (`bench --quick`); the first word may be
 /// left out. A word's old spelling as an option (`--bench`) is accepted anywhere. `--help`,
-/// `-h` or the word `help` anywhere asks for the help; `--version`, alone, for the version, in
-/// a syntax whose options have it.
+/// `-h` anywhere, or the word `help` first, asks for the help; `--version`, alone, for the
+/// version, in a syntax whose options have it.
+///
+/// One set of rules for every command: a first argument spelled as a word that is no word, and
+/// that the first word does not take as its argument, is an unknown command (`workshop hnt 3`);
+/// a flag given twice, or with a value (`--help=`), is refused.
 package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
   /// The command's name, for errors and USAGE.
   package let command: String

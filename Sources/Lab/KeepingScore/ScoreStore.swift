@@ -33,7 +33,8 @@ package struct ScoreStore: Sendable {
     case unusable(String)
   }
 
-  /// Why the store left what has the save file's name as it is.
+  /// Why the store left what has the save file's name as it is, or could not reach it: its
+  /// folder or its lock file cannot be made.
   package struct Refusal: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is there, and what was not done to it.
     package var description: String
@@ -124,14 +125,21 @@ package struct ScoreStore: Sendable {
   /// it returns `nil`).
   ///
   /// - Throws: ``Refusal`` if something other than a file, such as a folder, has the file's
-  ///   name; the file system's error if the folder or file cannot be written.
+  ///   name, or the folder or the lock file cannot be made; the file system's error if the file
+  ///   cannot be written.
   ///
   /// When `damageReported`, the damaged entries were already named when the file was loaded,
   /// with what happens to the file: setting it aside returns no second message.
   @discardableResult
   package func save(_ changes: Scores, damageReported: Bool = false) throws -> String? {
-    try FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let folder = url.deletingLastPathComponent()
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      // Said with the folder's name: "File exists" alone would not say which file.
+      throw Refusal(
+        description: "cannot create the folder \(folder.path): \(CommandSupport.reason(of: error))")
+    }
     return try withLock {
       var scores = Scores()
       var notice: String?
