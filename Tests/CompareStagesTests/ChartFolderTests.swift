@@ -28,6 +28,9 @@ private func benchCharts(into path: String) -> CommandRun {
   compareStages(["bench", "--quick", "--chart", path])
 }
 
+/// On the main actor, as the bench needs (its main-actor contenders assume it): should a
+/// folder not be refused, the bench runs, and the test fails rather than crashes.
+@MainActor
 @Suite("compare-stages bench --chart: a folder that cannot take the charts is refused at once")
 struct ChartFolderTests {
   @Test("a folder with a chart's name: one line, exit 64, no report, nothing written")
