@@ -80,7 +80,8 @@ package enum CompareStages {
     do {
       report = try Bench.run(sizes: quick ? .quick : .full, contenders: Design.contenders)
     } catch {
-      io.printError("compare-stages: \(error)")
+      // A sum that came out wrong says which; anything else in the system's words.
+      io.printError("compare-stages: \((error as? BenchError)?.description ?? reason(of: error))")
       return .failure
     }
     switch format {
