@@ -6,11 +6,14 @@ import Testing
 
 /// What the errors list as valid for `--stage`: every design this platform runs, from the
 /// catalog, so that a new design or a platform without `Observations` changes it with no edit
-/// here.
-private let designIDs = Design.all.map(\.id).joined(separator: ", ")
+/// here: the stages' numbers, their names, as `--help` lists them, then the references.
+private let designIDs =
+  (Design.stages.map(\.id) + Design.stages.map(\.descriptor.shortName)
+  + Design.references.map(\.id)).joined(separator: ", ")
 
-/// What the errors list as valid for `--graph`: the stages.
-private let stageIDs = Design.stages.map(\.id).joined(separator: ", ")
+/// What the errors list as valid for `--graph`: the stages, by number and by name.
+private let stageIDs = (Design.stages.map(\.id) + Design.stages.map(\.descriptor.shortName))
+  .joined(separator: ", ")
 
 @Suite("compare-stages: arguments")
 struct ArgumentTests {
@@ -109,6 +112,12 @@ struct ArgumentTests {
       ),
       (["--version", "--list"], "--version takes nothing else"),
       (["--list=yes"], "--list takes no value"),
+      (["--help="], "--help takes no value"),
+      (["--version=1"], "--version takes no value"),
+      (["--with-platform", "--with-platform"], "--with-platform given more than once"),
+      (
+        ["explain", "sendable", "--with-platform", "--with-platform"], "--with-platform given more"
+      ),
     ])
   func badInput(arguments: [String], message: String) {
     #expect {
@@ -157,6 +166,8 @@ struct ArgumentTests {
     }
     #expect(try Command.parse(["-h"]) == .help)
     #expect(try Command.parse(["help"]) == .help)
+    // The word help is listed, once, in the row of --help.
+    #expect(CompareStages.help.components(separatedBy: "help as the first word").count == 2)
     #expect(try Command.parse(["bench", "--help"]) == .help)
   }
 
@@ -237,6 +248,7 @@ struct BenchArgumentTests {
         "--chart needs a value (valid: a folder to write the SVG charts into)"
       ),
       (["--bench", "--chart", "a", "--chart", "b"], "--chart given more than once"),
+      (["bench", "--quick", "--quick"], "--quick given more than once"),
     ])
   func badCombinations(arguments: [String], message: String) {
     #expect {
@@ -292,10 +304,15 @@ struct TraceArgumentTests {
 
 @Suite("compare-stages: --graph arguments")
 struct GraphArgumentTests {
-  @Test("--graph takes a stage number")
+  @Test("--graph takes a stage number or name, as --stage does")
   func graph() throws {
     #expect(try Command.parse(["--graph", "3"]) == .graph(#require(StageGraph(.weakRefs))))
     #expect(try Command.parse(["--graph=5"]) == .graph(#require(StageGraph(.concurrency))))
+    for stage in Design.stages {
+      #expect(
+        try Command.parse(["graph", stage.descriptor.shortName])
+          == .graph(#require(StageGraph(stage))))
+    }
   }
 
   @Test("--graph hands over the stage's own graph; every stage has one, no reference does")

@@ -170,6 +170,18 @@ struct InvocationTests {
       compareStages(["--version"]).output == "compare-stages \(CompareStages.version)\n"
     )
   }
+
+  @Test("--help's EXIT STATUS lists 0, 1, 64 and 74, from the shape every command shares")
+  func exitStatus() {
+    let help = compareStages(["--help"]).output
+    #expect(help.contains("\nEXIT STATUS:\n  0   "))
+    for status in ["\n  1   ", "\n  64  bad usage", "\n  74  standard output cannot be written"] {
+      #expect(help.contains(status), "\(status)")
+    }
+    #expect(
+      help.replacingOccurrences(of: "\n      ", with: " ")
+        .contains("a chart of bench --chart cannot be written"))
+  }
 }
 
 @Suite("compare-stages: the options table")
@@ -194,7 +206,11 @@ struct OptionTableTests {
       }
     }
     #expect(entries.map(\.label) == Command.syntax.options.map(\.label))
-    #expect(entries.map(\.help) == Command.syntax.options.map(\.help))
+    // --help's row adds that the word help asks for it too.
+    let helpWord = type(of: Command.syntax).helpWord
+    #expect(
+      entries.map(\.help)
+        == Command.syntax.options.map { $0.name == "--help" ? $0.help + helpWord : $0.help })
   }
 
   @Test("each option's label names its value, or none for a flag")

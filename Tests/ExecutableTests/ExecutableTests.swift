@@ -85,6 +85,22 @@ func runProduct(
 @Suite("Every executable: one command shape")
 struct CommandShapeTests {
   @Test(
+    "bad usage with standard error closed still exits 64: only standard output makes it 74",
+    arguments: ["compare-stages", "tutorial", "keeping-score", "workshop"])
+  func usageWithoutStandardError(product: String) throws {
+    let result = try runProduct(product) { process, executable in
+      process.standardInput = FileHandle.nullDevice
+      process.standardOutput = FileHandle.nullDevice
+      // Process cannot start a program with a stream closed; the shell can.
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", #"exec "$0" "$@" 2>&-"#, executable.path, "--no-such-option"]
+      return {}
+    }
+    #expect(!result.signalled)
+    #expect(result.status == ExitCode.usage.rawValue)
+  }
+
+  @Test(
     "bad input: one line on stderr naming the problem, nothing on stdout, exit status .usage",
     arguments: [
       ("compare-stages", ["--colour"]), ("compare-stages", ["tables"]), ("tutorial", ["10"]),
@@ -130,7 +146,10 @@ struct ExecutableTests {
     let result = try runProduct("compare-stages", ["--stage", "seven"])
     #expect(result.status == 64)
     #expect(result.output.isEmpty)
-    let valid = Design.all.map(\.id).joined(separator: ", ")
+    // The stages by number, then by name, as --help lists them, then the references.
+    let valid =
+      (Design.stages.map(\.id) + Design.stages.map(\.descriptor.shortName)
+      + Design.references.map(\.id)).joined(separator: ", ")
     #expect(
       result.error
         == "compare-stages: unknown stage 'seven' (valid: \(valid)); see 'compare-stages --help'\n")
@@ -146,13 +165,29 @@ struct TutorialExecutableTests {
     #expect(result.output.hasPrefix("--- Observable Example ---\nUser's name is Madeline\n"))
   }
 
-  @Test("no argument or --help lists the chapters with demos")
+  @Test("no argument or --help lists the chapters with demos, and the exit statuses")
   func usage() throws {
     for arguments in [[], ["--help"]] {
       let result = try runProduct("tutorial", arguments)
       #expect(result.status == 0)
       #expect(result.output.contains("  7  A small app: keeping score"))
+      #expect(result.output.contains("\nEXIT STATUS:\n  0   "))
+      #expect(result.output.contains("\n  64  bad usage"))
+      #expect(result.output.contains("\n  74  standard output cannot be written"))
     }
+  }
+
+  @Test(
+    "chapter 7 with a temporary folder that takes no file: one line on stderr, exit 74",
+    .enabled(if: FileManager.default.fileExists(atPath: "/proc/1"), "no /proc/1 here"))
+  func chapter7WithoutATemporaryFolder() throws {
+    let result = try runProduct("tutorial", ["7"], environment: ["TMPDIR": "/proc/1"])
+    #expect(result.status == ExitCode.ioError.rawValue)
+    #expect(result.output.isEmpty)
+    #expect(
+      result.error.hasPrefix(
+        "tutorial: chapter 7's demo cannot write its save file in the temporary folder /proc/1"))
+    #expect(result.error.filter { $0 == "\n" }.count == 1)
   }
 
   @Test(
@@ -164,7 +199,17 @@ struct TutorialExecutableTests {
       ),
       (
         ["one"],
-        "tutorial: no demo for chapter 'one' (valid: 0, 1, 2, 3, 4, 5, 7, 8, 9); see 'tutorial --help'\n"
+        "tutorial: unknown command 'one' (valid: demo; or a chapter for demo: 0, 1, 2, 3, 4, 5, 7, "
+          + "8, 9); see 'tutorial --help'\n"
+      ),
+      (
+        ["dmo", "1"],
+        "tutorial: unknown command 'dmo' (valid: demo; or a chapter for demo: 0, 1, 2, 3, 4, 5, 7, "
+          + "8, 9); see 'tutorial --help'\n"
+      ),
+      (
+        ["5", "--picture", "--picture"],
+        "tutorial: --picture given more than once; see 'tutorial --help'\n"
       ),
       (
         ["1", "2"],

@@ -4,6 +4,14 @@ import KeepingScore
 import Stage4Options
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A fresh folder for one test's save file, removed when the test ends.
 final class TemporaryFolder {
   let url = FileManager.default.temporaryDirectory
@@ -193,12 +201,87 @@ struct KeepingScoreTests {
     #expect(
       result.warnings == [
         "the saved scores at \(store.url.path) have damaged entries for '2', '4', 'x'; "
-          + "the other groups' scores are kept"
+          + "the other groups' scores are kept, and a save keeps the file as it is beside it, as "
+          + "score.json.unreadable-<time>"
       ])
     #expect(
       result.output.contains(
         "  1. \(QuestionGroup.numbered(1)!.title): latest score 2 of 4"))
     #expect(result.output.contains("  2. \(QuestionGroup.numbered(2)!.title): no score yet"))
+  }
+
+  @Test("a damaged entry and a game that saves: one line, which says what happens to the file")
+  func damagedEntryThenSave() throws {
+    let folder = TemporaryFolder()
+    let store = folder.store
+    try folder.create()
+    let contents = Data(#"{"scores": {"1": {"correct": 2, "total": 4}, "2": "nonsense"}}"#.utf8)
+    try contents.write(to: store.url)
+    let result = play(chapter3, rightAnswers(chapter3), store: store)
+    #expect(result.warnings.count == 1)
+    #expect(
+      result.warnings.first?.hasPrefix("the saved scores at \(store.url.path) have damaged") == true
+    )
+    let aside = URL(fileURLWithPath: store.url.path + setAsideSuffix)
+    #expect(try Data(contentsOf: aside) == contents)
+    #expect(
+      store.load()
+        == .scores(Scores([1: Score(correct: 2, total: 4), 3: result.score!]), damaged: nil))
+  }
+
+  @Test(
+    "hand-edited keys that are not numbers as the app writes them are damaged entries, never merged",
+    arguments: ["01", "-0", "+1", " 1"])
+  func nonCanonicalKeys(key: String) throws {
+    let folder = TemporaryFolder()
+    let store = folder.store
+    try folder.create()
+    let contents =
+      #"{"scores": {"1": {"correct": 2, "total": 4}, "\#(key)": {"correct": 1, "total": 4}}}"#
+    try Data(contents.utf8).write(to: store.url)
+    #expect(
+      store.load()
+        == .scores(
+          Scores([1: Score(correct: 2, total: 4)]),
+          damaged: "the saved scores at \(store.url.path) have damaged entries for '\(key)'"))
+  }
+
+  @Test("a save that fails says why: the config folder's name taken by a file")
+  func saveFailureSaysWhy() throws {
+    let folder = TemporaryFolder()
+    try folder.create()
+    let blocker = folder.url.appendingPathComponent("observer-evolution")
+    try Data("not a folder".utf8).write(to: blocker)
+    let store = ScoreStore(url: blocker.appendingPathComponent("keeping-score.json"))
+    let result = play(chapter3, rightAnswers(chapter3), store: store)
+    #expect(result.warnings.count == 1)
+    let warning = try #require(result.warnings.first)
+    let prefix = "cannot save the scores to \(store.url.path): "
+    let suffix = "; they will be lost when the app ends"
+    #expect(warning.hasPrefix(prefix))
+    #expect(warning.hasSuffix(suffix))
+    #expect(
+      warning
+        == prefix + "cannot create the folder \(blocker.path): \(String(cString: strerror(EEXIST)))"
+        + suffix)
+    #expect(!warning.contains("Error Domain"))
+  }
+
+  @Test(
+    "a save into a read-only folder says why (root ignores modes, so not as root)",
+    .enabled(if: geteuid() != 0, "root can write into a folder of mode 555"))
+  func readOnlyFolder() throws {
+    let folder = TemporaryFolder()
+    try folder.create()
+    chmod(folder.url.path, 0o555)
+    defer { chmod(folder.url.path, 0o755) }
+    let store = folder.store
+    let result = play(chapter3, rightAnswers(chapter3), store: store)
+    #expect(
+      result.warnings == [
+        "cannot save the scores to \(store.url.path): cannot open the lock file "
+          + "\(store.lockURL.path): Permission denied; they will be lost when the app ends"
+      ])
   }
 
   @Test("a folder with the save file's name is left as it is: a fresh start, nothing saved")
@@ -209,14 +292,43 @@ struct KeepingScoreTests {
     let inside = store.url.appendingPathComponent("mine.txt")
     try Data("mine".utf8).write(to: inside)
     let result = play(chapter3, rightAnswers(chapter3), store: store)
+    // One problem, one line: the refusal to save is what the first line already said.
     #expect(
       result.warnings == [
         "\(store.url.path) is not a file: it is left as it is, and no score is saved there; "
-          + "starting fresh",
-        "cannot save the scores to \(store.url.path); they will be lost when the app ends",
+          + "starting fresh"
       ])
     #expect(result.score?.correct == chapter3.questions.count)
     #expect(try Data(contentsOf: inside) == Data("mine".utf8))
+  }
+
+  @Test("an empty or relative HOME is not used: the system's home folder is")
+  func relativeHome() {
+    for home in ["", "relative", "./here"] {
+      let store = ScoreStore.inConfigFolder(environment: ["HOME": home], systemHome: "/home/bo")
+      #expect(store.url.path == "/home/bo/.config/observer-evolution/keeping-score.json", "\(home)")
+    }
+  }
+
+  @Test(
+    "with no absolute home folder at all, the command refuses in one line: exit 64, nothing written"
+  )
+  func noHomeFolder() throws {
+    let folder = TemporaryFolder()
+    try folder.create()
+    let here = FileManager.default.currentDirectoryPath
+    let before = try FileManager.default.contentsOfDirectory(atPath: here)
+    let run = CommandRun(environment: ["HOME": "relative"]) {
+      KeepingScoreCommand.run(["1"], io: $0, systemHome: "also-relative")
+    }
+    #expect(run.status == .usage)
+    #expect(run.output.isEmpty)
+    #expect(
+      run.error
+        == "keeping-score: no home folder to keep its files in: HOME is 'relative' and the "
+        + "system's home folder is 'also-relative', neither an absolute path (valid: HOME or "
+        + "XDG_CONFIG_HOME set to an absolute path); see 'keeping-score --help'\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: here) == before)
   }
 
   @Test("the save file is in $XDG_CONFIG_HOME, else in ~/.config")
@@ -342,8 +454,17 @@ struct KeepingScoreCommandTests {
       ),
       (
         ["x"],
-        "keeping-score: no question group 'x' (valid: 1 to 9, reset); "
+        "keeping-score: unknown command 'x' (valid: play, reset; or a chapter for play: 1 to 9); "
           + "see 'keeping-score --help'"
+      ),
+      (
+        ["rest"],
+        "keeping-score: unknown command 'rest' (valid: play, reset; or a chapter for play: 1 to "
+          + "9); see 'keeping-score --help'"
+      ),
+      (
+        ["--help="],
+        "keeping-score: --help takes no value; see 'keeping-score --help'"
       ),
       (
         [""],
@@ -410,5 +531,11 @@ struct KeepingScoreCommandTests {
     #expect(text.contains("--reset"))
     #expect(text.contains("$XDG_CONFIG_HOME/observer-evolution/keeping-score.json"))
     #expect(text.contains(KeepingScoreCommand.seedVariable))
+    // Its exit statuses, in the shape every command shares.
+    for status in [
+      "EXIT STATUS:", "  0   ", "  1   reset", "  64  bad usage", "  74  standard output",
+    ] {
+      #expect(result.output.contains { $0.hasPrefix(status) }, "\(status)")
+    }
   }
 }

@@ -138,8 +138,9 @@ struct BenchTests {
     #expect(result.output.isEmpty)
     #expect(
       result.error
-        == "compare-stages: cannot write charts into '/proc/no-such-folder' (valid: a folder that "
-        + "can be created and written); see 'compare-stages --help'\n")
+        == "compare-stages: cannot write charts into '/proc/no-such-folder': No such file or "
+        + "directory (valid: a folder that can be created and written); see "
+        + "'compare-stages --help'\n")
   }
 
   @Test("markdown: one table per measurement")

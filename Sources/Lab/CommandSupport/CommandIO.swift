@@ -48,7 +48,8 @@ package struct CommandIO: Sendable {
   /// is ``ExitCode/ioError`` (74, `EX_IOERR`). That holds for a full disk, a closed standard
   /// output and a reader that went away alike (`EPIPE`, as in `compare-stages | head -1`): one
   /// rule, and a short line that says why the output stops, rather than the silent death by
-  /// `SIGPIPE` most Unix tools choose.
+  /// `SIGPIPE` most Unix tools choose. A write to standard error that fails is lost, and changes
+  /// nothing else: `compare-stages foo 2>&-` still exits 64, for its bad usage.
   ///
   /// First use readies the process for that, once:
   /// - `SIGPIPE` is ignored, so that a write to a pipe nobody reads fails with `EPIPE`, which
@@ -64,9 +65,10 @@ package struct CommandIO: Sendable {
       environment: ProcessInfo.processInfo.environment,
       isTerminal: isatty(STDOUT_FILENO) == 1
     ) { failure in
-      if failure.stream == .output {
-        _ = write("\(name): \(failure.message)\n", to: STDERR_FILENO)
-      }
+      // A standard error that cannot be written has nobody to tell: the text is lost and the
+      // command goes on, to end with the status it would have had (64 for bad usage).
+      guard failure.stream == .output else { return }
+      _ = write("\(name): \(failure.message)\n", to: STDERR_FILENO)
       exit(ExitCode.ioError.rawValue)
     }
   }()
@@ -251,6 +253,20 @@ extension CommandIO {
     printError(Self.usageLine(command, problem))
     return .usage
   }
+}
+
+/// Why `error` happened, in a few words for one line: the system's own words ("Permission
+/// denied") when a file operation failed for a POSIX reason, else the error's localized
+/// description; never an `NSError` dump.
+package func reason(of error: any Error) -> String {
+  let error = error as NSError
+  // On Linux the underlying error is a `POSIXError`, not an `NSError`: bridged, not cast.
+  if let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error {
+    let posix = underlying as NSError
+    if posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
+  }
+  if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+  return error.localizedDescription
 }
 
 /// The system's `write(2)`, which ``CommandIO``'s own `write` members hide by name.

@@ -114,8 +114,12 @@ package struct CommandWord<Parsed, Result>: Sendable {
 ///
 /// A command line is a word, its argument and options (`bench --quick`); the first word may be
 /// left out. A word's old spelling as an option (`--bench`) is accepted anywhere. `--help`,
-/// `-h` or the word `help` anywhere asks for the help; `--version`, alone, for the version, in
-/// a syntax whose options have it.
+/// `-h` anywhere, or the word `help` first, asks for the help; `--version`, alone, for the
+/// version, in a syntax whose options have it.
+///
+/// One set of rules for every command: a first argument spelled as a word that is no word, and
+/// that the first word does not take as its argument, is an unknown command (`workshop hnt 3`);
+/// a flag given twice, or with a value (`--help=`), is refused.
 package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
   /// The command's name, for errors and USAGE.
   package let command: String
@@ -230,6 +234,7 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
         !isOption(rest[index]) && (index == 0 || !takesValue(rest[index - 1]))
       }) {
         argument = rest.remove(at: index)
+        if word == nil, let argument { try checkIsNotAMisspelledWord(argument, for: chosen) }
       } else if !chosen.argumentIsOptional {
         throw UsageError(
           message: "\(spelledAs) needs a \(chosen.argumentName ?? "value") "
@@ -240,6 +245,27 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
     return .run(try chosen.make(argument, parsed))
   }
 
+  /// Throws "unknown command" when `argument`, given to the first word because no word was
+  /// named, looks like a word (it starts with a letter) and that word does not take it: `hnt`
+  /// in `workshop hnt 3` is a misspelled `hint`, not a bad exercise number.
+  ///
+  /// Whether the word takes it is what the word makes of it with no options; a number, or
+  /// anything else that is not spelled as a word, is left for the word to reject in its own
+  /// terms ("no exercise '11'").
+  private func checkIsNotAMisspelledWord(
+    _ argument: String, for word: CommandWord<Parsed, Result>
+  ) throws(UsageError) {
+    guard argument.first?.isLetter == true else { return }
+    do {
+      _ = try word.make(argument, initial)
+    } catch {
+      throw UsageError(
+        message: "unknown command '\(argument)' (valid: "
+          + words.map(\.name).joined(separator: ", ")
+          + "; or a \(word.argumentName ?? "value") for \(word.name): \(word.argumentChoices()))")
+    }
+  }
+
   /// The options in `arguments`, each checked to be one that `word` takes; `spelledAs` is how
   /// the word was given, `nil` when it was left out.
   private func parseOptions(
@@ -248,6 +274,9 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
     var parsed = initial
     var remaining = arguments[...]
     let valid = word.options.isEmpty ? "none" : word.options.joined(separator: ", ")
+    // The flags given so far: one given twice is an error, as for every option whose value
+    // cannot be given twice, so that no repetition is silently accepted.
+    var flagsGiven: Set<String> = []
     while let argument = remaining.popFirst() {
       var flag = argument
       var inlineValue: String?
@@ -261,6 +290,9 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
         }
         throw UsageError(
           message: "unexpected argument '\(argument)' (valid for \(word.name): \(valid))")
+      }
+      if case .flag = option.handling, inlineValue != nil {
+        throw UsageError(message: "\(flag) takes no value")
       }
       guard word.options.contains(option.name) else {
         guard let spelledAs else {
@@ -276,7 +308,9 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
       }
       switch option.handling {
       case .flag(let handle):
-        if inlineValue != nil { throw UsageError(message: "\(flag) takes no value") }
+        guard flagsGiven.insert(option.name).inserted else {
+          throw UsageError(message: "\(option.name) given more than once")
+        }
         try handle(&parsed)
       case .value(let validValues, let handle):
         if let inlineValue {
@@ -332,8 +366,17 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
   /// The COMMANDS part of `--help`.
   package var wordsHelp: String { columns(words.map { ($0.name, $0.help) }) }
 
-  /// The OPTIONS part of `--help`.
-  package var optionsHelp: String { columns(options.map { ($0.label, $0.help) }) }
+  /// The OPTIONS part of `--help`; the row of `--help` says that the word `help`, first, asks
+  /// for it too, as the parser accepts.
+  package var optionsHelp: String {
+    columns(
+      options.map { option in
+        (option.label, option.name == "--help" ? option.help + Self.helpWord : option.help)
+      })
+  }
+
+  /// What the row of `--help` adds: the word `help` asks for the help too.
+  package static var helpWord: String { "; so does help as the first word" }
 
   /// The words' old spellings, as `--help` lists them; empty when none has one.
   package var oldSpellingsHelp: String {

@@ -191,11 +191,14 @@ extension Command {
       },
       CommandWord(
         "graph", argument: ("stage", { graphNumbers }),
-        help: "print who holds whom in stage 1 to \(Design.stages.count) as a Mermaid "
+        help:
+          "print who holds whom in stage 1 to \(Design.stages.count), or the one named, as a Mermaid "
           + "flowchart: weak references dashed, the reference that leaks in red",
         oldSpelling: "--graph"
       ) { text, _ throws(UsageError) in
-        guard let graph = StageGraph.all.first(where: { $0.design.id == text }) else {
+        guard let design = text.flatMap(Design.named),
+          let graph = StageGraph.all.first(where: { $0.design == design })
+        else {
           throw UsageError(
             message: "unknown stage '\(text ?? "")' for graph (valid: \(graphNumbers))")
         }
@@ -247,12 +250,17 @@ extension Command {
     Scenario.all.map(\.name).joined(separator: ", ")
   }
 
+  /// What `--stage` takes, as `--help` says: each stage's number, then each stage's name, then
+  /// each reference.
   private static var stageNumbers: String {
-    Design.all.map(\.id).joined(separator: ", ")
+    (Design.stages.map(\.id) + Design.stages.map(\.descriptor.shortName)
+      + Design.references.map(\.id)).joined(separator: ", ")
   }
 
+  /// What `graph` takes: each stage's number, then its name.
   private static var graphNumbers: String {
-    StageGraph.all.map(\.design.id).joined(separator: ", ")
+    (StageGraph.all.map(\.design.id) + StageGraph.all.map(\.design.descriptor.shortName))
+      .joined(separator: ", ")
   }
 
   private static let chartChoices = "a folder to write the SVG charts into"

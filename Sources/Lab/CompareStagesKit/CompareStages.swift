@@ -63,40 +63,82 @@ package enum CompareStages {
   }
 
   /// Runs the bench and prints its report; writes the charts into `chartDirectory` if given.
+  ///
+  /// The folder is made, and checked to be writable, before the bench runs, so that a bad one
+  /// fails at once. A chart that still cannot be written once the bench has run is named on
+  /// standard error after the report, and the status is ``ExitCode/ioError``.
   private static func bench(
     format: OutputFormat, quick: Bool, chartDirectory: String?, io: CommandIO,
     isDebugBuild: Bool
   ) -> ExitCode {
-    // The folder is made before the bench runs, so that a bad one fails at once.
     let folder = chartDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
-    if let folder {
-      do {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      } catch {
-        return io.usageError(
-          "compare-stages",
-          "cannot write charts into '\(folder.path)' (valid: a folder that can be created and "
-            + "written)")
-      }
+    if let folder, let problem = chartFolderProblem(folder) {
+      return io.usageError("compare-stages", problem)
     }
     if isDebugBuild { warnOfDebugBuild("bench", io: io) }
+    let report: BenchReport
     do {
-      let report = try Bench.run(sizes: quick ? .quick : .full, contenders: Design.contenders)
-      if let folder {
-        for chart in BenchCharts.charts(of: report) {
-          try Data(chart.svg.utf8).write(to: folder.appendingPathComponent(chart.name))
-        }
-      }
-      switch format {
-      case .text: io.write(report.text)
-      case .markdown: io.write(report.markdown)
-      case .json: io.write(report.json)
-      }
-      return .success
+      report = try Bench.run(sizes: quick ? .quick : .full, contenders: Design.contenders)
     } catch {
-      io.printError("\(error)")
+      // A sum that came out wrong says which; anything else in the system's words.
+      io.printError("compare-stages: \((error as? BenchError)?.description ?? reason(of: error))")
       return .failure
     }
+    switch format {
+    case .text: io.write(report.text)
+    case .markdown: io.write(report.markdown)
+    case .json: io.write(report.json)
+    }
+    if let folder, let failure = writeCharts(BenchCharts.charts(of: report), into: folder) {
+      io.printError("compare-stages: \(failure)")
+      return .ioError
+    }
+    return .success
+  }
+
+  /// Every name a chart of `bench --chart` may have: those of a report with every chart.
+  package static var chartNames: [String] {
+    BenchCharts.charts(of: BenchReport.shape(of: .quick, contenders: [])).map(\.name)
+  }
+
+  /// Why `folder` cannot take the charts, as a usage problem, or `nil` when it can: it is made
+  /// if missing, then a file is created in it and removed, and no chart's name may be taken by
+  /// a folder, which a chart cannot replace.
+  package static func chartFolderProblem(_ folder: URL) -> String? {
+    let valid = "(valid: a folder that can be created and written)"
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let probe = folder.appendingPathComponent(".compare-stages-\(UUID().uuidString)")
+      try Data().write(to: probe, options: .withoutOverwriting)
+      try FileManager.default.removeItem(at: probe)
+    } catch {
+      return "cannot write charts into '\(folder.path)': \(reason(of: error)) \(valid)"
+    }
+    for name in chartNames {
+      var isFolder: ObjCBool = false
+      let path = folder.appendingPathComponent(name).path
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        return "cannot write chart '\(path)': a folder has its name \(valid)"
+      }
+    }
+    return nil
+  }
+
+  /// Writes each chart into `folder`, each in one step, so that no chart is ever half written:
+  /// `nil` when all were written, else the problem, naming the chart that was not. The charts
+  /// before it stay, whole.
+  package static func writeCharts(_ charts: [(name: String, svg: String)], into folder: URL)
+    -> String?
+  {
+    for chart in charts {
+      let url = folder.appendingPathComponent(chart.name)
+      do {
+        try Data(chart.svg.utf8).write(to: url, options: .atomic)
+      } catch {
+        return "cannot write chart \(url.path): \(reason(of: error))"
+      }
+    }
+    return nil
   }
 
   /// Prints `report` in `format`, and names each verdict that differs from the documented
@@ -129,12 +171,12 @@ package enum CompareStages {
     \(Command.syntax.oldSpellingsHelp)
     Colour is used only when standard output is a terminal and NO_COLOR is unset.
 
-    EXIT STATUS:
-      0   every stage's verdict matches the table documented in the README
-      1   some verdict differs from it, each difference named on standard error; or a bench
-          sum came out wrong
-      64  bad usage; the problem is named on standard error
-
+    \(ExitCode.help(
+      success: "every stage's verdict matches the table documented in the README",
+      failure: "some verdict differs from it, each difference named on standard error; or a "
+        + "bench sum came out wrong",
+      ioError: "a chart of bench --chart cannot be written once the bench has run (the report "
+        + "is printed first)"))
     """
 
   /// The text of `list`.

@@ -60,15 +60,23 @@ package enum KeepingScoreCommand {
     OPTIONS:
     \(syntax.optionsHelp)
     \(syntax.oldSpellingsHelp)
+    \(ExitCode.help(
+      success: "played, or the scores deleted; a score that cannot be saved is named on "
+        + "standard error, and the game still ends with 0",
+      failure: "reset refused to delete, or could not delete, the saved scores; standard "
+        + "error says why"))
     """
 
   /// Runs the command on `io`'s input and output, whose environment locates the config folder
-  /// and may hold ``seedVariable``; `now` names a save file that is moved aside.
+  /// (`systemHome` is the home folder when `HOME` is not an absolute path) and may hold
+  /// ``seedVariable``; `now` names a save file that is moved aside.
   ///
   /// - Returns: ``ExitCode/success``; ``ExitCode/failure`` if the saved scores could not be
-  ///   deleted; ``ExitCode/usage`` on bad input, named in one line on standard error.
+  ///   deleted; ``ExitCode/usage`` on bad input, or with no absolute folder to save in, named
+  ///   in one line on standard error.
   package static func run(
-    _ arguments: [String], io: CommandIO, now: @escaping @Sendable () -> Date = { Date() }
+    _ arguments: [String], io: CommandIO, now: @escaping @Sendable () -> Date = { Date() },
+    systemHome: String = NSHomeDirectory()
   ) -> ExitCode {
     var seed: UInt64?
     if let text = io.environment[seedVariable] {
@@ -80,7 +88,16 @@ package enum KeepingScoreCommand {
       seed = number
     }
     guard let request = syntax.request(arguments, help: .help, io: io) else { return .usage }
-    let store = ScoreStore.inConfigFolder(environment: io.environment, now: now)
+    if case .help = request {
+      io.write(help)
+      return .success
+    }
+    // No save file under the folder the command runs in, for want of a home folder.
+    if let problem = configFolderProblem(environment: io.environment, systemHome: systemHome) {
+      return io.usageError("keeping-score", problem)
+    }
+    let store = ScoreStore.inConfigFolder(
+      environment: io.environment, systemHome: systemHome, now: now)
     switch request {
     case .help:
       io.write(help)
@@ -101,7 +118,7 @@ package enum KeepingScoreCommand {
       } catch {
         let problem =
           (error as? ScoreStore.Refusal)?.description
-          ?? "cannot delete the saved scores at \(store.url.path): \(error.localizedDescription)"
+          ?? "cannot delete the saved scores at \(store.url.path): \(reason(of: error))"
         io.printError("keeping-score: \(problem)")
         return .failure
       }

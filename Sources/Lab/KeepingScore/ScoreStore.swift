@@ -33,7 +33,8 @@ package struct ScoreStore: Sendable {
     case unusable(String)
   }
 
-  /// Why the store left what has the save file's name as it is.
+  /// Why the store left what has the save file's name as it is, or could not reach it: its
+  /// folder or its lock file cannot be made.
   package struct Refusal: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is there, and what was not done to it.
     package var description: String
@@ -53,12 +54,14 @@ package struct ScoreStore: Sendable {
 
   /// The store of `keeping-score.json` in the user's config folder:
   /// `$XDG_CONFIG_HOME/observer-evolution/` when that is set to an absolute path, else
-  /// `~/.config/observer-evolution/`.
+  /// `~/.config/observer-evolution/`, where `~` is `$HOME` if absolute, else `systemHome`.
   package static func inConfigFolder(
-    environment: [String: String], now: @escaping @Sendable () -> Date = { Date() }
+    environment: [String: String], systemHome: String = NSHomeDirectory(),
+    now: @escaping @Sendable () -> Date = { Date() }
   ) -> ScoreStore {
     ScoreStore(
-      url: configFolder(environment: environment).appendingPathComponent("keeping-score.json"),
+      url: configFolder(environment: environment, systemHome: systemHome)
+        .appendingPathComponent("keeping-score.json"),
       now: now)
   }
 
@@ -85,7 +88,7 @@ package struct ScoreStore: Sendable {
         return .setAside(problem, to: try setAside())
       }
     } catch {
-      let reason = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+      let reason = Self.reason(of: error)
       return .unusable(
         "\(problem), and cannot be moved aside (\(reason)): it is left as it is, and no score "
           + "is saved over it")
@@ -122,11 +125,21 @@ package struct ScoreStore: Sendable {
   /// it returns `nil`).
   ///
   /// - Throws: ``Refusal`` if something other than a file, such as a folder, has the file's
-  ///   name; the file system's error if the folder or file cannot be written.
+  ///   name, or the folder or the lock file cannot be made; the file system's error if the file
+  ///   cannot be written.
+  ///
+  /// When `damageReported`, the damaged entries were already named when the file was loaded,
+  /// with what happens to the file: setting it aside returns no second message.
   @discardableResult
-  package func save(_ changes: Scores) throws -> String? {
-    try FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+  package func save(_ changes: Scores, damageReported: Bool = false) throws -> String? {
+    let folder = url.deletingLastPathComponent()
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      // Said with the folder's name: "File exists" alone would not say which file.
+      throw Refusal(
+        description: "cannot create the folder \(folder.path): \(CommandSupport.reason(of: error))")
+    }
     return try withLock {
       var scores = Scores()
       var notice: String?
@@ -140,9 +153,12 @@ package struct ScoreStore: Sendable {
       case .scores(let saved, let damaged):
         scores = saved
         if !damaged.isEmpty {
+          let aside = try setAside()
           notice =
-            "the saved scores at \(url.path) had damaged entries; the file as it was is kept "
-            + "as \(try setAside().path)"
+            damageReported
+            ? nil
+            : "the saved scores at \(url.path) had damaged entries; the file as it was is kept "
+              + "as \(aside.path)"
         }
       }
       scores.byGroup.merge(changes.byGroup) { $1 }
@@ -235,7 +251,9 @@ package struct ScoreStore: Sendable {
     var scores = Scores()
     var damaged: [String] = []
     for (key, entry) in file.scores {
-      if let number = Int(key), let score = entry.score {
+      // A key other than a number as this app writes it ("01", "-0", "+1") is damaged too:
+      // read as a number, it could silently replace another group's entry.
+      if let number = Int(key), String(number) == key, let score = entry.score {
         scores[group: number] = score
       } else {
         damaged.append(key)
@@ -283,14 +301,25 @@ package struct ScoreStore: Sendable {
   /// Runs `body` holding the lock file's exclusive lock, which other processes wait for.
   private func withLock<Result>(_ body: () throws -> Result) throws -> Result {
     let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw POSIXError(errnoCode) }
+    guard descriptor >= 0 else {
+      throw Refusal(description: "cannot open the lock file \(lockURL.path): \(errnoText)")
+    }
     // Closing the descriptor lets the lock go.
     defer { close(descriptor) }
     while flock(descriptor, LOCK_EX) != 0 {
-      guard errno == EINTR else { throw POSIXError(errnoCode) }
+      guard errno == EINTR else {
+        throw Refusal(description: "cannot lock \(lockURL.path): \(errnoText)")
+      }
     }
     return try body()
   }
 
-  private var errnoCode: POSIXErrorCode { POSIXErrorCode(rawValue: errno) ?? .EIO }
+  /// The system's words for the last error: "Permission denied".
+  private var errnoText: String { String(cString: strerror(errno)) }
+
+  /// Why an operation of the store failed, in words, for a message: a ``Refusal``'s own
+  /// description, else the system's words for it, never an `NSError` dump.
+  package static func reason(of error: any Error) -> String {
+    (error as? Refusal)?.description ?? CommandSupport.reason(of: error)
+  }
 }

@@ -3,6 +3,22 @@ import Foundation
 import KeepingScore
 
 extension Demo {
+  /// Why the demo of chapter 7 cannot run as the chapter shows, or `nil`: it needs a folder of
+  /// its own in the temporary folder, with a file in it, which this makes and removes.
+  static func keepingScoreProblem() -> String? {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("keeping-score-demo-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try Data().write(to: folder.appendingPathComponent("probe"))
+      return nil
+    } catch {
+      return "chapter 7's demo cannot write its save file in the temporary folder "
+        + "\(FileManager.default.temporaryDirectory.path): \(reason(of: error))"
+    }
+  }
+
   /// Chapter 7: one run of the keeping-score app with typed answers, against a save file in a
   /// temporary folder that an earlier game wrote, shown before and after: the screen opens on
   /// the saved score, and both observers see the new one.

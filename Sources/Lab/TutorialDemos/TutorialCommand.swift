@@ -69,14 +69,19 @@ package enum TutorialCommand {
     Chapter \(TutorialChapter.comparing.number), \(TutorialChapter.comparing.title.lowercased()), \
     is `swift run compare-stages`.
 
+    \(ExitCode.help(
+      success: "the demo ran, or this help was printed", failure: nil,
+      ioError: "chapter \(TutorialChapter.keepingScore.number)'s demo cannot write its save "
+        + "file in the temporary folder ($TMPDIR)"))
     """
 
   /// Runs the command: the demo of the chapter given, chapter 5's picture, or the usage.
   ///
   /// On the main actor, where an app's screens live: chapter 5's demo and picture show one.
   ///
-  /// - Returns: ``ExitCode/success``, or ``ExitCode/usage`` on bad input, named in one line on
-  ///   standard error with the valid choices.
+  /// - Returns: ``ExitCode/success``; ``ExitCode/usage`` on bad input, named in one line on
+  ///   standard error with the valid choices; ``ExitCode/ioError`` when chapter 7's demo cannot
+  ///   write its save file in the temporary folder.
   @MainActor
   package static func run(_ arguments: [String], io: CommandIO) async -> ExitCode {
     guard let request = syntax.request(arguments, help: .help, io: io) else { return .usage }
@@ -86,6 +91,12 @@ package enum TutorialCommand {
     case .picture:
       io.write(await Demo.turnPicture())
     case .demo(let number):
+      // Chapter 7's demo saves a score in the temporary folder: one that cannot be written is
+      // said at once, rather than a transcript that differs from the chapter's.
+      if number == TutorialChapter.keepingScore.number, let problem = Demo.keepingScoreProblem() {
+        io.printError("tutorial: \(problem)")
+        return .ioError
+      }
       Demo.run(chapter: number, write: io.write)
     }
     return .success

@@ -1,0 +1,120 @@
+import CommandSupport
+import CompareStagesKit
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A fresh folder for one test, removed when the test ends.
+private final class Folder {
+  let url = FileManager.default.temporaryDirectory
+    .appendingPathComponent("chart-folder-\(UUID().uuidString)", isDirectory: true)
+
+  deinit {
+    // Made writable again, so that it can be removed.
+    chmod(url.path, 0o755)
+    try? FileManager.default.removeItem(at: url)
+  }
+}
+
+/// Runs `compare-stages bench --quick --chart path`.
+private func benchCharts(into path: String) -> CommandRun {
+  compareStages(["bench", "--quick", "--chart", path])
+}
+
+/// On the main actor, as the bench needs (its main-actor contenders assume it): should a
+/// folder not be refused, the bench runs, and the test fails rather than crashes.
+@MainActor
+@Suite("compare-stages bench --chart: a folder that cannot take the charts is refused at once")
+struct ChartFolderTests {
+  @Test("a folder with a chart's name: one line, exit 64, no report, nothing written")
+  func chartNameTakenByAFolder() throws {
+    let folder = Folder()
+    let taken = folder.url.appendingPathComponent("bench-churn.svg")
+    try FileManager.default.createDirectory(at: taken, withIntermediateDirectories: true)
+    let result = benchCharts(into: folder.url.path)
+    #expect(result.status == .usage)
+    #expect(result.output.isEmpty)
+    #expect(
+      result.error
+        == "compare-stages: cannot write chart '\(taken.path)': a folder has its name (valid: a "
+        + "folder that can be created and written); see 'compare-stages --help'\n")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["bench-churn.svg"])
+  }
+
+  @Test(
+    "a folder that exists but takes no file (/proc/1): one line with the reason, exit 64",
+    .enabled(if: FileManager.default.fileExists(atPath: "/proc/1"), "no /proc/1 here"))
+  func folderThatTakesNoFile() {
+    let result = benchCharts(into: "/proc/1")
+    #expect(result.status == .usage)
+    #expect(result.output.isEmpty)
+    #expect(result.error.hasPrefix("compare-stages: cannot write charts into '/proc/1': "))
+    #expect(
+      result.error.hasSuffix(
+        " (valid: a folder that can be created and written); see 'compare-stages --help'\n"))
+    #expect(!result.error.contains("Error Domain"))
+    #expect(result.error.filter { $0 == "\n" }.count == 1)
+  }
+
+  @Test(
+    "a folder without write permission: one line, exit 64 (root ignores modes, so not as root)",
+    .enabled(if: geteuid() != 0, "root can write into a folder of mode 555"))
+  func readOnlyFolder() throws {
+    let folder = Folder()
+    try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+    chmod(folder.url.path, 0o555)
+    let result = benchCharts(into: folder.url.path)
+    #expect(result.status == .usage)
+    #expect(result.output.isEmpty)
+    #expect(
+      result.error
+        == "compare-stages: cannot write charts into '\(folder.url.path)': Permission denied "
+        + "(valid: a folder that can be created and written); see 'compare-stages --help'\n")
+  }
+
+  @Test("the check leaves a good folder as it found it: made if missing, nothing else in it")
+  func checkLeavesNothing() throws {
+    let folder = Folder()
+    #expect(CompareStages.chartFolderProblem(folder.url) == nil)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+  }
+
+  @Test("every chart a bench can write is among the names checked before it runs")
+  func chartNames() {
+    #expect(
+      CompareStages.chartNames == ["bench-fanout.svg", "bench-churn.svg", "bench-memory.svg"])
+  }
+
+  @Test(
+    "a chart that cannot be written after the run is named in one line, with the system's reason",
+    .enabled(if: FileManager.default.fileExists(atPath: "/proc/1"), "no /proc/1 here"))
+  func writeFailure() {
+    let failure = CompareStages.writeCharts(
+      [(name: "bench-fanout.svg", svg: "<svg/>")], into: URL(fileURLWithPath: "/proc/1"))
+    #expect(failure?.hasPrefix("cannot write chart /proc/1/bench-fanout.svg: ") == true)
+    #expect(failure?.contains("Error Domain") == false)
+  }
+
+  @Test("charts are written whole, each in one step: no temporary file is left beside them")
+  func writtenWhole() throws {
+    let folder = Folder()
+    try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+    try Data("old".utf8).write(to: folder.url.appendingPathComponent("bench-fanout.svg"))
+    #expect(
+      CompareStages.writeCharts([(name: "bench-fanout.svg", svg: "<svg/>")], into: folder.url)
+        == nil)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["bench-fanout.svg"])
+    #expect(
+      try String(contentsOf: folder.url.appendingPathComponent("bench-fanout.svg"), encoding: .utf8)
+        == "<svg/>")
+  }
+}
