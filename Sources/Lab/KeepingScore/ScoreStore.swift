@@ -35,21 +35,19 @@ package struct ScoreStore: Sendable {
 
   /// Why the store left what has the save file's name as it is, or could not reach it: its
   /// folder or its lock file cannot be made.
-  package struct Refusal: Error, Equatable, Sendable, CustomStringConvertible {
-    /// What is there, and what was not done to it.
-    package var description: String
-  }
+  package typealias Refusal = SharedFile.Refusal
+
+  /// The save file, locked, read and replaced as ``SharedFile`` does it.
+  private let file: SharedFile
 
   /// The save file, as the user names it: it may be a symbolic link.
-  package let url: URL
-  private let now: @Sendable () -> Date
+  package var url: URL { file.url }
 
   /// A store that saves to `url`, whose folder is created when a score is first saved. `now`
   /// names a file set aside: `keeping-score.json.unreadable-` and the time in UTC, as
   /// `20261123T195833Z`.
   package init(url: URL, now: @escaping @Sendable () -> Date = { Date() }) {
-    self.url = url
-    self.now = now
+    file = SharedFile(url: url, holding: "the saved scores", now: now)
   }
 
   /// The store of `keeping-score.json` in the user's config folder:
@@ -66,8 +64,8 @@ package struct ScoreStore: Sendable {
   }
 
   /// The lock file, beside ``url``: every process that saves holds it while it reads and
-  /// replaces the save file. It is never deleted, so that two processes never lock two files.
-  package var lockURL: URL { url.appendingPathExtension("lock") }
+  /// replaces the save file.
+  package var lockURL: URL { file.lockURL }
 
   // MARK: - Loading
 
@@ -81,11 +79,11 @@ package struct ScoreStore: Sendable {
     let contents = read()
     guard case .unreadable(let problem) = contents else { return loaded(contents) }
     do {
-      return try withLock {
+      return try file.withLock {
         // Looked at again under the lock: another game may have set it aside meanwhile.
         let contents = read()
         guard case .unreadable(let problem) = contents else { return loaded(contents) }
-        return .setAside(problem, to: try setAside())
+        return .setAside(problem, to: try file.setAside())
       }
     } catch {
       let reason = Self.reason(of: error)
@@ -104,7 +102,7 @@ package struct ScoreStore: Sendable {
         "\(url.path) is not a file: it is left as it is, and no score is saved there")
     case .unreadable(let problem):
       return .unusable(problem)
-    case .scores(let scores, let damaged):
+    case .value((let scores, let damaged)):
       let message =
         damaged.isEmpty
         ? nil
@@ -132,28 +130,21 @@ package struct ScoreStore: Sendable {
   /// with what happens to the file: setting it aside returns no second message.
   @discardableResult
   package func save(_ changes: Scores, damageReported: Bool = false) throws -> String? {
-    let folder = url.deletingLastPathComponent()
-    do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    } catch {
-      // Said with the folder's name: "File exists" alone would not say which file.
-      throw Refusal(
-        description: "cannot create the folder \(folder.path): \(CommandSupport.reason(of: error))")
-    }
-    return try withLock {
+    try file.makeFolder()
+    return try file.withLock {
       var scores = Scores()
       var notice: String?
       switch read() {
       case .missing:
         break
       case .notAFile:
-        throw Refusal(description: "\(url.path) is not a file, and no score is saved there")
+        throw Refusal("\(url.path) is not a file, and no score is saved there")
       case .unreadable(let problem):
-        notice = "\(problem); it is kept as \(try setAside().path)"
-      case .scores(let saved, let damaged):
+        notice = "\(problem); it is kept as \(try file.setAside().path)"
+      case .value((let saved, let damaged)):
         scores = saved
         if !damaged.isEmpty {
-          let aside = try setAside()
+          let aside = try file.setAside()
           notice =
             damageReported
             ? nil
@@ -162,11 +153,11 @@ package struct ScoreStore: Sendable {
         }
       }
       scores.byGroup.merge(changes.byGroup) { $1 }
-      let file = File(
+      let saved = File(
         scores: Dictionary(uniqueKeysWithValues: scores.byGroup.map { (String($0.key), $0.value) }))
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
-      try encoder.encode(file).write(to: try target(), options: .atomic)
+      try file.write(try encoder.encode(saved))
       return notice
     }
   }
@@ -183,21 +174,21 @@ package struct ScoreStore: Sendable {
   /// - Throws: ``Refusal`` when something other than saved scores has the file's name;
   ///   the file system's error when the file cannot be deleted.
   package func reset() throws -> URL? {
-    guard read() != .missing else { return nil }
-    return try withLock {
+    if case .missing = read() { return nil }
+    return try file.withLock {
       switch read() {
       case .missing:
         return nil
       case .notAFile:
         throw Refusal(
-          description: "not deleting \(url.path): it is not a regular file (a folder?), so "
-            + "this app did not write it")
+          "not deleting \(url.path): it is not a regular file (a folder?), so this app did not "
+            + "write it")
       case .unreadable(let problem):
         throw Refusal(
-          description: "not deleting \(url.path): \(problem), so it may not be a file this app "
-            + "wrote; move it away yourself if you want it gone")
-      case .scores:
-        let target = try target()
+          "not deleting \(url.path): \(problem), so it may not be a file this app wrote; move it "
+            + "away yourself if you want it gone")
+      case .value:
+        let target = try file.target()
         // unlink(2) removes one name, never a folder and what it holds.
         guard unlink(target.path) == 0 else {
           throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: target.path])
@@ -224,98 +215,29 @@ package struct ScoreStore: Sendable {
     }
   }
 
-  /// What is at the file's place.
-  private enum Contents: Equatable {
-    /// Nothing: no file, or a link to no file.
-    case missing
-    /// Something other than a regular file, such as a folder.
-    case notAFile
-    /// A file that cannot be read or decoded; the message says which, and names it.
-    case unreadable(String)
-    /// Scores, and the keys of the entries that could not be used.
-    case scores(Scores, damaged: [String])
-  }
+  /// What is at the file's place: scores, and the keys of the entries that could not be
+  /// used.
+  private typealias Contents = SharedFile.Contents<(Scores, damaged: [String])>
 
   private func read() -> Contents {
-    guard let target = try? target(),
-      let attributes = try? FileManager.default.attributesOfItem(atPath: target.path)
-    else { return .missing }
-    // Never opened unless it is a regular file: a named pipe would block the read.
-    guard attributes[.type] as? FileAttributeType == .typeRegular else { return .notAFile }
-    guard let data = try? Data(contentsOf: target) else {
-      return .unreadable("cannot read the saved scores at \(url.path)")
-    }
-    guard let file = try? JSONDecoder().decode(File<Entry>.self, from: data) else {
-      return .unreadable("the saved scores at \(url.path) are damaged")
-    }
-    var scores = Scores()
-    var damaged: [String] = []
-    for (key, entry) in file.scores {
-      // A key other than a number as this app writes it ("01", "-0", "+1") is damaged too:
-      // read as a number, it could silently replace another group's entry.
-      if let number = Int(key), String(number) == key, let score = entry.score {
-        scores[group: number] = score
-      } else {
-        damaged.append(key)
+    file.read { data in
+      guard let saved = try? JSONDecoder().decode(File<Entry>.self, from: data) else {
+        return nil
       }
-    }
-    return .scores(scores, damaged: damaged)
-  }
-
-  /// The file that ``url`` names once symbolic links are followed: the one to read and
-  /// replace. It may not exist.
-  private func target() throws -> URL {
-    var current = url
-    for _ in 0..<32 {
-      guard
-        let destination = try? FileManager.default.destinationOfSymbolicLink(
-          atPath: current.path)
-      else { return current }
-      current =
-        destination.hasPrefix("/")
-        ? URL(fileURLWithPath: destination)
-        : current.deletingLastPathComponent().appendingPathComponent(destination)
-    }
-    throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path])
-  }
-
-  /// Moves the file aside, to a name no file has: `keeping-score.json.unreadable-`, the time,
-  /// and a number if that name is taken.
-  private func setAside() throws -> URL {
-    let target = try target()
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
-    let time = formatter.string(from: now())
-    let base = "\(target.lastPathComponent).unreadable-\(time)"
-    var attempt = 1
-    var aside = target.deletingLastPathComponent().appendingPathComponent(base)
-    // Checked under the lock, and FileManager never moves onto an existing name.
-    while (try? FileManager.default.attributesOfItem(atPath: aside.path)) != nil {
-      attempt += 1
-      aside = target.deletingLastPathComponent().appendingPathComponent("\(base)-\(attempt)")
-    }
-    try FileManager.default.moveItem(at: target, to: aside)
-    return aside
-  }
-
-  /// Runs `body` holding the lock file's exclusive lock, which other processes wait for.
-  private func withLock<Result>(_ body: () throws -> Result) throws -> Result {
-    let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      throw Refusal(description: "cannot open the lock file \(lockURL.path): \(errnoText)")
-    }
-    // Closing the descriptor lets the lock go.
-    defer { close(descriptor) }
-    while flock(descriptor, LOCK_EX) != 0 {
-      guard errno == EINTR else {
-        throw Refusal(description: "cannot lock \(lockURL.path): \(errnoText)")
+      var scores = Scores()
+      var damaged: [String] = []
+      for (key, entry) in saved.scores {
+        // A key other than a number as this app writes it ("01", "-0", "+1") is damaged too:
+        // read as a number, it could silently replace another group's entry.
+        if let number = Int(key), String(number) == key, let score = entry.score {
+          scores[group: number] = score
+        } else {
+          damaged.append(key)
+        }
       }
+      return (scores, damaged)
     }
-    return try body()
   }
-
-  /// The system's words for the last error: "Permission denied".
-  private var errnoText: String { String(cString: strerror(errno)) }
 
   /// Why an operation of the store failed, in words, for a message: a ``Refusal``'s own
   /// description, else the system's words for it, never an `NSError` dump.

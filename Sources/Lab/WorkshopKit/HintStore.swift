@@ -2,35 +2,19 @@ import CommandSupport
 import Foundation
 import Support
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// How many hints of each exercise the learner has seen, kept between runs so that each
 /// `workshop hint N` goes one step further. The file is JSON: `{"hintsShown": {"3": 2}}`.
 ///
-/// Several `workshop hint` may run at once: each change takes a lock, reads the file as it is
-/// then, changes one exercise's count, and replaces the file in one step, so no count is lost.
-/// A file that cannot be read as counts is never overwritten: it is first moved aside, under a
-/// name that says so. A symbolic link at ``url`` is followed, and stays. The same guarantees as
-/// keeping-score's `ScoreStore`, whose locking and moving aside are private to it.
+/// Several `workshop hint` may run at once: the file is a ``SharedFile``, changed under a lock,
+/// one exercise's count at a time, so no count is lost; a file that cannot be read as counts is
+/// moved aside, never overwritten; a symbolic link is followed, and stays.
 package struct HintStore: Sendable {
   private struct File: Codable {
     var hintsShown: [String: Int]
   }
 
   /// Why the store left what has the file's name as it is.
-  package struct Refusal: LocalizedError, Equatable, Sendable {
-    /// What is there, and what was not done to it: one line.
-    package var message: String
-
-    /// The message, which `localizedDescription` gives.
-    package var errorDescription: String? { message }
-  }
+  package typealias Refusal = SharedFile.Refusal
 
   /// What one change made, and what it did beside.
   package struct Change<Value: Sendable>: Sendable {
@@ -41,15 +25,16 @@ package struct HintStore: Sendable {
     package var notice: String?
   }
 
+  /// The hints file, locked, read and replaced as ``SharedFile`` does it.
+  private let file: SharedFile
+
   /// The file, as the user names it: it may be a symbolic link.
-  package let url: URL
-  private let now: @Sendable () -> Date
+  package var url: URL { file.url }
 
   /// A store that keeps its file at `url`, whose folder is made when a hint is first recorded.
   /// `now` names a file set aside: `workshop-hints.json.unreadable-` and the time in UTC.
   package init(url: URL, now: @escaping @Sendable () -> Date = { Date() }) {
-    self.url = url
-    self.now = now
+    file = SharedFile(url: url, holding: "the hints shown", now: now)
   }
 
   /// The store in the config folder: `workshop-hints.json` there.
@@ -59,16 +44,19 @@ package struct HintStore: Sendable {
   }
 
   /// The lock file, beside ``url``: every change holds it while it reads and replaces the file.
-  /// It is never deleted, so that two processes never lock two files.
-  package var lockURL: URL { url.appendingPathExtension("lock") }
+  package var lockURL: URL { file.lockURL }
 
   // MARK: - Reading
 
   /// How many hints of exercise `number` were shown; 0 when the file is missing or cannot be
   /// read as counts. It changes nothing.
   package func shown(for number: Int) -> Int {
-    guard case .counts(let counts) = read() else { return 0 }
+    guard case .value(let counts) = read() else { return 0 }
     return counts[String(number)] ?? 0
+  }
+
+  private func read() -> SharedFile.Contents<[String: Int]> {
+    file.read { try? JSONDecoder().decode(File.self, from: $0).hintsShown }
   }
 
   // MARK: - Changing
@@ -78,7 +66,8 @@ package struct HintStore: Sendable {
   /// already, and saves that. Returns the new count, 1 when the file could not be read.
   ///
   /// - Throws: ``Refusal`` if something other than a file, such as a folder, has the file's
-  ///   name; the file system's error if the folder or the file cannot be written.
+  ///   name, or its folder or lock cannot be made; the file system's error if the file cannot
+  ///   be written.
   package func advance(_ number: Int, upTo limit: Int) throws -> Change<Int> {
     try change { counts in
       let shown = min(max(counts[String(number)] ?? 0, 0), limit)
@@ -102,7 +91,7 @@ package struct HintStore: Sendable {
   ///   system's error if it cannot be replaced.
   @discardableResult
   package func reset(_ number: Int?) throws -> String? {
-    guard read() != .missing else { return nil }
+    if case .missing = read() { return nil }
     return try change { counts in
       if let number {
         counts[String(number)] = nil
@@ -116,9 +105,8 @@ package struct HintStore: Sendable {
   private func change<Value: Sendable>(
     _ body: (inout [String: Int]) -> Value
   ) throws -> Change<Value> {
-    try FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    return try withLock {
+    try file.makeFolder()
+    return try file.withLock {
       var counts: [String: Int] = [:]
       var notice: String?
       switch read() {
@@ -126,99 +114,16 @@ package struct HintStore: Sendable {
         break
       case .notAFile:
         throw Refusal(
-          message: "\(url.path) is not a file (a folder?): it is left as it is, and no hint "
-            + "count is saved there")
+          "\(url.path) is not a file (a folder?): it is left as it is, and no hint count is "
+            + "saved there")
       case .unreadable(let problem):
-        notice = "\(problem); it is kept as \(try setAside().path), and the counts start again"
-      case .counts(let saved):
+        notice = "\(problem); it is kept as \(try file.setAside().path), and the counts start again"
+      case .value(let saved):
         counts = saved
       }
       let value = body(&counts)
-      try Data(prettyJSON(File(hintsShown: counts)).utf8).write(
-        to: try target(), options: .atomic)
+      try file.write(Data(prettyJSON(File(hintsShown: counts)).utf8))
       return Change(value: value, notice: notice)
     }
-  }
-
-  // MARK: - The file
-
-  /// What is at the file's place.
-  private enum Contents: Equatable {
-    /// Nothing: no file, or a link to no file.
-    case missing
-    /// Something other than a regular file, such as a folder.
-    case notAFile
-    /// A file that cannot be read or decoded; the message says which, and names it.
-    case unreadable(String)
-    /// The counts, by exercise number.
-    case counts([String: Int])
-  }
-
-  private func read() -> Contents {
-    guard let target = try? target(),
-      let attributes = try? FileManager.default.attributesOfItem(atPath: target.path)
-    else { return .missing }
-    // Never opened unless it is a regular file: a named pipe would block the read.
-    guard attributes[.type] as? FileAttributeType == .typeRegular else { return .notAFile }
-    guard let data = try? Data(contentsOf: target) else {
-      return .unreadable("cannot read the hints shown at \(url.path)")
-    }
-    guard let file = try? JSONDecoder().decode(File.self, from: data) else {
-      return .unreadable("the hints shown at \(url.path) are damaged")
-    }
-    return .counts(file.hintsShown)
-  }
-
-  /// The file that ``url`` names once symbolic links are followed: the one to read and
-  /// replace. It may not exist.
-  private func target() throws -> URL {
-    var current = url
-    for _ in 0..<32 {
-      guard
-        let destination = try? FileManager.default.destinationOfSymbolicLink(
-          atPath: current.path)
-      else { return current }
-      current =
-        destination.hasPrefix("/")
-        ? URL(fileURLWithPath: destination)
-        : current.deletingLastPathComponent().appendingPathComponent(destination)
-    }
-    throw Refusal(message: "\(url.path) is a loop of symbolic links")
-  }
-
-  /// Moves the file aside, to a name no file has: `workshop-hints.json.unreadable-`, the time,
-  /// and a number if that name is taken. Called under the lock only.
-  private func setAside() throws -> URL {
-    let target = try target()
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
-    let base = "\(target.lastPathComponent).unreadable-\(formatter.string(from: now()))"
-    var attempt = 1
-    var aside = target.deletingLastPathComponent().appendingPathComponent(base)
-    // FileManager never moves onto an existing name; the lock keeps other stores out.
-    while (try? FileManager.default.attributesOfItem(atPath: aside.path)) != nil {
-      attempt += 1
-      aside = target.deletingLastPathComponent().appendingPathComponent("\(base)-\(attempt)")
-    }
-    try FileManager.default.moveItem(at: target, to: aside)
-    return aside
-  }
-
-  /// Runs `body` holding the lock file's exclusive lock, which other processes, and other
-  /// threads of this one, wait for: `flock` locks an open file, and each call opens its own.
-  private func withLock<Result>(_ body: () throws -> Result) throws -> Result {
-    let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw lockError("open") }
-    // Closing the descriptor lets the lock go.
-    defer { close(descriptor) }
-    while flock(descriptor, LOCK_EX) != 0 {
-      guard errno == EINTR else { throw lockError("lock") }
-    }
-    return try body()
-  }
-
-  /// Why the lock file could not be opened or locked, in one line.
-  private func lockError(_ action: String) -> Refusal {
-    Refusal(message: "cannot \(action) \(lockURL.path): \(String(cString: strerror(errno)))")
   }
 }

@@ -395,7 +395,7 @@ package enum WorkshopCommand {
   /// `NSError` dump that interpolating one prints.
   private static func describe(_ error: any Error, store: HintStore) -> String {
     let text =
-      (error as? HintStore.Refusal)?.message
+      (error as? HintStore.Refusal)?.description
       ?? "\(store.url.path): \(error.localizedDescription)"
     return text.split(whereSeparator: \.isNewline).joined(separator: " ")
   }
@@ -424,13 +424,11 @@ package enum WorkshopCommand {
     Each exercise is compiled on its own when it is graded: one that does not compile shows
     the compiler's errors and stops nothing else, not the other exercises, hint or swift test.
 
-    EXIT STATUS:
-      0   graded (solved or not), unless --strict is given; a hint shown, even one that
-          could not be remembered (standard error says why); hints reset
-      1   with --strict, some exercise graded is not yet solved; with hint --reset, the
-          hints could not be reset (standard error says why)
-      64  bad usage; the problem is named on standard error
-
+    \(ExitCode.help(
+      success: "graded (solved or not), unless --strict is given; a hint shown, even one that "
+        + "could not be remembered (standard error says why); hints reset",
+      failure: "with --strict, some exercise graded is not yet solved; with hint --reset, the "
+        + "hints could not be reset (standard error says why)"))
     """
   }
 }
