@@ -34,7 +34,12 @@ struct WrongAnswerTests {
   func caught(answer: WrongAnswer) throws {
     let exercise = try #require(Exercise.numbered(answer.exercise))
     try #require(FileManager.default.isExecutableFile(atPath: wrongAnswersChild))
-    let grade = IsolatedGrading.grade(exercise, command: [wrongAnswersChild, answer.name])
+    // The learner's per-check limit, which some answers are caught by, but a longer total:
+    // this suite grades every answer at once on a machine that may have two cores, and the
+    // total limit is tested on its own (IsolatedGradingTests).
+    let limits = GradingLimits(perCriterion: GradingLimits.standard.perCriterion, total: 120)
+    let grade = IsolatedGrading.grade(
+      exercise, command: [wrongAnswersChild, answer.name], limits: limits)
     #expect(!grade.isSolved, "\(answer.mistake): graded solved")
     let result = try #require(grade.results.first { $0.criterion == answer.caughtBy })
     #expect(result.outcome.verdict == .flaw, "\(answer.mistake): \(result.outcome.detail)")

@@ -55,6 +55,21 @@ final class IDFromCount: RemovableBase, RemovableClosuresObservable {
   func removeObserver(_ id: Int) { entries.removeAll { $0.id == id } }
 }
 
+/// Takes the next id from the last entry's, so that once the last entries are removed their
+/// ids are handed out again.
+final class IDFromLastEntry: RemovableBase, RemovableClosuresObservable {
+  override func nextID() -> Int { (entries.last?.id ?? 0) + 1 }
+  func removeObserver(_ id: Int) { entries.removeAll { $0.id == id } }
+}
+
+/// Counts ids, but starts again from 1 once every closure is removed.
+final class IDRestartsWhenEmpty: RemovableBase, RemovableClosuresObservable {
+  func removeObserver(_ id: Int) {
+    entries.removeAll { $0.id == id }
+    if entries.isEmpty { lastID = 0 }
+  }
+}
+
 extension WrongAnswer {
   static let exercise1 = [
     WrongAnswer(
@@ -80,6 +95,18 @@ extension WrongAnswer {
       caughtBy: .check(.removesTwiceThenBinds),
       evidence: "removed C: set 3 called A, not A and D",
       code: .exercise(1, RemovableClosuresAdapter<IDFromCount>.self, isSendable: false)),
+    WrongAnswer(
+      name: "01-id-from-last-entry", exercise: 1,
+      mistake: "the next id follows the last entry's, so removed ids come back",
+      caughtBy: .check(.removesTwiceThenBinds),
+      evidence: "removed A's and D's old ids again: set 5 called nobody, not E",
+      code: .exercise(1, RemovableClosuresAdapter<IDFromLastEntry>.self, isSendable: false)),
+    WrongAnswer(
+      name: "01-id-restarts-when-empty", exercise: 1,
+      mistake: "the id counter starts again once no closure is left",
+      caughtBy: .check(.removesTwiceThenBinds),
+      evidence: "removed A's and D's old ids again: set 5 called nobody, not E",
+      code: .exercise(1, RemovableClosuresAdapter<IDRestartsWhenEmpty>.self, isSendable: false)),
   ]
 }
 

@@ -126,6 +126,30 @@ final class DedupesOnSet: WeakBase, WeakObservable {
   }
 }
 
+/// Finds the earlier entry's place, then drops the dead entries, then removes at that place:
+/// after a dead entry before it, the place is somebody else's.
+final class StaleIndexAfterClean: WeakBase, WeakObservable {
+  override func clean() { entries.removeAll { $0.observer == nil } }
+  override func bindObserver(_ observer: AnyObject, closure: @escaping (Int) -> Void) {
+    let existing = entries.firstIndex { $0.observer === observer }
+    entries.removeAll { $0.observer == nil }
+    if let existing, existing < entries.count { entries.remove(at: existing) }
+    entries.append(Entry(observer: observer, closure: closure))
+  }
+}
+
+/// Replaces the earlier entry in its place, and returns before dropping the dead entries.
+final class ReplacesInPlaceWithoutCleaning: WeakBase, WeakObservable {
+  override func clean() { entries.removeAll { $0.observer == nil } }
+  override func bindObserver(_ observer: AnyObject, closure: @escaping (Int) -> Void) {
+    if let existing = entries.firstIndex(where: { $0.observer === observer }) {
+      entries[existing] = Entry(observer: observer, closure: closure)
+      return
+    }
+    super.bindObserver(observer, closure: closure)
+  }
+}
+
 extension WrongAnswer {
   static let exercise5 = [
     WrongAnswer(
@@ -152,5 +176,17 @@ extension WrongAnswer {
       caughtBy: .check(.secondBindReplacesTheFirst),
       evidence: "set 1 called A's first closure and B, not A's second closure and B",
       code: .exercise(5, WeakAdapter<DedupesOnSet>.self, isSendable: false)),
+    WrongAnswer(
+      name: "05-stale-index-after-clean", exercise: 5,
+      mistake: "the earlier entry's place is found before the dead entries are dropped",
+      caughtBy: .check(.rebindBehindADeadEntry),
+      evidence: "set 1 called B's first closure and B's second closure, not C and B's second",
+      code: .exercise(5, WeakAdapter<StaleIndexAfterClean>.self, isSendable: false)),
+    WrongAnswer(
+      name: "05-replaces-in-place-without-cleaning", exercise: 5,
+      mistake: "binding again replaces the entry in place and skips dropping the dead entries",
+      caughtBy: .check(.rebindBehindADeadEntry),
+      evidence: "before any set, 3 entries were stored in `entries` for 2 observers",
+      code: .exercise(5, WeakAdapter<ReplacesInPlaceWithoutCleaning>.self, isSendable: false)),
   ]
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Stage5Concurrency
 import WorkshopKit
 
@@ -107,6 +108,37 @@ final class SaverDroppingItsToken: Sendable, ScoreSaverModel {
   }
 }
 
+/// Shows the value as it opens, then hops each change to the main actor in a task of its own:
+/// a task already on its way still shows its score after close().
+@MainActor
+final class ScreenHoppingInATask: ScoresScreenModel {
+  var token: ObservationToken?
+  init(showing scores: WrongScores, on display: ScoreDisplay) {
+    display.show(scores.observable.value)
+    token = scores.observable.observeOnAnyThread { change in
+      Task { @MainActor in display.show(change.newValue) }
+    }
+  }
+  func close() { token?.cancel() }
+}
+
+/// Shows a change at once on the main thread, and through `DispatchQueue.main.async` from
+/// any other: a later score set on the main actor is shown before an earlier one.
+@MainActor
+final class ScreenHoppingOffTheMainThreadOnly: ScoresScreenModel {
+  var token: ObservationToken?
+  init(showing scores: WrongScores, on display: ScoreDisplay) {
+    token = scores.observable.observeOnAnyThread(options: .initial) { change in
+      if Thread.isMainThread {
+        MainActor.assumeIsolated { display.show(change.newValue) }
+      } else {
+        DispatchQueue.main.async { display.show(change.newValue) }
+      }
+    }
+  }
+  func close() { token?.cancel() }
+}
+
 extension WrongAnswer {
   static let exercise10 = [
     WrongAnswer(
@@ -151,5 +183,17 @@ extension WrongAnswer {
       caughtBy: .check(.everyScoreToBothInOrder),
       evidence: "the saver saved nothing",
       code: .mainActorScores(RightScreen.self, SaverDroppingItsToken.self)),
+    WrongAnswer(
+      name: "10-screen-hops-in-a-task", exercise: 10,
+      mistake: "each change hops to the main actor in a Task of the screen's own",
+      caughtBy: .check(.closedWithAScoreOnItsWay),
+      evidence: "the closed screen still showed 1",
+      code: .mainActorScores(ScreenHoppingInATask.self, RightSaver.self)),
+    WrongAnswer(
+      name: "10-screen-hops-off-the-main-thread-only", exercise: 10,
+      mistake: "a change is shown at once on the main thread, through main.async from others",
+      caughtBy: .check(.latestScoreShownLast),
+      evidence: "the screen showed 0, 4, 1, not 0, 1, 4",
+      code: .mainActorScores(ScreenHoppingOffTheMainThreadOnly.self, RightSaver.self)),
   ]
 }

@@ -26,6 +26,8 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   case secondBindReplacesTheFirst = "second-bind-replaces-the-first"
   /// Exercise 5: binding again among several observers leaves one entry each.
   case rebindAmongSeveral = "rebind-among-several"
+  /// Exercise 5: binding again behind a released observer's entry replaces only its own.
+  case rebindBehindADeadEntry = "rebind-behind-a-dead-entry"
   /// Exercise 6: removals from inside closures, of later and earlier observers.
   case removedMidNotificationAmongSeveral = "removed-mid-notification-among-several"
   /// Exercise 6: an observer removed and added again mid-notification: its old closure is gone.
@@ -68,6 +70,12 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   case closedScreenStopsAndIsFreed = "closed-screen-stops-and-is-freed"
   /// Exercise 10: a screen let go without closing is freed, and shows nothing more.
   case screenLetGoIsFreed = "screen-let-go-is-freed"
+  /// Exercise 10: a screen closed while a score is on its way to the main actor shows nothing
+  /// of it.
+  case closedWithAScoreOnItsWay = "closed-with-a-score-on-its-way"
+  /// Exercise 10: a score set on the main actor after one on its way from another thread is
+  /// shown after it: the screen ends on the latest.
+  case latestScoreShownLast = "latest-score-shown-last"
 }
 
 /// One thing an exercise is graded on: a scenario shared with the stages, or a check of the

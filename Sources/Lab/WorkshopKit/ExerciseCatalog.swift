@@ -111,7 +111,7 @@ extension Exercise {
         """,
       aimed: [.sameObserverTwice],
       kept: keptByStage3,
-      checks: [.secondBindReplacesTheFirst, .rebindAmongSeveral],
+      checks: [.secondBindReplacesTheFirst, .rebindAmongSeveral, .rebindBehindADeadEntry],
       api: .weak,
       hints: [
         "Before appending, look for an entry whose observer is the one binding now.",
@@ -231,7 +231,8 @@ extension Exercise {
       aimed: [], kept: [],
       checks: [
         .screenOpensOnSavedScores, .screenShowsOnMainThread, .everyScoreToBothInOrder,
-        .closedScreenStopsAndIsFreed, .screenLetGoIsFreed,
+        .closedScreenStopsAndIsFreed, .screenLetGoIsFreed, .closedWithAScoreOnItsWay,
+        .latestScoreShownLast,
       ],
       api: .mainActorScores,
       hints: [

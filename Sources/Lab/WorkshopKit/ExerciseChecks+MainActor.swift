@@ -153,6 +153,8 @@ where Saver.Scores == Screen.Scores {
       case .everyScoreToBothInOrder: everyScoreToBothInOrder(patience)
       case .closedScreenStopsAndIsFreed: closedScreenStopsAndIsFreed(patience)
       case .screenLetGoIsFreed: screenLetGoIsFreed(patience)
+      case .closedWithAScoreOnItsWay: closedWithAScoreOnItsWay(patience)
+      case .latestScoreShownLast: latestScoreShownLast(patience)
       default: .flaw("\(check.rawValue) is not a check of this exercise's API")
       }
     }
@@ -353,6 +355,57 @@ where Saver.Scores == Screen.Scores {
       after.isEmpty
         ? .holds("\(steps): it was freed at once, and showed nothing of 1, set after")
         : .flaw("\(steps): it was freed, yet its display then showed \(values(after))")
+    }
+  }
+
+  private static func closedWithAScoreOnItsWay(_ patience: Double) -> Outcome {
+    let scores = Scores([7: 0])
+    let handed = Handed(value: scores)
+    let (held, display) = open(scores)
+    let (kept, witness) = open(scores)
+    let steps =
+      "two screens opened on 7: 0; another thread set 1, and the first screen was closed before "
+      + "the main actor ran again"
+    // One job of the main actor: the score is on its way, not shown yet, when close() runs.
+    onMain {
+      setOnAnotherThread(handed.value, [1])
+      held.value.screen?.close()
+    }
+    if let flaw = witnessFlaw(witness, last: 1, steps, patience: patience) { return flaw }
+    // The first screen subscribed first, so what it had queued has run by now; one more turn
+    // of the main actor all the same.
+    onMain {}
+    let afterClose = display.shown.dropFirst().map(\.scores)
+    onMain { kept.value.screen?.close() }
+    return withExtendedLifetime(scores) {
+      afterClose.isEmpty
+        ? .holds("\(steps): the closed screen showed nothing of 1")
+        : .flaw(
+          "\(steps): the closed screen still showed \(values(afterClose)). A hop of your own to "
+            + "the main actor (a Task, DispatchQueue.main.async) carries a score that close() "
+            + "cannot stop; a handler observe() runs on the main actor can be")
+    }
+  }
+
+  private static func latestScoreShownLast(_ patience: Double) -> Outcome {
+    let scores = Scores([7: 0])
+    let handed = Handed(value: scores)
+    let (held, display) = open(scores)
+    let steps =
+      "a screen opened on 7: 0; another thread set 1, then the main actor set 4 before it ran "
+      + "again"
+    onMain {
+      setOnAnotherThread(handed.value, [1])
+      handed.value.set([7: 4])
+    }
+    _ = display.wait(seconds: patience, forLast: [7: 4])
+    // Anything still queued for the main actor lands before this turn.
+    onMain {}
+    let shown = display.shown
+    onMain { held.value.screen?.close() }
+    return withExtendedLifetime(scores) {
+      screenFlaw(shown, expected: [0, 1, 4], steps, patience: patience)
+        ?? .holds("\(steps): the screen showed 0, 1, 4, ending on the latest")
     }
   }
 }

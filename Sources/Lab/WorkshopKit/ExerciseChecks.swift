@@ -59,9 +59,20 @@ extension RemovableClosuresAdapter {
           if let d { observable.removeObserver(d) }
           observable.removeObserver(a)
         }, set: 4, calls: []),
+      // Every closure is gone: an id counted from the entries, or a counter that restarts
+      // once none is left, hands E an id that A or D had.
+      Round(
+        "bound E to the empty observable, then removed A's and D's old ids again",
+        {
+          _ = bind("E", to: observable, log: log)
+          if let d { observable.removeObserver(d) }
+          observable.removeObserver(a)
+        }, set: 5, calls: ["E"]),
     ]
-    return play(rounds, on: observable, log: log, count: 0)
-      ?? .holds("removed B twice, bound D, removed C, D and A: each set called the right ones")
+    return play(rounds, on: observable, log: log, count: 1)
+      ?? .holds(
+        "removed B twice, bound D, removed C, D and A, bound E and removed old ids again: each "
+          + "set called the right ones")
   }
 }
 
@@ -215,6 +226,7 @@ extension WeakAdapter {
     case .setDropsEveryDeadEntry: setDropsEveryDeadEntry()
     case .secondBindReplacesTheFirst: secondBindReplacesTheFirst()
     case .rebindAmongSeveral: rebindAmongSeveral()
+    case .rebindBehindADeadEntry: rebindBehindADeadEntry()
     default: notRunHere(check)
     }
   }
@@ -281,6 +293,31 @@ extension WeakAdapter {
     let flaw = onceEach(log.take(), latest.values.sorted(), entries: observable, steps)
     return withExtendedLifetime(owners) {
       flaw ?? .holds("7 binds by 3 observers: each called once, with its latest closure; 3 entries")
+    }
+  }
+
+  private static func rebindBehindADeadEntry() -> Outcome {
+    let observable = Observable(0)
+    let log = CallLog()
+    var x: Named? = Named("X")
+    let (b, c) = (Named("B"), Named("C"))
+    observable.bindObserver(x!) { _ in log.append("X") }
+    observable.bindObserver(b) { _ in log.append("B's first closure") }
+    observable.bindObserver(c) { _ in log.append("C") }
+    // X's dead entry stands before B's: B's place, found before the dead entries are dropped,
+    // is C's place after.
+    x = nil
+    observable.bindObserver(b) { _ in log.append("B's second closure") }
+    let steps = Steps("bound X, B, C; released X; B bound again with a second closure")
+    // A bind drops the dead entries before it stores, as the starter's does.
+    let afterBind = countedEntries(of: observable)
+    if afterBind.count != 2 {
+      return steps.flaw("before any set, \(afterBind.said) for 2 observers")
+    }
+    observable.value = 1
+    let flaw = onceEach(log.take(), ["C", "B's second closure"], entries: observable, steps)
+    return withExtendedLifetime([b, c]) {
+      flaw ?? .holds("B bound again behind X's dead entry: C and B's second closure ran, once")
     }
   }
 
