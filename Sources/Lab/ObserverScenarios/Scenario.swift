@@ -68,6 +68,18 @@ public struct Scenario: Sendable, Identifiable {
 
     private init(builtIn name: String) { rawValue = name }
 
+    /// Decodes a name from a single string: any name, one of the sixteen's or one made with
+    /// ``init(custom:)``, so that every name encoded decodes back to itself.
+    public init(from decoder: any Decoder) throws {
+      rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    /// Encodes the name as a single string, its ``rawValue``.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(rawValue)
+    }
+
     /// One observer receives every set value, in order.
     public static let deliversEveryChange = Name(builtIn: "delivers-every-change")
     /// Many observers are called in subscription order.
