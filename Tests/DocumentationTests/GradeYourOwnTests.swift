@@ -89,6 +89,13 @@ struct GradeYourOwnTests {
       ("named", "delivery-order", "holds", "the ready-made KeyedAdapter, over an array"),
       ("named", "explicit-unsubscribe", "holds", "KeyedAdapter removes by the request's key"),
       ("named", "same-key-two-observers", "flaw", "a second owner's closure replaces the first's"),
+      ("main-actor-store", "delivery-order", "holds", "graded on the main thread, in an array"),
+      (
+        "main-actor-store", "explicit-unsubscribe", "holds", "its adapter cancels on the main actor"
+      ),
+      ("sendable-closures", "delivery-order", "holds", "@Sendable closures in an array"),
+      ("sendable-closures", "unsubscribe-during-notification", "flaw", "it calls a copy"),
+      ("sendable-closures", "sendable", "holds", "a Mutex guards its state"),
     ]
     for (design, scenario, verdict, why) in required {
       #expect(

@@ -93,7 +93,8 @@ extension ScenarioReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// The last line: whether every documented verdict was met.
+  /// The last line: whether every documented verdict was met: the stages' documented table,
+  /// or the verdicts a design of your own pins with ``ObservableDesign/documentedFlaws``.
   public var summary: String {
     let count = rows.count * documentedDesigns.count
     guard count > 0 else {
@@ -102,6 +103,12 @@ extension ScenarioReport {
         : "Measured live: nothing documented to match."
     }
     let mismatchCount = mismatches.count
+    // Only the stages have a documented table; a design of one's own pins its verdicts.
+    guard documentedDesigns.allSatisfy({ $0.stageNumber != nil }) else {
+      return mismatchCount == 0
+        ? "All \(count) documented verdicts match the live run."
+        : "\(mismatchCount) of \(count) documented verdicts differ from the live run."
+    }
     return mismatchCount == 0
       ? "All \(count) stage verdicts match the documented table."
       : "\(mismatchCount) of \(count) stage verdicts differ from the documented table."
@@ -175,7 +182,9 @@ extension ScenarioReport {
   /// The comparison as JSON, keys sorted, for programs: the stages (each by its number), the
   /// platform's references (under `references`) and the graded designs (under `graded`), each
   /// by its ``ObservableDesign/id``, and every scenario's results, one per design, with its
-  /// verdict (`holds`, `flaw` or `n/a`) and evidence.
+  /// verdict (`holds`, `flaw` or `n/a`) and evidence, and, for a design whose verdicts are
+  /// documented (a stage, or a design that pins them with ``ObservableDesign/documentedFlaws``),
+  /// the `documented` verdict.
   public var json: String {
     let references = designs.filter { $0.role == .reference }.map {
       JSONReport.DesignEntry(reference: $0.id, module: $0.module, title: $0.title)
@@ -201,9 +210,13 @@ extension ScenarioReport {
                 stage: stage, verdict: outcome.verdict, detail: outcome.detail,
                 documented: design.documentedVerdict(for: row.scenario.id))
             } else if design.role == .reference {
-              .init(reference: design.id, verdict: outcome.verdict, detail: outcome.detail)
+              .init(
+                reference: design.id, verdict: outcome.verdict, detail: outcome.detail,
+                documented: design.documentedVerdict(for: row.scenario.id))
             } else {
-              .init(graded: design.id, verdict: outcome.verdict, detail: outcome.detail)
+              .init(
+                graded: design.id, verdict: outcome.verdict, detail: outcome.detail,
+                documented: design.documentedVerdict(for: row.scenario.id))
             }
           })
       },

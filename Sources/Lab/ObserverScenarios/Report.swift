@@ -7,6 +7,14 @@
 /// let report = ScenarioReport(designs: [mine])
 /// print(report.text(), terminator: "")
 /// ```
+///
+/// Making a report runs every scenario at once, one after another, on the calling thread,
+/// which alone calls the designs' adapters: grade a main-actor observable from the main
+/// thread. Three scenarios re-enter the observable from inside one of its callbacks
+/// (`unsubscribe-during-notification`, `reentrant-set-ends-on-latest` and
+/// `reentrant-set-seen-once-in-order`): an observable that holds a lock that is not recursive
+/// while calling its observers deadlocks there (`NSLock`) or traps (`Mutex`), and the report is
+/// never made. Leave those three out with ``init(scenarios:designs:)`` to grade the rest.
 public struct ScenarioReport: Sendable {
   /// One scenario's results, one per design.
   public struct Row: Sendable {
@@ -46,7 +54,8 @@ public struct ScenarioReport: Sendable {
   }
 
   /// Runs `scenarios`, the sixteen or any of your own beside them, on every design in
-  /// `designs`: one row per scenario and one column per design, in these orders.
+  /// `designs`: one row per scenario and one column per design, in these orders. Everything
+  /// runs before this returns, on the calling thread.
   public init(running scenarios: [Scenario], designs: [ObservableDesign]) {
     self.designs = designs
     rows = scenarios.map { scenario in

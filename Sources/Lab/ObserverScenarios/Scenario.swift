@@ -68,6 +68,18 @@ public struct Scenario: Sendable, Identifiable {
 
     private init(builtIn name: String) { rawValue = name }
 
+    /// Decodes a name from a single string: any name, one of the sixteen's or one made with
+    /// ``init(custom:)``, so that every name encoded decodes back to itself.
+    public init(from decoder: any Decoder) throws {
+      rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    /// Encodes the name as a single string, its ``rawValue``.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(rawValue)
+    }
+
     /// One observer receives every set value, in order.
     public static let deliversEveryChange = Name(builtIn: "delivers-every-change")
     /// Many observers are called in subscription order.
@@ -170,6 +182,12 @@ public struct Scenario: Sendable, Identifiable {
 
   /// Runs the experiment on `design`, with fresh objects, unless the design marks the scenario
   /// as not applicable, with a reason that becomes the evidence.
+  ///
+  /// The experiment runs on the calling thread, and calls the design's adapter there alone.
+  /// `unsubscribe-during-notification`, `reentrant-set-ends-on-latest` and
+  /// `reentrant-set-seen-once-in-order` call the observable again from inside one of its
+  /// callbacks: on an observable that holds a lock that is not recursive while calling its
+  /// observers, they deadlock (`NSLock`) or trap (`Mutex`) rather than return.
   public func run(on design: ObservableDesign) -> Outcome {
     if let reason = design.inapplicableScenarios[id] { return .notApplicable(reason) }
     return experiment(design)

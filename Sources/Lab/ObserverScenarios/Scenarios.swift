@@ -70,7 +70,13 @@ extension Scenario {
       let calls = ValueLog<String>()
       func subscribe(_ owner: ScenarioOwner) {
         let name = owner.name
-        observable.subscribe(ScenarioSubscription(owner: owner) { _ in calls.append(name) })
+        // Only the set's deliveries count: a design that sends its current value to each new
+        // subscriber, asked or not, calls it once more on subscribing, which says nothing of
+        // the order a set calls observers in.
+        observable.subscribe(
+          ScenarioSubscription(owner: owner) { delivery in
+            if delivery.newValue != nil { calls.append(name) }
+          })
       }
       for case let owner? in owners {
         subscribe(owner)
@@ -315,8 +321,12 @@ extension Scenario {
     let calls = ValueLog<String>()
     for owner in [first, second] {
       let name = owner.name
+      // Only the set's deliveries count: a design that sends its current value on subscribing
+      // calls the first observer before the second replaces it.
       observable.subscribe(
-        ScenarioSubscription(owner: owner, key: "label") { _ in calls.append(name) })
+        ScenarioSubscription(owner: owner, key: "label") { delivery in
+          if delivery.newValue != nil { calls.append(name) }
+        })
     }
     observable.value = 1
     return withExtendedLifetime((first, second)) {
@@ -450,7 +460,10 @@ extension Scenario {
     var lateCalls = 0
     for owner in owners {
       observable.subscribe(
-        ScenarioSubscription(owner: owner) { [weak observable] _ in
+        ScenarioSubscription(owner: owner) { [weak observable] delivery in
+          // Only the set's deliveries count: a design that sends its current value on
+          // subscribing calls each observer once before the set, outside any notification.
+          guard delivery.newValue != nil else { return }
           if removalDone {
             lateCalls += 1
             return

@@ -39,7 +39,12 @@ let sixteenInOrder = Scenario(
     : .flaw("16 observers called out of subscription order")
 }
 
+// Top-level code runs on the main thread, and so does the report it builds: the main-actor
+// store's adapter may assert the main actor.
 let report = ScenarioReport(
   running: Scenario.all + [sixteenInOrder],
-  designs: [.thresholdBag, .slotReusing, .tokenInOwner, .namedClosures])
+  designs: [
+    .thresholdBag, .slotReusing, .tokenInOwner, .namedClosures, .mainActorStore,
+    .sendableClosures,
+  ])
 print(report.json, terminator: "")
