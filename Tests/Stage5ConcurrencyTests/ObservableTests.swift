@@ -129,18 +129,17 @@ struct ObservableTests {
     #expect(observable._storedSubscriptionCount == 2, "cancelling took it out at once")
     observable.removeObserver(removed)
     #expect(observable._storedSubscriptionCount == 1, "removeObserver took it out at once")
-    // Made before `gone` is released, so that it cannot take `gone`'s address.
-    let other = Owner("other", deinits: deinits)
     gone = nil
     #expect(deinits.entries == ["gone"])
-    // Another owner subscribing does not sweep it: only a set does, as documented.
-    observable.observeOnAnyThread(other) { _, _ in }
+    // Another subscription does not sweep it: only a set does, as documented. One with a
+    // token, no owner: an owner made now could take `gone`'s address, and so its place.
+    let later = observable.observeOnAnyThread { _ in }
     #expect(observable._storedSubscriptionCount == 2, "the dead owner's subscription stays")
     #expect(observable.observerCount == 1)
     observable.value = 1
     #expect(observable._storedSubscriptionCount == 1, "the set took it out")
     #expect(observable._storedSubscriptionCount == observable.observerCount)
-    withExtendedLifetime((removed, other)) {}
+    withExtendedLifetime((removed, later)) {}
   }
 
   @Test("once its owner is gone and a set has cleaned it, a subscription frees its handler")
