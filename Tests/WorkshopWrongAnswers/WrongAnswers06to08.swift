@@ -310,6 +310,22 @@ final class KeepsObserversInAList: HandingBase, HandingObservable {
   }
 }
 
+/// Captures the observer weakly, but cleans up through self when it is gone: the observable
+/// keeps a closure that holds the observable.
+final class CleanupCapturesSelf: HandingBase, HandingObservable {
+  override func closure<Observer: AnyObject>(
+    for observer: Observer, _ handler: @escaping (Observer, Int, WrongOptions) -> Void
+  ) -> (Int, WrongOptions) -> Void {
+    { [weak observer] value, option in
+      guard let observer else {
+        self.callbacks.removeAll { $0.observer == nil }
+        return
+      }
+      handler(observer, value, option)
+    }
+  }
+}
+
 extension WrongAnswer {
   static let exercise8 = [
     WrongAnswer(
@@ -329,5 +345,11 @@ extension WrongAnswer {
       caughtBy: .scenario(.releasedObserverNotCalled),
       evidence: "the owner was not freed when released",
       code: .exercise(8, HandingAdapter<KeepsObserversInAList>.self, isSendable: false)),
+    WrongAnswer(
+      name: "08-cleanup-captures-self", exercise: 8,
+      mistake: "the closure made for each observer cleans up through self, holding the observable",
+      caughtBy: .check(.observableFreedWhileObserversLive),
+      evidence: "then the observable let go while A lives: it was not freed",
+      code: .exercise(8, HandingAdapter<CleanupCapturesSelf>.self, isSendable: false)),
   ]
 }

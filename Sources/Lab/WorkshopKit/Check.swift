@@ -48,6 +48,9 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   case releasedDuringSet = "released-during-a-set"
   /// Exercise 8: each handler is handed the observer it was added for.
   case handsItsOwnObserver = "hands-its-own-observer"
+  /// Exercise 8: the observable is freed once let go, while its observers live: the closure
+  /// it makes for each observer holds neither the observer nor the observable.
+  case observableFreedWhileObserversLive = "observable-freed-while-observers-live"
   /// Exercise 9: threads that add, remove and set at once lose nothing.
   case threadsShareIt = "threads-share-it"
   /// Exercise 9: a closure may read, add, remove and set, with no lock held around it.

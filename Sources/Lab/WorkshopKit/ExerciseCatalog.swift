@@ -179,7 +179,7 @@ extension Exercise {
         .strongCaptureFreedAfterUnsubscribe, .sameKeyTwoObservers, .sameObserverTwice,
         .initialValue, .oldValue,
       ],
-      checks: [.releasedDuringSet, .handsItsOwnObserver],
+      checks: [.releasedDuringSet, .handsItsOwnObserver, .observableFreedWhileObserversLive],
       api: .handing,
       hints: [
         "Find the closure that captures observer: as long as the observable keeps it, it "

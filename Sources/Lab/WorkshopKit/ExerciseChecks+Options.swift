@@ -222,6 +222,7 @@ extension HandingAdapter {
     switch check {
     case .releasedDuringSet: releasedDuringSet()
     case .handsItsOwnObserver: handsItsOwnObserver()
+    case .observableFreedWhileObserversLive: observableFreedWhileObserversLive()
     default: notRunHere(check)
     }
   }
@@ -277,6 +278,25 @@ extension HandingAdapter {
     if calls != 3 { return steps.flaw("set 1 made \(calls) handler calls, not 3") }
     return withExtendedLifetime(owners) {
       .holds("added A, B, C: each handler was handed its own observer")
+    }
+  }
+}
+
+extension HandingAdapter {
+  private static func observableFreedWhileObserversLive() -> Outcome {
+    let a = Named("A")
+    var observable: Observable? = Observable(0)
+    weak let weakObservable = observable
+    observable?.addObserver(a, removeIfExists: true, options: .new) { _, _, _ in }
+    observable?.value = 1
+    observable = nil
+    let steps = "A was added, 1 set, then the observable let go while A lives"
+    return withExtendedLifetime(a) {
+      weakObservable == nil
+        ? .holds("\(steps): it was freed")
+        : .flaw(
+          "\(steps): it was not freed, so something it keeps holds it. The closure made for "
+            + "each observer, using self?")
     }
   }
 }
