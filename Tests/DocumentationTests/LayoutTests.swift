@@ -72,4 +72,31 @@ struct LayoutTests {
         "\(folder)/\(file) is not a link to \(target)/\(file)")
     }
   }
+
+  @Test(
+    "no test finds the products from the program's first argument, which on macOS names SwiftPM's helper"
+  )
+  func noTestLooksBesideArgumentZero() throws {
+    let manager = FileManager.default
+    let tests = packageRoot.appendingPathComponent("Tests")
+    // Spelled in two pieces, so that this file does not find itself.
+    let needle = "CommandLine.arguments" + "[0]"
+    var offenders: [String] = []
+    for target in try manager.contentsOfDirectory(atPath: tests.path)
+    where target.hasSuffix("Tests") {
+      let folder = tests.appendingPathComponent(target)
+      for file in manager.enumerator(atPath: folder.path)?.compactMap({ $0 as? String }) ?? []
+      where file.hasSuffix(".swift") {
+        let text = try String(
+          contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+        for line in text.split(separator: "\n")
+        where line.contains(needle)
+          && !line.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+        {
+          offenders.append("Tests/\(target)/\(file): \(line)")
+        }
+      }
+    }
+    #expect(offenders.isEmpty, "use _testProductsFolder (CommandSupport)")
+  }
 }

@@ -3,33 +3,9 @@ import DesignCatalog
 import Foundation
 import Testing
 
-/// Where this test bundle's class lives: the anchor `Bundle(for:)` needs.
-private final class BundleAnchor {}
-
-/// The folder of the products `swift test` built, the test bundle among them.
-///
-/// Found from the test code's own bundle, never from `CommandLine.arguments[0]`: on macOS
-/// SwiftPM runs Swift Testing through `swiftpm-testing-helper`, which lives in the toolchain,
-/// so the running program is not beside the products there.
-///
-/// - On Linux, measured (Swift 6.3.1): the tests run in the executable
-///   `.build/<triple>/<configuration>/<Package>PackageTests.xctest`, and `Bundle(for:)` (like
-///   `Bundle.main`) gives the folder that holds it, the products' folder itself;
-///   `Bundle.allBundles` is empty.
-/// - On Apple platforms, read from Apple's documentation, not measured: `Bundle(for:)` returns
-///   "The NSBundle object that dynamically loaded aClass (a loadable bundle)". There the tests
-///   are the loadable bundle `<Package>PackageTests.xctest`, loaded by the helper, and its parent
-///   is the products' folder.
-///
-/// `OBSERVER_EVOLUTION_PRODUCTS`, when set, names the folder instead, for a runner that puts
-/// the products elsewhere.
-let productsFolder: URL = {
-  if let folder = ProcessInfo.processInfo.environment["OBSERVER_EVOLUTION_PRODUCTS"] {
-    return URL(fileURLWithPath: folder, isDirectory: true)
-  }
-  let bundle = Bundle(for: BundleAnchor.self).bundleURL
-  return bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
-}()
+/// The folder of the products `swift test` built: see `_testProductsFolder`, which says how it
+/// is found on each platform.
+let productsFolder = _testProductsFolder
 
 /// A product that `swift test` built, in ``productsFolder``, checked to be there.
 func productURL(_ name: String) throws -> URL {

@@ -1,11 +1,14 @@
+import CommandSupport
 import Foundation
 import Testing
 import WorkshopKit
 
-/// The builder of this package's build, found from the tests' own executable, as the
-/// workshop finds it from its own.
+/// The builder of this package's build, found from the products' folder the tests were built
+/// in, as the workshop finds it from its own executable there.
 private func builder() throws -> ExerciseBuilder {
-  try #require(ExerciseBuilder.locate(executable: CommandLine.arguments[0]))
+  try #require(
+    ExerciseBuilder.locate(
+      executable: _testProductsFolder.appendingPathComponent("workshop").path))
 }
 
 /// A fresh folder, removed by the caller.

@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 import ObserverScenarios
 import Testing
@@ -5,8 +6,8 @@ import WorkshopKit
 import WorkshopWrongAnswers
 
 /// The grading child that runs the wrong answers, built beside the tests.
-let wrongAnswersChild = URL(fileURLWithPath: CommandLine.arguments[0])
-  .deletingLastPathComponent().appendingPathComponent("workshop-wrong-answers").path
+let wrongAnswersChild = _testProductsFolder.appendingPathComponent("workshop-wrong-answers")
+  .path
 
 extension WrongAnswer: CustomTestStringConvertible {
   package var testDescription: String { name }
