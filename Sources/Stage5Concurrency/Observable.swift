@@ -169,8 +169,10 @@ public final class Observable<Value: Sendable>: Sendable {
   /// there:
   ///
   /// - A change set on that actor, when no delivery is under way, reaches the handler before
-  ///   the setter returns. (Only the main actor can be recognised this way; a handler isolated
-  ///   to another actor always gets its changes a moment later.)
+  ///   the setter returns, unless a handler before it, in subscription order, is isolated to
+  ///   another actor: the rest of the delivery then moves there, and this handler gets the
+  ///   change a moment later, still in order. (Only the main actor can be recognised this way;
+  ///   a handler isolated to another actor always gets its changes a moment later.)
   /// - A change set elsewhere reaches it later, on its actor: every change, in order, once.
   ///
   /// With ``ObservableOptions/initial``, the current value reaches the handler before this

@@ -23,8 +23,9 @@ import Synchronization
 ///   weakly and hands it to the handler, so the handler never needs to capture it; the
 ///   subscription ends with the owner.
 /// - **Handlers run where they were written.** A handler written in a `@MainActor` type runs on
-///   the main actor: at once when the value is set on the main actor, later (in order, each
-///   change once) when it is set on another thread. One that may run on any thread is passed
+///   the main actor: at once when the value is set on the main actor (unless an earlier
+///   subscription's handler is isolated to another actor, which moves the delivery there),
+///   later (in order, each change once) when it is set on another thread. One that may run on any thread is passed
 ///   to ``observeOnAnyThread(_:options:_:)``, which requires it to be `@Sendable`.
 ///
 /// ```swift
@@ -269,7 +270,9 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   /// there:
   ///
   /// - **Isolated to the main actor**: a change set on the main actor while no other delivery
-  ///   is under way reaches it before the setter returns. A change set on another thread
+  ///   is under way reaches it before the setter returns, unless a handler before it, in
+  ///   subscription order, is isolated to another actor (the rest of the delivery then moves
+  ///   there, and it gets the change a moment later). A change set on another thread
   ///   reaches it later, on the main actor: the rest of that delivery moves there, so every
   ///   change arrives in the order set, each once, and never while another handler of this
   ///   observable runs. Once a cancel or ``removeObserver(_:)`` returns on the main actor, or

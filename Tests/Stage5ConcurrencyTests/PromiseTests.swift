@@ -178,6 +178,29 @@ struct PromiseTests {
     #expect(await tally.values == Array(1...100))
   }
 
+  @Test(
+    "a set on the main actor, behind a handler of another actor, reaches a main-actor handler after the setter returns, in order"
+  )
+  func mainActorHandlerBehindAnotherActor() async {
+    let score = Observable(0)
+    let tally = Tally()
+    await tally.start(score)
+    let screen = ScoreLabel()
+    let arrivals = Arrivals()
+    score.observe(screen) { label, change in label.text = "\(change.newValue)" }
+    score.observe(arrivals) { arrivals, change in arrivals.record(change.newValue) }
+    score.value = 1
+    score.value = 2
+    // The delivery met the other actor's handler first and moved there; the main actor, busy
+    // here, cannot have run the rest of it yet.
+    #expect(screen.text == "", "not before the setter returned")
+    await arrivals.wait(for: 2)
+    #expect(screen.text == "2")
+    #expect(arrivals.values == [1, 2], "in the order set, each once")
+    while await tally.values.count < 2 { await Task.yield() }
+    #expect(await tally.values == [1, 2])
+  }
+
   @Test("a handler written in a @MainActor type runs on the main actor for every set")
   func mainActorHandlerStaysOnTheMainActor() async {
     let score = Observable(0)
