@@ -72,8 +72,11 @@ struct DocCCatalogTests {
     #expect(abstract.map { !$0.hasPrefix("#") && !$0.hasPrefix("-") } == true, "\(module)")
   }
 
-  @Test("every relative link in a catalog points to a file of the package")
-  func catalogLinks() throws {
+  /// Every relative link of every catalog's articles: the module, the article's file, the
+  /// catalog's folder and the link as written.
+  private func relativeLinks() throws -> [(module: String, file: String, folder: URL, link: String)]
+  {
+    var links: [(module: String, file: String, folder: URL, link: String)] = []
     for module in try modulesWithCatalogs() {
       let folder = packageRoot.appendingPathComponent("\(catalog(of: module))")
       for file in try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -81,15 +84,22 @@ struct DocCCatalogTests {
         let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
         for match in text.matches(of: /\]\(([^)\s]+)\)/) {
           let link = String(match.output.1)
-          guard !link.contains("://"), !link.hasPrefix("#"), !link.hasPrefix("doc:") else {
-            continue
+          if !link.contains("://"), !link.hasPrefix("#"), !link.hasPrefix("doc:") {
+            links.append((module, file, folder, link))
           }
-          let target = folder.appendingPathComponent(link).standardizedFileURL
-          #expect(
-            FileManager.default.fileExists(atPath: target.path),
-            "\(catalog(of: module))/\(file): broken link \(link)")
         }
       }
+    }
+    return links
+  }
+
+  @Test("every relative link in a catalog points to a file of the package")
+  func catalogLinks() throws {
+    for (module, file, folder, link) in try relativeLinks() {
+      let target = folder.appendingPathComponent(link).standardizedFileURL
+      #expect(
+        FileManager.default.fileExists(atPath: target.path),
+        "\(catalog(of: module))/\(file): broken link \(link)")
     }
   }
 
@@ -103,30 +113,18 @@ struct DocCCatalogTests {
     let script = try String(
       contentsOf: packageRoot.appendingPathComponent(".ci/docs"), encoding: .utf8)
     #expect(script.contains("cp -R Tutorial .build/docs/Tutorial"))
-    var links = 0
-    for module in try modulesWithCatalogs() {
-      let folder = packageRoot.appendingPathComponent("\(catalog(of: module))")
-      for file in try FileManager.default.contentsOfDirectory(atPath: folder.path)
-      where file.hasSuffix(".md") {
-        let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-        for match in text.matches(of: /\]\(([^)\s]+)\)/) {
-          let link = String(match.output.1)
-          guard !link.contains("://"), !link.hasPrefix("#"), !link.hasPrefix("doc:") else {
-            continue
-          }
-          links += 1
-          #expect(file == "\(module).md", "\(catalog(of: module))/\(file) links \(link)")
-          // The served path is the link less its three climbs; in the repository, from a
-          // stage's catalog, the same path from the package's root.
-          #expect(
-            link.hasPrefix("../../../Tutorial/")
-              && catalog(of: module).hasPrefix("Sources/\(module)/"),
-            "\(catalog(of: module))/\(file): \(link) does not resolve, served, to a file .ci/docs copies"
-          )
-        }
-      }
+    let links = try relativeLinks()
+    for (module, file, _, link) in links {
+      #expect(file == "\(module).md", "\(catalog(of: module))/\(file) links \(link)")
+      // The served path is the link less its three climbs; in the repository, from a stage's
+      // catalog, the same path from the package's root.
+      #expect(
+        link.hasPrefix("../../../Tutorial/")
+          && catalog(of: module).hasPrefix("Sources/\(module)/"),
+        "\(catalog(of: module))/\(file): \(link) does not resolve, served, to a file .ci/docs copies"
+      )
     }
-    #expect(links > 0)
+    #expect(!links.isEmpty)
   }
 
   @Test("the README and the changelog name every library product that has no catalog")

@@ -17,27 +17,6 @@ private func entry(_ grades: [ExerciseGrade]) throws -> [String: Any] {
   return try #require(exercises.first)
 }
 
-/// A stand-in for the workshop's grading child: a shell script that reports on descriptor 3,
-/// running `behaviour` for each criterion before its `done` line (`$name` is the criterion).
-private func standIn(_ behaviour: String) throws -> URL {
-  let folder = FileManager.default.temporaryDirectory
-    .appendingPathComponent("workshop-json-child-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  let path = folder.appendingPathComponent("child.sh")
-  try """
-  #!/bin/sh
-  shift 2  # --grade-in-child N
-  for name in "$@"; do
-    printf 'start\\t%s\\n' "$name" >&3
-  \(behaviour)
-    printf 'done\\tholds\\tgraded by the stand-in\\n' >&3
-  done
-
-  """.write(to: path, atomically: true, encoding: .utf8)
-  try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path.path)
-  return path
-}
-
 /// Every key path in a JSON value, arrays flattened: "exercises[].scenarios[].detail".
 private func keyPaths(of value: Any, prefix: String = "") -> Set<String> {
   if let object = value as? [String: Any] {
@@ -124,10 +103,10 @@ struct WorkshopJSONTests {
   func crashed() throws {
     let exercise = try #require(Exercise.numbered(2))
     let trapping = exercise.criteria[2].criterion
-    let child = try standIn(
+    let child = try StandIn(
       #"  [ "$name" = "\#(trapping.name)" ] && { "#
         + #"echo "Observable.swift:73: Fatal error: Index out of range" >&2; kill -ILL $$; }"#)
-    defer { try? FileManager.default.removeItem(at: child.deletingLastPathComponent()) }
+    defer { child.remove() }
     let entry = try entry([IsolatedGrading.grade(exercise, command: [child.path])])
     #expect(entry["status"] as? String == "crashed")
     let detail = try #require(entry["statusDetail"] as? String)
@@ -145,8 +124,8 @@ struct WorkshopJSONTests {
   @Test("code that runs out of the exercise's time: status 'timed-out'; the rest not run")
   func timedOut() throws {
     let exercise = try #require(Exercise.numbered(2))
-    let child = try standIn("  exec sleep 60")
-    defer { try? FileManager.default.removeItem(at: child.deletingLastPathComponent()) }
+    let child = try StandIn("  exec sleep 60")
+    defer { child.remove() }
     let grade = IsolatedGrading.grade(
       exercise, command: [child.path], limits: GradingLimits(perCriterion: 1, total: 2.5))
     let entry = try entry([grade])

@@ -257,6 +257,7 @@ extension CommandIO {
 
 /// Why `error` happened, in a few words for one line: the system's own words ("Permission
 /// denied") when a file operation failed for a POSIX reason, else the error's localized
+/// description, which for a `LocalizedError` such as ``SharedFile/Refusal`` is its own
 /// description; never an `NSError` dump.
 package func reason(of error: any Error) -> String {
   let error = error as NSError

@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 import Stage4Options
 
@@ -72,7 +73,7 @@ package final class ScoreSaver {
     } catch {
       if !hasWarned {
         warn(
-          "cannot save the scores to \(store.url.path): \(ScoreStore.reason(of: error)); they "
+          "cannot save the scores to \(store.url.path): \(reason(of: error)); they "
             + "will be lost when the app ends")
         hasWarned = true
       }

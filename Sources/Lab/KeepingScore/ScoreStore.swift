@@ -86,7 +86,7 @@ package struct ScoreStore: Sendable {
         return .setAside(problem, to: try file.setAside())
       }
     } catch {
-      let reason = Self.reason(of: error)
+      let reason = CommandSupport.reason(of: error)
       return .unusable(
         "\(problem), and cannot be moved aside (\(reason)): it is left as it is, and no score "
           + "is saved over it")
@@ -237,11 +237,5 @@ package struct ScoreStore: Sendable {
       }
       return (scores, damaged)
     }
-  }
-
-  /// Why an operation of the store failed, in words, for a message: a ``Refusal``'s own
-  /// description, else the system's words for it, never an `NSError` dump.
-  package static func reason(of error: any Error) -> String {
-    (error as? Refusal)?.description ?? CommandSupport.reason(of: error)
   }
 }

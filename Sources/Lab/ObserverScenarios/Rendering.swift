@@ -205,19 +205,19 @@ extension ScenarioReport {
         .init(
           name: row.scenario.name, title: row.scenario.title, chapter: row.scenario.chapter,
           results: row.outcomes.map { design, outcome in
+            // Every design has its evidence and, if documented, its verdict; only the key it
+            // is filed under differs with its role.
+            var result = JSONReport.Result(
+              verdict: outcome.verdict, detail: outcome.detail,
+              documented: design.documentedVerdict(for: row.scenario.id))
             if let stage = design.stageNumber {
-              .init(
-                stage: stage, verdict: outcome.verdict, detail: outcome.detail,
-                documented: design.documentedVerdict(for: row.scenario.id))
+              result.stage = stage
             } else if design.role == .reference {
-              .init(
-                reference: design.id, verdict: outcome.verdict, detail: outcome.detail,
-                documented: design.documentedVerdict(for: row.scenario.id))
+              result.reference = design.id
             } else {
-              .init(
-                graded: design.id, verdict: outcome.verdict, detail: outcome.detail,
-                documented: design.documentedVerdict(for: row.scenario.id))
+              result.graded = design.id
             }
+            return result
           })
       },
       matchesDocumentedTable: mismatches.isEmpty)

@@ -391,12 +391,12 @@ package enum WorkshopCommand {
   }
 
   /// What went wrong with the hints file, in one line that names it. A refusal names it
-  /// already; the file system's errors are told by their localized description, never by the
-  /// `NSError` dump that interpolating one prints.
+  /// already; the file system's errors are told in the system's words (`reason(of:)`), never
+  /// by the `NSError` dump that interpolating one prints.
   private static func describe(_ error: any Error, store: HintStore) -> String {
     let text =
       (error as? HintStore.Refusal)?.description
-      ?? "\(store.url.path): \(error.localizedDescription)"
+      ?? "\(store.url.path): \(reason(of: error))"
     return text.split(whereSeparator: \.isNewline).joined(separator: " ")
   }
 
