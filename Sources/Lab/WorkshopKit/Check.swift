@@ -10,13 +10,15 @@ import ObserverScenarios
 package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// Exercise 1: bind A, B, C, remove A then B: only C is called.
   case removesOneOfSeveral = "removes-one-of-several"
-  /// Exercise 1: removing one id twice, then binding again, touches nobody else.
+  /// Exercise 1: removing one id twice, then binding again, or removing old ids again once
+  /// every closure is gone and another is bound, touches nobody else.
   case removesTwiceThenBinds = "removes-twice-then-binds"
   /// Exercise 2: a key bound again keeps its place, and its new closure runs.
   case reboundKeyKeepsItsPlace = "rebound-key-keeps-its-place"
   /// Exercise 2: a key removed and bound again goes last, and is called once.
   case removedKeyBoundAgainGoesLast = "removed-key-bound-again-goes-last"
-  /// Exercise 3: two owners of one class under one key each keep their closure.
+  /// Exercise 3: owners of one class under one key each keep their closure, and each removes
+  /// its own alone.
   case twoOwnersOneKey = "two-owners-one-key"
   /// Exercise 3: one owner with two keys keeps both, and removes one at a time.
   case oneOwnerTwoKeys = "one-owner-two-keys"

@@ -425,11 +425,25 @@ extension SendableOptionsAdapter {
     return finished.wait(timeout: .now() + patience) == .success
   }
 
-  /// The flaw when another thread waited in vain while `what`.
-  private static func lockHeld(_ what: String, tried: String) -> Outcome {
+  /// Has another thread read the value and remove an observer never added, as a screen's
+  /// cleanup might, and records in `gotThrough` whether it got through in time.
+  private static func probe(
+    _ shared: Shared, _ gotThrough: Recording<Bool>, finished: DispatchSemaphore
+  ) {
+    let stranger = SendableOwner(-1)
+    let other = anotherThreadGetsThrough(
+      {
+        _ = shared.observable.value
+        shared.observable.removeObserver(stranger)
+      }, finished: finished)
+    gotThrough.append(other)
+  }
+
+  /// The flaw when a ``probe(_:_:finished:)`` waited in vain while `what`.
+  private static func lockHeld(_ what: String) -> Outcome {
     .flaw(
-      "\(what): another thread waited \(IsolatedGrading.seconds(patience)) to \(tried), in "
-        + "vain: a lock was held")
+      "\(what): another thread waited \(IsolatedGrading.seconds(patience)) to read the value "
+        + "and remove an observer, in vain: a lock was held")
   }
 
   private static func otherThreadDuringClosure() -> Outcome {
@@ -462,27 +476,20 @@ extension SendableOptionsAdapter {
   private static func initialCallWithNoLockHeld() -> Outcome {
     let shared = Shared(observable: Observable(5))
     let owner = SendableOwner(0)
-    let stranger = SendableOwner(1)
     let finished = DispatchSemaphore(value: 0)
     let gotThrough = Recording<Bool>()
     shared.observable.addObserver(
       owner, removeIfExists: true, options: Observable.Options.initial.union(.new)
     ) {
       _, option in
-      guard option == .initial else { return }
-      let other = anotherThreadGetsThrough(
-        {
-          _ = shared.observable.value
-          shared.observable.removeObserver(stranger)
-        }, finished: finished)
-      gotThrough.append(other)
+      if option == .initial { probe(shared, gotThrough, finished: finished) }
     }
     let last = gotThrough.all.last
     if last == false { finished.wait() }
-    return withExtendedLifetime((owner, stranger)) {
+    return withExtendedLifetime(owner) {
       switch last {
       case nil: .flaw("A was added with .initial: its .initial call never came")
-      case false?: lockHeld("A's .initial call ran", tried: "read the value and remove an observer")
+      case false?: lockHeld("A's .initial call ran")
       case true?:
         .holds("while A's .initial call ran, another thread read the value and removed an observer")
       }
@@ -498,20 +505,11 @@ extension SendableOptionsAdapter {
 
   private static func capturesFreedWithNoLockHeld() -> Outcome {
     let shared = Shared(observable: Observable(0))
-    let stranger = SendableOwner(-1)
     let finished = DispatchSemaphore(value: 0)
     let gotThrough = Recording<Bool>()
-    // A closure that captures an object whose deinit has another thread read the value and
-    // remove an observer, as a screen's cleanup might, and waits for it.
+    // A closure that captures an object whose deinit probes the observable, and waits for it.
     let closure: () -> @Sendable (Int) -> Void = {
-      let captured = Captured {
-        let other = anotherThreadGetsThrough(
-          {
-            _ = shared.observable.value
-            shared.observable.removeObserver(stranger)
-          }, finished: finished)
-        gotThrough.append(other)
-      }
+      let captured = Captured { probe(shared, gotThrough, finished: finished) }
       return { _ in withExtendedLifetime(captured) {} }
     }
     let (a, b) = (SendableOwner(0), SendableOwner(1))
@@ -542,11 +540,11 @@ extension SendableOptionsAdapter {
         return .flaw("\(done.replacing(" freed", with: " did not free")): it is kept")
       case false?:
         finished.wait()
-        return lockHeld(done, tried: "read the value and remove an observer")
+        return lockHeld(done)
       case true?: continue
       }
     }
-    return withExtendedLifetime((a, b, stranger)) {
+    return withExtendedLifetime((a, b)) {
       .holds(
         "what a closure captured was freed with no lock held when it was removed, replaced, "
           + "or its observer released")
