@@ -15,6 +15,13 @@ import Foundation
 ///   thread, is queued and delivered after it. Every observer sees every value, in the order
 ///   set, once, and ends on the latest. The cost: a setter may return before its observers
 ///   have run.
+/// - **No call held up by other threads.** A set, a subscription with `.initial` or a read of
+///   ``values`` delivers at most its own change, and those its own handlers set meanwhile
+///   (with any queued before them). What other threads set meanwhile is handed on to a task,
+///   which delivers it next, in order, once each. Cancelling delivers nothing.
+/// - **Bounded.** When setters outpace their observers, a setter on a thread of its own waits
+///   once ``backlogLimit`` changes are queued (see ``value``); a stream from ``values`` keeps
+///   what its buffering policy says.
 /// - **Immediate removal.** Once ``ObservationToken/cancel()`` or ``removeObserver(_:)``
 ///   returns where the handler runs, the handler is not called again, and it is released.
 /// - **No reason to capture the owner.** ``observe(_:options:isolation:_:)`` holds its owner
@@ -42,22 +49,68 @@ public final class Observable<Value: Sendable>: Sendable {
   /// One change on its way to the subscriptions made before it was set.
   struct Delivery: Sendable {
     let change: Change<Value>
-    let subscriptions: [Subscription<Value>]
+    /// The list as it was when the change was set; `nil` where a subscription had been removed.
+    let subscriptions: [Subscription<Value>?]
     /// The next subscription to call.
     var next = 0
+    /// Signalled once the change is delivered, for a setter that waits for it.
+    var whenDelivered: DispatchSemaphore?
   }
 
   package struct State {
     var value: Value
-    /// In subscription order.
-    var subscriptions: [Subscription<Value>] = []
+    /// In subscription order; `nil` where one was removed, until the list is compacted.
+    var subscriptions: [Subscription<Value>?] = []
+    /// Where each stored subscription sits in `subscriptions`: removing one needs no search.
+    var slots: [ObjectIdentifier: Int] = [:]
+    /// Each owner's subscription: finding it needs no search either.
+    var subscriptionByOwner: [ObjectIdentifier: Subscription<Value>] = [:]
     /// Deliveries waiting for the one under way, oldest first.
-    var queue: [Delivery] = []
+    var queue = Queue<Delivery>()
     /// Whether a delivery is under way: somebody has the turn.
     var isDelivering = false
+    /// The thread that has the turn and is delivering now; `nil` while the turn waits for a
+    /// task to take it up.
+    var deliverer: ObjectIdentifier?
+    /// How many deliveries at the front of the queue are the deliverer's own work: it delivers
+    /// them before it returns, and hands the rest on.
+    var turnWork = 0
+
+    /// Adds `subscription` at the end of the list.
+    mutating func append(_ subscription: Subscription<Value>) {
+      slots[ObjectIdentifier(subscription)] = subscriptions.count
+      subscriptions.append(subscription)
+      if let id = subscription.ownerID { subscriptionByOwner[id] = subscription }
+    }
+
+    /// Takes `subscription` out of the list, if it is still there. The caller holds its own
+    /// reference, so nothing is released here.
+    ///
+    /// - Complexity: O(1) amortized.
+    mutating func remove(_ subscription: Subscription<Value>) -> Bool {
+      guard let slot = slots.removeValue(forKey: ObjectIdentifier(subscription)) else {
+        return false
+      }
+      subscriptions[slot] = nil
+      if let id = subscription.ownerID, subscriptionByOwner[id] === subscription {
+        subscriptionByOwner[id] = nil
+      }
+      // Compacting once half the slots are empty keeps removal O(1) amortized.
+      if subscriptions.count >= 16 && slots.count < subscriptions.count / 2 {
+        subscriptions.removeAll { $0 == nil }
+        for (slot, subscription) in subscriptions.enumerated() {
+          slots[ObjectIdentifier(subscription!)] = slot
+        }
+      }
+      return true
+    }
   }
 
   private let state: Locked<State>
+
+  /// How many changes may wait in the queue before a setter on a thread of its own waits for
+  /// its change to be delivered: see ``value``.
+  public static var backlogLimit: Int { 1_000 }
 
   /// Creates an observable holding `value`, with no observers.
   ///
@@ -68,35 +121,49 @@ public final class Observable<Value: Sendable>: Sendable {
 
   deinit {
     for subscription in state.withLock({ $0.subscriptions }) {
-      subscription.end()
+      subscription?.end()
     }
   }
 
   /// The current value; get and set it from any thread.
   ///
-  /// Setting it delivers a ``Change`` to every live observer, in subscription order. If no
-  /// delivery is under way, the setting thread delivers it before the setter returns, except
-  /// to a handler isolated to an actor this thread is not on: the rest of the delivery
-  /// continues there, later. If a delivery is under way, the change is queued, the setter
-  /// returns at once, and whoever is delivering delivers it next.
+  /// Setting it delivers a ``Change`` to every live observer, in subscription order:
+  ///
+  /// - If no delivery is under way, the setting thread takes the turn and delivers this change,
+  ///   and those its handlers set meanwhile, before the setter returns; except to a handler
+  ///   isolated to an actor this thread is not on: the rest continues there, later.
+  /// - If a delivery is under way, the change is queued and the setter returns at once: the
+  ///   turn's holder, or a task it hands the turn to, delivers it in order. A setter on a thread
+  ///   of its own (not the main actor's, not a task's, not a handler's) that finds
+  ///   ``backlogLimit`` changes queued waits until its change is delivered instead, so that
+  ///   setters faster than their observers slow down rather than fill the memory.
   public var value: Value {
     get { state.withLock { $0.value } }
     set {
-      let takesTurn = state.withLock { state in
+      let thread = Self.currentThread
+      let turn = state.withLock { state in
         // The old value moves into the change: it is released with the change, not here.
         let change = Change(kind: .update, oldValue: state.value, newValue: newValue)
         state.value = newValue
-        state.queue.append(Delivery(change: change, subscriptions: state.subscriptions))
-        return Self.takeTurn(&state)
+        var delivery = Delivery(change: change, subscriptions: state.subscriptions)
+        if state.isDelivering && state.deliverer != thread
+          && state.queue.count >= Self.backlogLimit && Self.mayWait
+        {
+          delivery.whenDelivered = DispatchSemaphore(value: 0)
+        }
+        return Self.enqueue(delivery, by: thread, &state)
       }
-      if takesTurn { deliver(nil, here: nil) }
+      switch turn {
+      case .taken: deliver(nil, here: nil)
+      case .queued(let whenDelivered): whenDelivered?.wait()
+      }
     }
   }
 
   /// The number of live subscriptions: not ended, and whose owner, if any, is alive.
   public var observerCount: Int {
     // Counted with the lock let go: checking an owner holds it for a moment.
-    state.withLock { $0.subscriptions }.count { $0.isLive }
+    state.withLock { $0.subscriptions }.count { $0?.isLive == true }
   }
 
   /// The number of subscriptions stored, ended ones that are not cleaned away yet included:
@@ -104,8 +171,9 @@ public final class Observable<Value: Sendable>: Sendable {
   /// live ones only.
   ///
   /// A subscription ended by its token or by ``removeObserver(_:)`` leaves at once. One whose
-  /// owner is gone stays stored until the next set removes it, so after a set this equals
-  /// ``observerCount``.
+  /// owner is gone stays stored until a delivery reaches it and removes it, so once the
+  /// deliveries of the sets made so far are done, this equals ``observerCount``. A set made on
+  /// one thread may be delivered later, on another (see ``value``).
   ///
   /// ```swift
   /// let observable = Observable(0)
@@ -124,7 +192,7 @@ public final class Observable<Value: Sendable>: Sendable {
   /// reached yet included.
   ///
   /// For tests and the comparison's scenarios only.
-  package var _storedSubscriptionCount: Int { state.withLock { $0.subscriptions.count } }
+  package var _storedSubscriptionCount: Int { state.withLock { $0.slots.count } }
 
   /// A copy of the state, taken under the lock: `Mirror` cannot see inside a `Mutex`. For the
   /// reference graph's test only.
@@ -242,23 +310,50 @@ public final class Observable<Value: Sendable>: Sendable {
   /// Ends the subscription of `owner` and lets go of its handler; an owner with none is
   /// ignored.
   ///
+  /// It works from the owner's own `deinit` too, as `NotificationCenter`'s habit has it,
+  /// though there is no need: a subscription ends with its owner.
+  ///
   /// - Parameter owner: The object passed to ``observe(_:options:isolation:_:)``.
+  /// - Complexity: O(1) amortized.
   public func removeObserver(_ owner: AnyObject) {
     let id = ObjectIdentifier(owner)
-    let removed = state.withLock { state in
-      // The caller holds `owner`, so loading a subscription's owner never releases it here.
-      state.subscriptions.firstIndex { $0.ownerID == id && $0.owner === owner }
-        .map { state.subscriptions.remove(at: $0) }
+    let removed = state.withLock { state -> Subscription<Value>? in
+      // In the owner's `deinit`, its weak references already read `nil`: then its identity
+      // alone finds it. Otherwise the caller holds `owner`, so loading it never releases it.
+      guard let subscription = state.subscriptionByOwner[id],
+        subscription.owner == nil || subscription.owner === owner, state.remove(subscription)
+      else { return nil }
+      return subscription
     }
     removed?.end()
   }
 
-  /// The current value, then every change, as an asynchronous sequence.
+  /// The current value, then every change, as an asynchronous sequence that keeps every
+  /// value until it is read.
   ///
   /// The sequence ends when the observable is deinitialized; cancelling the task that consumes
-  /// it, or dropping it, ends its subscription. Values are buffered until they are read.
-  public var values: AsyncStream<Value> {
-    let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
+  /// it, or dropping it, ends its subscription. A consumer slower than the setters makes its
+  /// buffer grow: when the latest value is enough, use ``values(bufferingPolicy:)`` with
+  /// `.bufferingNewest(1)`.
+  public var values: AsyncStream<Value> { values(bufferingPolicy: .unbounded) }
+
+  /// The current value, then every change, as an asynchronous sequence that keeps, while its
+  /// consumer is busy, what `bufferingPolicy` says.
+  ///
+  /// ```swift
+  /// for await score in score.values(bufferingPolicy: .bufferingNewest(1)) {
+  ///   label.text = "\(score)"  // the latest score; those set meanwhile are skipped
+  /// }
+  /// ```
+  ///
+  /// - Parameter bufferingPolicy: `.unbounded` keeps every value; `.bufferingNewest(1)` only
+  ///   the latest, as the Observation framework's `Observations` does; `.bufferingOldest(n)`
+  ///   the first *n*, dropping those after.
+  public func values(
+    bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy
+  ) -> AsyncStream<Value> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Value.self, bufferingPolicy: bufferingPolicy)
     let subscription = subscribe(
       owner: nil, isolation: nil, options: .initial, onEnd: { continuation.finish() },
       handler: { change in
@@ -279,21 +374,19 @@ public final class Observable<Value: Sendable>: Sendable {
   ) -> Subscription<Value> {
     let subscription = Subscription(
       isolation: isolation, owner: owner, onEnd: onEnd, handler: handler)
-    let (replaced, takesTurn) = state.withLock { state in
+    let thread = Self.currentThread
+    let (replaced, turn) = state.withLock { state -> (Subscription<Value>?, Turn) in
       // The owner's earlier subscription leaves the lock with this thread, to be ended here.
-      let replaced = subscription.ownerID.flatMap { id in
-        state.subscriptions.firstIndex { $0.ownerID == id }.map {
-          state.subscriptions.remove(at: $0)
-        }
-      }
-      state.subscriptions.append(subscription)
-      guard options.contains(.initial) else { return (replaced, false) }
+      let replaced = subscription.ownerID.flatMap { state.subscriptionByOwner[$0] }
+      if let replaced { _ = state.remove(replaced) }
+      state.append(subscription)
+      guard options.contains(.initial) else { return (replaced, .queued(nil)) }
       let initial = Change(kind: .initial, oldValue: nil, newValue: state.value)
-      state.queue.append(Delivery(change: initial, subscriptions: [subscription]))
-      return (replaced, Self.takeTurn(&state))
+      let delivery = Delivery(change: initial, subscriptions: [subscription])
+      return (replaced, Self.enqueue(delivery, by: thread, &state))
     }
     replaced?.end()
-    if takesTurn { deliver(nil, here: isolation) }
+    if case .taken = turn { deliver(nil, here: isolation) }
     return subscription
   }
 
@@ -309,25 +402,46 @@ public final class Observable<Value: Sendable>: Sendable {
 
   /// Takes `subscription` out of the list, then ends it with the lock let go.
   private func end(_ subscription: Subscription<Value>) {
-    state.withLock { state in
-      state.subscriptions.removeAll { $0 === subscription }
-    }
+    _ = state.withLock { $0.remove(subscription) }
     subscription.end()
   }
 
-  /// Whether the caller now has the turn to deliver: nobody else is delivering.
-  private static func takeTurn(_ state: inout State) -> Bool {
-    guard !state.isDelivering else { return false }
-    state.isDelivering = true
-    return true
+  /// What a caller that queued a delivery does next.
+  private enum Turn: Sendable {
+    /// It took the turn: it delivers.
+    case taken
+    /// Somebody else delivers it; the caller waits on the semaphore, if there is one, until
+    /// they have.
+    case queued(DispatchSemaphore?)
   }
 
-  /// Delivers `delivery`, then whatever is queued, until the queue is empty; called only by
-  /// whoever has the turn, so handlers never run two at a time.
+  /// Queues `delivery`, made by `thread`, and says whether that thread now has the turn.
+  private static func enqueue(
+    _ delivery: Delivery, by thread: ObjectIdentifier, _ state: inout State
+  ) -> Turn {
+    state.queue.append(delivery)
+    if !state.isDelivering {
+      // Nobody is delivering: this thread takes the turn, for this one delivery.
+      state.isDelivering = true
+      state.deliverer = thread
+      state.turnWork = state.queue.count
+      return .taken
+    }
+    if state.deliverer == thread {
+      // Made by a handler of the delivery under way: the deliverer's own work, with what was
+      // queued before it.
+      state.turnWork = state.queue.count
+      return .queued(nil)
+    }
+    return .queued(delivery.whenDelivered)
+  }
+
+  /// Delivers `delivery`, then the rest of this turn's work, one delivery at a time; called
+  /// only by whoever has the turn, so handlers never run two at a time.
   ///
   /// When a handler isolated to an actor comes up and this code is not running on that actor,
   /// the turn moves there: a task continues the delivery on that actor, and this thread
-  /// returns. The handlers after it, and the changes queued meanwhile, are delivered there.
+  /// returns.
   ///
   /// - Parameters:
   ///   - delivery: A delivery to continue, or `nil` to take the next from the queue.
@@ -336,32 +450,67 @@ public final class Observable<Value: Sendable>: Sendable {
     var current = delivery ?? nextDelivery()
     while var delivery = current {
       while delivery.next < delivery.subscriptions.count {
-        let subscription = delivery.subscriptions[delivery.next]
+        guard let subscription = delivery.subscriptions[delivery.next] else {
+          delivery.next += 1
+          continue
+        }
         if let isolation = subscription.isolation, !Self.isRunning(on: isolation, here: here) {
+          // Until that actor takes the turn up, no thread is delivering.
+          state.withLock { $0.deliverer = nil }
           Task { [delivery] in await self.continueDelivery(delivery, on: isolation) }
           return
         }
         delivery.next += 1
         if !subscription.call(delivery.change) { end(subscription) }
       }
+      delivery.whenDelivered?.signal()
       current = nextDelivery()
     }
   }
 
   /// Continues a delivery on `actor`, where its next handler must run.
   private func continueDelivery(_ delivery: Delivery, on actor: isolated any Actor) {
+    let thread = Self.currentThread
+    state.withLock { $0.deliverer = thread }
     deliver(delivery, here: actor)
   }
 
-  /// Takes the next delivery out of the queue, or, when it is empty, ends the turn.
+  /// Takes the next delivery of this turn's work out of the queue. Once the work is done, ends
+  /// the turn if nothing is queued, or hands the turn on to a task if something is.
   private func nextDelivery() -> Delivery? {
-    state.withLock { state in
-      guard !state.queue.isEmpty else {
-        state.isDelivering = false
-        return nil
+    let (next, handsOn) = state.withLock { state -> (Delivery?, Bool) in
+      if state.turnWork > 0 {
+        state.turnWork -= 1
+        return (state.queue.popFirst(), false)
       }
-      return state.queue.removeFirst()
+      state.deliverer = nil
+      guard state.queue.count > 0 else {
+        state.isDelivering = false
+        return (nil, false)
+      }
+      return (nil, true)
     }
+    if handsOn { Task { self.takeUpTurn() } }
+    return next
+  }
+
+  /// Takes up a turn handed on: its work is what is queued now, and what its handlers set.
+  private func takeUpTurn() {
+    let thread = Self.currentThread
+    state.withLock { state in
+      state.deliverer = thread
+      state.turnWork = state.queue.count
+    }
+    deliver(nil, here: nil)
+  }
+
+  /// The thread running this code: a set from the deliverer's thread comes from a handler.
+  private static var currentThread: ObjectIdentifier { ObjectIdentifier(Thread.current) }
+
+  /// Whether a setter may wait here for somebody else to deliver its change: not on the main
+  /// actor, nor in a task, whose thread the delivery may need.
+  private static var mayWait: Bool {
+    !MainQueue.isCurrent && withUnsafeCurrentTask { $0 == nil }
   }
 
   /// Whether code running here runs on `actor`: `actor` is `here`, or it is the main actor and

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A value that any thread may read, set and observe: stage 5, tuned for speed.
@@ -46,8 +47,9 @@ import Synchronization
 public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @usableFromInline
   enum Pending: Sendable {
-    /// A set, to deliver to the subscriptions made before it.
-    case change(Change<Value>, before: UInt64)
+    /// A set, to deliver to the subscriptions made before it; with the semaphore its setter
+    /// waits on, if it waits.
+    case change(Change<Value>, before: UInt64, whenDelivered: DispatchSemaphore?)
     /// The current value, for one new subscription that asked for it.
     case initial(Change<Value>, Subscription<Value>)
   }
@@ -72,6 +74,24 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     /// the lock.
     @usableFromInline var pending: [Pending?] = []
     @usableFromInline var pendingStart = 0
+    /// The thread that has the turn and is delivering now (see ``CurrentThread``); 0 while the
+    /// turn waits for a task to take it up. Not cleared when a turn ends without the lock: it
+    /// is read only while a turn is under way.
+    @usableFromInline var deliverer: UInt = 0
+    /// How many of the queued deliveries, from the front, are the deliverer's own work: it
+    /// delivers them before it returns, and hands the rest on to a task.
+    @usableFromInline var turnWork = 0
+
+    /// The number of deliveries waiting.
+    @inlinable var pendingCount: Int { pending.count - pendingStart }
+
+    /// Queues `item`, made by `thread` while a delivery is under way. Made by a handler of that
+    /// delivery, on the deliverer's thread, it is the deliverer's own work, with what was
+    /// queued before it.
+    @inlinable mutating func enqueue(_ item: Pending, by thread: UInt) {
+      pending.append(item)
+      if deliverer == thread { turnWork = pendingCount }
+    }
     #if BENCH_VARIANT_ALLOCATING
       @usableFromInline var lastChange: ChangeBox?
     #endif
@@ -177,6 +197,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       var change = Change(kind: .update, oldValue: nil, newValue: newValue)
       var before: UInt64 = 0
       var snapshot: [Subscription<Value>?] = []
+      var whenDelivered: DispatchSemaphore?
+      let thread = CurrentThread.id
       #if BENCH_VARIANT_ALLOCATING
         // The box this set replaces: it may hold the last reference to an old value, so it is
         // freed after the lock is let go.
@@ -197,11 +219,16 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         #endif
         #if BENCH_VARIANT_TWO_TRIPS
           // Appendix 05a's variant: every change is queued, and fetched in a second trip.
-          state.pending.append(.change(change, before: before))
           guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
+            whenDelivered = Self.semaphoreIfWaiting(state, thread: thread)
+            state.enqueue(
+              .change(change, before: before, whenDelivered: whenDelivered), by: thread)
             handoff.wrappingAdd(1, ordering: .releasing)
             return false
           }
+          state.pending.append(.change(change, before: before, whenDelivered: nil))
+          state.deliverer = thread
+          state.turnWork = 1
           // One delivery under way, that has just ended, and the one queued.
           deliveries.wrappingAdd(1, ordering: .relaxed)
           return true
@@ -209,20 +236,42 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
           // This read-modify-write comes after every access above, so that it also shows
           // ThreadSanitizer where they end, as the handoff increment does in withState(_:).
           guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
-            state.pending.append(.change(change, before: before))
+            whenDelivered = Self.semaphoreIfWaiting(state, thread: thread)
+            state.enqueue(
+              .change(change, before: before, whenDelivered: whenDelivered), by: thread)
             handoff.wrappingAdd(1, ordering: .releasing)
             return false
           }
+          // This thread takes the turn, for its own change only.
+          state.deliverer = thread
+          state.turnWork = 0
           return true
         #endif
       }
-      guard mustDeliver else { return }
+      guard mustDeliver else {
+        whenDelivered?.wait()
+        return
+      }
       #if BENCH_VARIANT_TWO_TRIPS
         withExtendedLifetime(snapshot) { deliverQueued(here: nil) }
       #else
         deliver(change, before: before, to: snapshot, from: 0, here: nil)
       #endif
     }
+  }
+
+  /// How many changes may wait in the queue before a setter on a thread of its own waits for
+  /// its change to be delivered: see ``value``.
+  public static var backlogLimit: Int { 1_000 }
+
+  /// A semaphore for a setter to wait on until its change is delivered, when ``backlogLimit``
+  /// changes already wait and the setter may wait here; `nil` otherwise.
+  @usableFromInline
+  static func semaphoreIfWaiting(_ state: State, thread: UInt) -> DispatchSemaphore? {
+    guard state.pendingCount >= backlogLimit, state.deliverer != thread,
+      !MainActorCheck.isCurrent, withUnsafeCurrentTask(body: { $0 == nil })
+    else { return nil }
+    return DispatchSemaphore(value: 0)
   }
 
   /// The number of live subscriptions: not cancelled, and whose owner, if any, is alive.
@@ -363,9 +412,11 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   public func removeObserver(_ owner: AnyObject) {
     let id = ObjectIdentifier(owner)
     let removed = withSlotsChanged { state -> Subscription<Value>? in
-      // `owner` is alive (the caller holds it), so loading the subscription's owner here
-      // never releases the last reference to it.
-      guard let subscription = state.subscriptionByOwner[id], subscription.extra?.owner === owner,
+      // In the owner's `deinit`, its weak references already read `nil`: then its identity
+      // alone finds it. Otherwise `owner` is alive (the caller holds it), so loading the
+      // subscription's owner here never releases the last reference to it.
+      guard let subscription = state.subscriptionByOwner[id],
+        subscription.extra?.owner == nil || subscription.extra?.owner === owner,
         state.remove(subscription)
       else { return nil }
       return subscription
@@ -373,13 +424,32 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     removed?.finish()
   }
 
-  /// The current value, then every change, as an asynchronous sequence.
+  /// The current value, then every change, as an asynchronous sequence that keeps every
+  /// value until it is read.
   ///
   /// The sequence ends when the observable is deinitialized; cancelling the task that consumes
-  /// it, or dropping it, ends its subscription. Values are buffered, never dropped, until the
-  /// consumer reads them.
-  public var values: AsyncStream<Value> {
-    let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
+  /// it, or dropping it, ends its subscription. A consumer slower than the setters makes its
+  /// buffer grow: when the latest value is enough, use ``values(bufferingPolicy:)`` with
+  /// `.bufferingNewest(1)`.
+  public var values: AsyncStream<Value> { values(bufferingPolicy: .unbounded) }
+
+  /// The current value, then every change, as an asynchronous sequence that keeps, while its
+  /// consumer is busy, what `bufferingPolicy` says.
+  ///
+  /// ```swift
+  /// for await score in score.values(bufferingPolicy: .bufferingNewest(1)) {
+  ///   label.text = "\(score)"  // the latest score; those set meanwhile are skipped
+  /// }
+  /// ```
+  ///
+  /// - Parameter bufferingPolicy: `.unbounded` keeps every value; `.bufferingNewest(1)` only
+  ///   the latest, as the Observation framework's `Observations` does; `.bufferingOldest(n)`
+  ///   the first *n*, dropping those after.
+  public func values(
+    bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy
+  ) -> AsyncStream<Value> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Value.self, bufferingPolicy: bufferingPolicy)
     let id = subscribe(
       isolation: nil, options: .initial,
       extra: .init(owner: nil, ownerHandler: nil, finish: { continuation.finish() }),
@@ -394,8 +464,9 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   /// live ones only.
   ///
   /// A subscription ended by its token or by ``removeObserver(_:)`` leaves at once. One whose
-  /// owner is gone stays stored until the next set removes it, so after a set this equals
-  /// ``observerCount``.
+  /// owner is gone stays stored until a delivery reaches it and removes it, so once the
+  /// deliveries of the sets made so far are done, this equals ``observerCount``. A set made on
+  /// one thread may be delivered later, on another (see ``value``).
   ///
   /// ```swift
   /// let observable = Observable(0)
@@ -483,6 +554,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     isolation: (any Actor)?, options: ObservableOptions, extra: Subscription<Value>.Extra? = nil,
     handler: @escaping (Change<Value>) -> Void = ownerHandlerInstead
   ) -> Subscription<Value> {
+    let thread = CurrentThread.id
     let (subscription, replaced, initial) = withSlotsChanged {
       state -> (Subscription<Value>, Subscription<Value>?, Change<Value>?) in
       let subscription = Subscription(
@@ -499,9 +571,11 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       guard options.contains(.initial) else { return (subscription, replaced, nil) }
       let initial = Change(kind: .initial, oldValue: nil, newValue: state.value)
       guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
-        state.pending.append(.initial(initial, subscription))
+        state.enqueue(.initial(initial, subscription), by: thread)
         return (subscription, replaced, nil)
       }
+      state.deliverer = thread
+      state.turnWork = 0
       return (subscription, replaced, initial)
     }
     replaced?.finish()
@@ -545,23 +619,26 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   ///   - snapshot: The list of subscriptions when the change was set.
   ///   - start: The slot to start from.
   ///   - here: The actor this code runs on, if known.
+  ///   - whenDelivered: Signalled once the change is delivered, for a setter that waits.
   @inlinable
   func deliver(
     _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from start: Int,
-    here: (any Actor)?
+    here: (any Actor)?, whenDelivered: DispatchSemaphore? = nil
   ) {
     if let slot = Self.deliver(
       change, before: before, to: snapshot, from: start, here: here, endingIn: self)
     {
-      handOver(change, before: before, to: snapshot, from: slot)
+      handOver(change, before: before, to: snapshot, from: slot, whenDelivered: whenDelivered)
       return
     }
+    whenDelivered?.signal()
     // The snapshot is dropped only after the turn ends (see withSlotsChanged(_:)).
     withExtendedLifetime(snapshot) { deliverQueued(here: here) }
   }
 
-  /// Delivers whatever was queued behind the delivery this thread just made, one at a time and
-  /// in order, then ends this thread's turn, unless the turn moves to an actor on the way.
+  /// Delivers what was queued behind the delivery this thread just made and is this turn's
+  /// work, one at a time and in order; then ends the turn if nothing else is queued, or hands
+  /// it on to a task if something is, unless the turn moves to an actor on the way.
   @inlinable
   func deliverQueued(here: (any Actor)?) {
     // Each snapshot is dropped only after this thread's next release: the lock's, when the
@@ -572,8 +649,13 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     while !deliveries.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing)
       .exchanged
     {
-      let item: Pending
-      (item, snapshot) = withState { state -> (Pending, [Subscription<Value>?]) in
+      let next = withState { state -> (Pending, [Subscription<Value>?])? in
+        // What others queued is not this turn's work: a task takes the turn up for it.
+        guard state.turnWork > 0 else {
+          state.deliverer = 0
+          return nil
+        }
+        state.turnWork -= 1
         // Someone raised the count under the lock and queued in the same breath, so there is
         // an item; the one this thread finished is counted off, and this one is now under way.
         let item = state.pending[state.pendingStart].take()!
@@ -585,30 +667,60 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         deliveries.wrappingSubtract(1, ordering: .relaxed)
         return (item, state.slots)
       }
+      guard let (item, slots) = next else {
+        handOn()
+        return
+      }
+      snapshot = slots
       let (change, before): (Change<Value>, UInt64)
+      var whenDelivered: DispatchSemaphore?
       switch item {
       case .initial(let initial, let subscription):
         (change, before, snapshot) = (initial, subscription.id + 1, [subscription])
-      case .change(let queued, let queuedBefore):
-        (change, before) = (queued, queuedBefore)
+      case .change(let queued, let queuedBefore, let semaphore):
+        (change, before, whenDelivered) = (queued, queuedBefore, semaphore)
       }
       if let slot = Self.deliver(
         change, before: before, to: snapshot, from: 0, here: here, endingIn: self)
       {
-        handOver(change, before: before, to: snapshot, from: slot)
+        handOver(change, before: before, to: snapshot, from: slot, whenDelivered: whenDelivered)
         return
       }
+      whenDelivered?.signal()
     }
+  }
+
+  /// Hands the turn on to a task, which delivers what is queued: what other threads set while
+  /// this one delivered its own work.
+  @usableFromInline
+  func handOn() {
+    Task { self.takeUpTurn() }
+  }
+
+  /// Takes up a turn handed on: its work is what is queued now, and what its handlers set.
+  @usableFromInline
+  func takeUpTurn() {
+    let thread = CurrentThread.id
+    withState { state in
+      state.deliverer = thread
+      state.turnWork = state.pendingCount
+    }
+    deliverQueued(here: nil)
   }
 
   /// Moves the turn to the actor of the handler in `slot`, which goes on from there.
   @usableFromInline
   func handOver(
-    _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from slot: Int
+    _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from slot: Int,
+    whenDelivered: DispatchSemaphore?
   ) {
     let isolation = snapshot[slot]!.isolation!
+    // Until that actor takes the turn up, no thread is delivering.
+    withState { $0.deliverer = 0 }
     Task {
-      await self.continueDelivery(change, before: before, to: snapshot, from: slot, on: isolation)
+      await self.continueDelivery(
+        change, before: before, to: snapshot, from: slot, on: isolation,
+        whenDelivered: whenDelivered)
     }
   }
 
@@ -616,9 +728,12 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @usableFromInline
   func continueDelivery(
     _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from start: Int,
-    on actor: isolated any Actor
+    on actor: isolated any Actor, whenDelivered: DispatchSemaphore?
   ) {
-    deliver(change, before: before, to: snapshot, from: start, here: actor)
+    let thread = CurrentThread.id
+    withState { $0.deliverer = thread }
+    deliver(
+      change, before: before, to: snapshot, from: start, here: actor, whenDelivered: whenDelivered)
   }
 
   /// Delivers one change to the subscriptions in `snapshot`, from `start` on, made before it

@@ -63,7 +63,7 @@ final class OverlapDetector: Sendable {
 @Suite("Stage 5: many threads at once")
 struct StressTests {
   @Test("set, observe, cancel and release owners from four threads: ordered, never overlapping")
-  func hammer() {
+  func hammer() async {
     for _ in 0..<150 {
       let observable = Observable(0)
       let detector = OverlapDetector()
@@ -104,6 +104,8 @@ struct StressTests {
         },
       ])
 
+      // What the threads set last may still be on its way, with a task: wait for it.
+      await deliveriesQueuedSoFar(of: observable)
       #expect(detector.overlapCount == 0, "two handlers ran at once")
       let changes = steady.entries
       #expect(changes.count == 120)
@@ -121,14 +123,16 @@ struct StressTests {
   }
 
   @Test(
-    "the delivering thread delivers what another thread sets meanwhile; that setter returns first")
-  func deliveringThreadDeliversForOthers() {
+    "a set made while another thread delivers returns at once, and a task delivers it after that thread's own work"
+  )
+  func deliveringThreadLeavesOthersChangesToATask() async {
     let observable = Observable(0)
     let deliveredOn = Mutex<[Int: ObjectIdentifier]>([:])
     let setters = Mutex<[String: ObjectIdentifier]>([:])
     let firstCallStarted = DispatchSemaphore(value: 0)
     let otherSetterReturned = DispatchSemaphore(value: 0)
     let otherSetterSawItsChange = Mutex<Bool?>(nil)
+    let firstSetterSawTheOther = Mutex<Bool?>(nil)
     let token = observable.observeOnAnyThread { change in
       deliveredOn.withLock { $0[change.newValue] = ObjectIdentifier(Thread.current) }
       if change.newValue == 1 {
@@ -141,6 +145,7 @@ struct StressTests {
     let first = Thread {
       setters.withLock { $0["first"] = ObjectIdentifier(Thread.current) }
       observable.value = 1
+      firstSetterSawTheOther.withLock { $0 = deliveredOn.withLock { $0[2] != nil } }
       done.leave()
     }
     done.enter()
@@ -153,10 +158,18 @@ struct StressTests {
     }
     first.start()
     second.start()
-    done.wait()
+    await withCheckedContinuation { continuation in
+      done.notify(queue: .global()) { continuation.resume() }
+    }
+    await deliveriesQueuedSoFar(of: observable)
     #expect(otherSetterSawItsChange.withLock { $0 } == false, "its setter returned at once")
+    #expect(
+      firstSetterSawTheOther.withLock { $0 } == false,
+      "the first setter returned after its own change, without delivering the other's")
     let firstSetter = setters.withLock { $0["first"] }
-    #expect(deliveredOn.withLock { $0 } == [1: firstSetter, 2: firstSetter])
+    let delivered = deliveredOn.withLock { $0 }
+    #expect(delivered[1] == firstSetter)
+    #expect(delivered[2] != nil && delivered[2] != firstSetter, "a task delivered the other")
     withExtendedLifetime(token) {}
   }
 }

@@ -1,0 +1,1 @@
+../../../Stage5Tuned/CurrentThread.swift
