@@ -53,8 +53,17 @@ public final class Observable<Value: Sendable>: Sendable {
     let subscriptions: [Subscription<Value>?]
     /// The next subscription to call.
     var next = 0
-    /// Signalled once the change is delivered, for a setter that waits for it.
-    var whenDelivered: DispatchSemaphore?
+    /// The setter that waits until this change is delivered, if one does.
+    var waiter: Waiter?
+  }
+
+  /// A setter that found the queue full and waits: until its change is delivered, or until
+  /// the turn is handed to it, to deliver up to its change itself.
+  struct Waiter: Sendable {
+    let thread: ObjectIdentifier
+    /// Where its change is in the order of all deliveries ever queued.
+    let position: Int
+    let wakeUp = DispatchSemaphore(value: 0)
   }
 
   package struct State {
@@ -67,14 +76,23 @@ public final class Observable<Value: Sendable>: Sendable {
     var subscriptionByOwner: [ObjectIdentifier: Subscription<Value>] = [:]
     /// Deliveries waiting for the one under way, oldest first.
     var queue = Queue<Delivery>()
+    /// How many deliveries were ever queued, and taken out of the queue.
+    var queuedCount = 0
+    var takenCount = 0
     /// Whether a delivery is under way: somebody has the turn.
     var isDelivering = false
-    /// The thread that has the turn and is delivering now; `nil` while the turn waits for a
-    /// task to take it up.
+    /// The thread that has the turn and is delivering now; `nil` while the turn waits for an
+    /// actor or a task to take it up.
     var deliverer: ObjectIdentifier?
     /// How many deliveries at the front of the queue are the deliverer's own work: it delivers
-    /// them before it returns, and hands the rest on.
+    /// them before it returns, then hands the turn on.
     var turnWork = 0
+    /// Whether the deliverer is an actor, on which handlers isolated to it run.
+    var delivererIsAnActor = false
+    /// Whether the turn was handed on to a task that has not taken it up yet.
+    var isHandedOn = false
+    /// Setters waiting for their change, oldest first.
+    var waiters = Queue<Waiter>()
 
     /// Adds `subscription` at the end of the list.
     mutating func append(_ subscription: Subscription<Value>) {
@@ -108,9 +126,9 @@ public final class Observable<Value: Sendable>: Sendable {
 
   private let state: Locked<State>
 
-  /// How many changes may wait in the queue before a setter on a thread of its own waits for
-  /// its change to be delivered: see ``value``.
-  public static var backlogLimit: Int { 1_000 }
+  /// How many changes may wait in the queue before a setter waits for its change to be
+  /// delivered: see ``value``.
+  public static var backlogLimit: Int { 256 }
 
   /// Creates an observable holding `value`, with no observers.
   ///
@@ -132,11 +150,14 @@ public final class Observable<Value: Sendable>: Sendable {
   /// - If no delivery is under way, the setting thread takes the turn and delivers this change,
   ///   and those its handlers set meanwhile, before the setter returns; except to a handler
   ///   isolated to an actor this thread is not on: the rest continues there, later.
-  /// - If a delivery is under way, the change is queued and the setter returns at once: the
-  ///   turn's holder, or a task it hands the turn to, delivers it in order. A setter on a thread
-  ///   of its own (not the main actor's, not a task's, not a handler's) that finds
-  ///   ``backlogLimit`` changes queued waits until its change is delivered instead, so that
-  ///   setters faster than their observers slow down rather than fill the memory.
+  /// - If a delivery is under way, the change is queued and the setter returns at once; it is
+  ///   delivered in order by whoever has the turn, or by a task the turn is handed on to.
+  /// - If ``backlogLimit`` changes are queued already while a thread delivers, the setter waits
+  ///   until its change is delivered, delivering those before it itself if the turn comes to
+  ///   it; so setters faster than their observers slow down rather than fill the memory. A
+  ///   setter never waits on the main actor, nor in a handler of this observable, nor while the
+  ///   delivery waits for an actor (a handler isolated to the main actor, say), which might be
+  ///   waiting for that setter: the queue then grows until the actor has delivered it.
   public var value: Value {
     get { state.withLock { $0.value } }
     set {
@@ -145,18 +166,10 @@ public final class Observable<Value: Sendable>: Sendable {
         // The old value moves into the change: it is released with the change, not here.
         let change = Change(kind: .update, oldValue: state.value, newValue: newValue)
         state.value = newValue
-        var delivery = Delivery(change: change, subscriptions: state.subscriptions)
-        if state.isDelivering && state.deliverer != thread
-          && state.queue.count >= Self.backlogLimit && Self.mayWait
-        {
-          delivery.whenDelivered = DispatchSemaphore(value: 0)
-        }
-        return Self.enqueue(delivery, by: thread, &state)
+        let delivery = Delivery(change: change, subscriptions: state.subscriptions)
+        return Self.enqueue(delivery, by: thread, mayWait: true, &state)
       }
-      switch turn {
-      case .taken: deliver(nil, here: nil)
-      case .queued(let whenDelivered): whenDelivered?.wait()
-      }
+      take(turn, by: thread, here: nil)
     }
   }
 
@@ -197,6 +210,9 @@ public final class Observable<Value: Sendable>: Sendable {
   /// A copy of the state, taken under the lock: `Mirror` cannot see inside a `Mutex`. For the
   /// reference graph's test only.
   package var _state: State { state.withLock { $0 } }
+
+  /// The number of deliveries queued. For tests only.
+  package var _queuedCount: Int { state.withLock { $0.queue.count } }
 
   /// Whether some thread holds the lock right now. For tests only.
   package var _isLocked: Bool { state.withLockIfAvailable { _ in } == nil }
@@ -380,13 +396,13 @@ public final class Observable<Value: Sendable>: Sendable {
       let replaced = subscription.ownerID.flatMap { state.subscriptionByOwner[$0] }
       if let replaced { _ = state.remove(replaced) }
       state.append(subscription)
-      guard options.contains(.initial) else { return (replaced, .queued(nil)) }
+      guard options.contains(.initial) else { return (replaced, .queued) }
       let initial = Change(kind: .initial, oldValue: nil, newValue: state.value)
       let delivery = Delivery(change: initial, subscriptions: [subscription])
-      return (replaced, Self.enqueue(delivery, by: thread, &state))
+      return (replaced, Self.enqueue(delivery, by: thread, mayWait: false, &state))
     }
     replaced?.end()
-    if case .taken = turn { deliver(nil, here: isolation) }
+    take(turn, by: thread, here: isolation)
     return subscription
   }
 
@@ -408,32 +424,73 @@ public final class Observable<Value: Sendable>: Sendable {
 
   /// What a caller that queued a delivery does next.
   private enum Turn: Sendable {
-    /// It took the turn: it delivers.
+    /// It has the turn: it delivers.
     case taken
-    /// Somebody else delivers it; the caller waits on the semaphore, if there is one, until
-    /// they have.
-    case queued(DispatchSemaphore?)
+    /// Somebody else delivers it.
+    case queued
+    /// It waits until its delivery is made, or until the turn is handed to it.
+    case waiting(Waiter)
   }
 
-  /// Queues `delivery`, made by `thread`, and says whether that thread now has the turn.
+  /// Queues `delivery`, made by `thread`, and says what that thread does next.
+  ///
+  /// - Parameter mayWait: Whether the caller is a setter, which may wait behind a full queue.
   private static func enqueue(
-    _ delivery: Delivery, by thread: ObjectIdentifier, _ state: inout State
+    _ delivery: Delivery, by thread: ObjectIdentifier, mayWait: Bool, _ state: inout State
   ) -> Turn {
-    state.queue.append(delivery)
+    var delivery = delivery
+    defer { state.queuedCount += 1 }
     if !state.isDelivering {
       // Nobody is delivering: this thread takes the turn, for this one delivery.
+      state.queue.append(delivery)
       state.isDelivering = true
       state.deliverer = thread
+      state.delivererIsAnActor = false
       state.turnWork = state.queue.count
       return .taken
     }
     if state.deliverer == thread {
       // Made by a handler of the delivery under way: the deliverer's own work, with what was
       // queued before it.
+      state.queue.append(delivery)
       state.turnWork = state.queue.count
-      return .queued(nil)
+      return .queued
     }
-    return .queued(delivery.whenDelivered)
+    // A setter waits only for a thread that is delivering, never for an actor, which might be
+    // waiting for it in turn.
+    let threadDelivers = state.deliverer != nil && !state.delivererIsAnActor || state.isHandedOn
+    guard mayWait, state.queue.count >= backlogLimit, threadDelivers, Self.mayWait else {
+      state.queue.append(delivery)
+      return .queued
+    }
+    if state.isHandedOn {
+      // The turn is free for the taking: this setter takes it, and delivers up to its change.
+      state.queue.append(delivery)
+      state.isHandedOn = false
+      state.deliverer = thread
+      state.delivererIsAnActor = false
+      state.turnWork = state.queue.count
+      return .taken
+    }
+    let waiter = Waiter(thread: thread, position: state.queuedCount)
+    delivery.waiter = waiter
+    state.queue.append(delivery)
+    state.waiters.append(waiter)
+    return .waiting(waiter)
+  }
+
+  /// Does what `turn` says: delivers, waits, or nothing.
+  private func take(_ turn: Turn, by thread: ObjectIdentifier, here: (any Actor)?) {
+    switch turn {
+    case .taken:
+      deliver(nil, here: here)
+    case .queued:
+      break
+    case .waiting(let waiter):
+      waiter.wakeUp.wait()
+      // Woken because its change was delivered, or because the turn was handed to it.
+      if state.withLock({ $0.deliverer == thread }) { deliver(nil, here: here) }
+    }
   }
 
   /// Delivers `delivery`, then the rest of this turn's work, one delivery at a time; called
@@ -447,7 +504,7 @@ public final class Observable<Value: Sendable>: Sendable {
   ///   - delivery: A delivery to continue, or `nil` to take the next from the queue.
   ///   - here: The actor this code runs on, if known.
   private func deliver(_ delivery: Delivery?, here: (any Actor)?) {
-    var current = delivery ?? nextDelivery()
+    var current = delivery ?? nextDelivery(after: nil)
     while var delivery = current {
       while delivery.next < delivery.subscriptions.count {
         guard let subscription = delivery.subscriptions[delivery.next] else {
@@ -455,63 +512,100 @@ public final class Observable<Value: Sendable>: Sendable {
           continue
         }
         if let isolation = subscription.isolation, !Self.isRunning(on: isolation, here: here) {
-          // Until that actor takes the turn up, no thread is delivering.
-          state.withLock { $0.deliverer = nil }
+          moveTurn(to: isolation)
           Task { [delivery] in await self.continueDelivery(delivery, on: isolation) }
           return
         }
         delivery.next += 1
         if !subscription.call(delivery.change) { end(subscription) }
       }
-      delivery.whenDelivered?.signal()
-      current = nextDelivery()
+      current = nextDelivery(after: delivery)
     }
   }
 
-  /// Continues a delivery on `actor`, where its next handler must run.
-  private func continueDelivery(_ delivery: Delivery, on actor: isolated any Actor) {
-    let thread = Self.currentThread
-    state.withLock { $0.deliverer = thread }
-    deliver(delivery, here: actor)
-  }
-
-  /// Takes the next delivery of this turn's work out of the queue. Once the work is done, ends
-  /// the turn if nothing is queued, or hands the turn on to a task if something is.
-  private func nextDelivery() -> Delivery? {
-    let (next, handsOn) = state.withLock { state -> (Delivery?, Bool) in
-      if state.turnWork > 0 {
-        state.turnWork -= 1
-        return (state.queue.popFirst(), false)
-      }
+  /// Lets the turn wait for `actor`: no thread delivers until it takes the turn up. Setters
+  /// that wait are woken and go, since that actor might be waiting for one of them.
+  private func moveTurn(to actor: any Actor) {
+    let woken = state.withLock { state -> [Waiter] in
       state.deliverer = nil
-      guard state.queue.count > 0 else {
-        state.isDelivering = false
-        return (nil, false)
-      }
-      return (nil, true)
+      var woken: [Waiter] = []
+      while let waiter = state.waiters.popFirst() { woken.append(waiter) }
+      return woken
     }
-    if handsOn { Task { self.takeUpTurn() } }
-    return next
+    for waiter in woken { waiter.wakeUp.signal() }
   }
 
-  /// Takes up a turn handed on: its work is what is queued now, and what its handlers set.
-  private func takeUpTurn() {
+  /// Continues a delivery on `actor`, where its next handler must run: the turn is taken up
+  /// there, and its work is what is queued now, up to ``backlogLimit`` deliveries, so that the
+  /// actor's other work is never kept waiting for long.
+  private func continueDelivery(_ delivery: Delivery, on actor: isolated any Actor) {
     let thread = Self.currentThread
     state.withLock { state in
       state.deliverer = thread
-      state.turnWork = state.queue.count
+      state.delivererIsAnActor = true
+      state.turnWork = min(state.queue.count, Self.backlogLimit)
     }
-    deliver(nil, here: nil)
+    deliver(delivery, here: actor)
+  }
+
+  /// Wakes the setter waiting for `finished`, if any, and takes the next delivery of this
+  /// turn's work out of the queue. Once the work is done, ends the turn if nothing is queued;
+  /// if something is, hands the turn on: to the setter that has waited longest, or else to a
+  /// task.
+  private func nextDelivery(after finished: Delivery?) -> Delivery? {
+    var wakeUp: DispatchSemaphore?
+    var startsTask = false
+    let next = state.withLock { state -> Delivery? in
+      if let waiter = finished?.waiter, state.waiters.first?.wakeUp === waiter.wakeUp {
+        // Delivered by another: its setter may go.
+        _ = state.waiters.popFirst()
+        wakeUp = waiter.wakeUp
+      }
+      if state.turnWork > 0 {
+        state.turnWork -= 1
+        state.takenCount += 1
+        return state.queue.popFirst()
+      }
+      state.deliverer = nil
+      if state.queue.count == 0 {
+        state.isDelivering = false
+      } else if let waiter = state.waiters.popFirst() {
+        state.deliverer = waiter.thread
+        state.delivererIsAnActor = false
+        state.turnWork = waiter.position - state.takenCount + 1
+        wakeUp = waiter.wakeUp
+      } else {
+        state.isHandedOn = true
+        startsTask = true
+      }
+      return nil
+    }
+    wakeUp?.signal()
+    if startsTask { Task { self.takeUpTurn() } }
+    return next
+  }
+
+  /// Takes up a turn handed on, unless a waiting setter took it first: its work is what is
+  /// queued now, and what its handlers set.
+  private func takeUpTurn() {
+    let thread = Self.currentThread
+    let takesTurn = state.withLock { state in
+      guard state.isHandedOn else { return false }
+      state.isHandedOn = false
+      state.deliverer = thread
+      state.delivererIsAnActor = false
+      state.turnWork = state.queue.count
+      return true
+    }
+    if takesTurn { deliver(nil, here: nil) }
   }
 
   /// The thread running this code: a set from the deliverer's thread comes from a handler.
   private static var currentThread: ObjectIdentifier { ObjectIdentifier(Thread.current) }
 
-  /// Whether a setter may wait here for somebody else to deliver its change: not on the main
-  /// actor, nor in a task, whose thread the delivery may need.
-  private static var mayWait: Bool {
-    !MainQueue.isCurrent && withUnsafeCurrentTask { $0 == nil }
-  }
+  /// Whether a setter may wait here for its change: not on the main actor, which the delivery
+  /// may need.
+  private static var mayWait: Bool { !MainQueue.isCurrent }
 
   /// Whether code running here runs on `actor`: `actor` is `here`, or it is the main actor and
   /// this is the main actor's thread.

@@ -10,6 +10,9 @@ struct Queue<Element> {
   /// The number of elements waiting.
   var count: Int { elements.count - head }
 
+  /// The element at the front, if any.
+  var first: Element? { head < elements.count ? elements[head] : nil }
+
   /// Adds `element` at the back.
   ///
   /// - Complexity: O(1) amortized.

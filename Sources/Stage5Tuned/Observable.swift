@@ -486,6 +486,11 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   /// For tests and the comparison's scenarios only.
   package var _storedSubscriptionCount: Int { withState { $0.storedCount } }
 
+  /// The number of deliveries queued.
+  ///
+  /// For tests only.
+  package var _queuedCount: Int { withState { $0.pendingCount } }
+
   /// The number of slots in the subscription list, ended ones not yet compacted away included.
   ///
   /// For tests only.
@@ -730,8 +735,12 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from start: Int,
     on actor: isolated any Actor, whenDelivered: DispatchSemaphore?
   ) {
+    // The turn is taken up here, and its work is what is queued now, as in takeUpTurn().
     let thread = CurrentThread.id
-    withState { $0.deliverer = thread }
+    withState { state in
+      state.deliverer = thread
+      state.turnWork = state.pendingCount
+    }
     deliver(
       change, before: before, to: snapshot, from: start, here: actor, whenDelivered: whenDelivered)
   }

@@ -8,7 +8,7 @@ import Testing
 
 /// A small, seeded pseudo-random generator (SplitMix64), so that every run checks the same
 /// sequences and a failure names the seed that reproduces it.
-private struct SplitMix64: RandomNumberGenerator {
+struct SplitMix64: RandomNumberGenerator {
   var state: UInt64
 
   mutating func next() -> UInt64 {

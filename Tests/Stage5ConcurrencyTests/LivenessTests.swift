@@ -1,0 +1,319 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if TUNED
+  import Stage5Tuned
+#else
+  import Stage5Concurrency
+#endif
+
+// Stage 5's promises about *when*: a call returns after its own work, whatever other threads
+// do, and setters faster than their observers do not fill the memory. Checked under schedules
+// generated from a seed: threads that set in loops, a probe thread that subscribes, cancels,
+// sets and reads, an observer on the main actor, the main actor busy or free.
+
+/// The longest any call, of the probe or of a setter, may stay inside the observable. A call
+/// does microseconds of work of its own; one that delivers what other threads keep setting
+/// stays until they stop.
+private let callBound: Duration = .milliseconds(250)
+
+/// How long the setters set, whatever the probe does: longer than the bound, so that a call
+/// held up until they stop shows, and the test still ends.
+private let settingTime: Duration = .milliseconds(400)
+
+/// One thing the probe thread does to the observable, timed.
+private enum ProbeStep: CaseIterable, CustomStringConvertible {
+  case set, observeWithInitial, observeWithOwner, cancel, releaseOwner, removeObserver
+  case readValues, readValue
+
+  var description: String {
+    switch self {
+    case .set: "value = …"
+    case .observeWithInitial: "observeOnAnyThread(options: .initial)"
+    case .observeWithOwner: "observeOnAnyThread(owner, options: .initial)"
+    case .cancel: "token.cancel()"
+    case .releaseOwner: "owner = nil"
+    case .removeObserver: "removeObserver(owner)"
+    case .readValues: "values(bufferingPolicy: .bufferingNewest(1))"
+    case .readValue: "value"
+    }
+  }
+}
+
+/// A schedule, generated from its seed: what runs beside the probe, and the probe's steps.
+private struct Schedule: CustomStringConvertible {
+  let seed: UInt64
+  /// One entry a setter: whether it sets in a task (which never waits behind a full queue)
+  /// rather than on a thread of its own.
+  let setterInTask: [Bool]
+  let slowObserver: Bool
+  let mainActorObserver: Bool
+  let mainActorBusy: Bool
+  let probe: [ProbeStep]
+
+  init(seed: UInt64) {
+    var random = SplitMix64(state: seed)
+    self.seed = seed
+    setterInTask = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+      Bool.random(using: &random)
+    }
+    slowObserver = Bool.random(using: &random)
+    mainActorObserver = Bool.random(using: &random)
+    mainActorBusy = Bool.random(using: &random)
+    probe = (0..<Int.random(in: 8...24, using: &random)).map { _ in
+      ProbeStep.allCases.randomElement(using: &random)!
+    }
+  }
+
+  var description: String {
+    let inTasks = setterInTask.count { $0 }
+    var parts = [
+      "seed \(seed): \(setterInTask.count - inTasks) thread(s) and \(inTasks) task(s) setting in a loop"
+    ]
+    if slowObserver { parts.append("a slow observer") }
+    if mainActorObserver { parts.append("an observer on the main actor") }
+    if mainActorBusy { parts.append("the main actor busy") }
+    return parts.joined(separator: ", ")
+  }
+}
+
+/// A flag that any thread may raise and read.
+private final class Flag: Sendable {
+  private let raised = Atomic(false)
+  var isRaised: Bool { raised.load(ordering: .acquiring) }
+  func raise() { raised.store(true, ordering: .releasing) }
+}
+
+/// Holds threads until all of them have arrived, so that they start racing together.
+private final class Barrier: Sendable {
+  private let count: Int
+  private let arrived = Atomic(0)
+
+  init(count: Int) { self.count = count }
+
+  func arriveAndWait() {
+    arrived.add(1, ordering: .acquiringAndReleasing)
+    while arrived.load(ordering: .acquiring) < count { sched_yield() }
+  }
+}
+
+/// Keeps a thread busy for `duration` without sleeping: a slow handler, or a busy main actor.
+private func spin(for duration: Duration) {
+  let clock = ContinuousClock()
+  let end = clock.now + duration
+  while clock.now < end {}
+}
+
+/// Whether `log` is one chain of changes: each one's old value is the one before's new value.
+private func isChain(_ log: [Change<String>]) -> Bool {
+  zip(log, log.dropFirst()).allSatisfy { $0.newValue == $1.oldValue }
+}
+
+/// An owner for the main actor's observer.
+private final class MainActorOwner: Sendable {}
+
+/// What the probe thread found: its slowest call, and what its subscriptions received.
+private final class ProbeReport: Sendable {
+  let slowest = Mutex<(step: Int, description: String, duration: Duration)?>(nil)
+  let logs = Mutex<[SharedLog<Change<String>>]>([])
+
+  func record(step: Int, _ description: String, took duration: Duration) {
+    slowest.withLock { slowest in
+      if duration > slowest?.duration ?? .zero { slowest = (step, description, duration) }
+    }
+  }
+}
+
+/// Runs `schedule` and returns what broke a promise, in words; empty when nothing did.
+private func problems(running schedule: Schedule) async -> [String] {
+  let observable = Observable("start")
+  let detector = OverlapDetector()
+  let steady = SharedLog<Change<String>>()
+  let slow = schedule.slowObserver
+  let steadyToken = observable.observeOnAnyThread { change in
+    detector.enter()
+    // Slower than a set, always: the setters outpace it, as in an app whose observers draw.
+    spin(for: .microseconds(slow ? 10 : 2))
+    steady.append(change)
+    detector.leave()
+  }
+  let mainActorLog = SharedLog<Change<String>>()
+  let mainActorOwner = MainActorOwner()
+  if schedule.mainActorObserver {
+    await MainActor.run {
+      observable.observe(mainActorOwner) { _, change in
+        detector.enter()
+        mainActorLog.append(change)
+        detector.leave()
+      }
+    }
+  }
+
+  let stop = Flag()
+  let barrier = Barrier(count: schedule.setterInTask.count + 1)
+  let done = DispatchGroup()
+  let report = ProbeReport()
+  let clock = ContinuousClock()
+  let deadline = clock.now + settingTime
+  let setsMade = Atomic(0)
+  for (setter, inTask) in schedule.setterInTask.enumerated() {
+    done.enter()
+    let body: @Sendable () -> Void = {
+      barrier.arriveAndWait()
+      var count = 0
+      var slowest = Duration.zero
+      while clock.now < deadline {
+        let start = clock.now
+        observable.value = "setter \(setter), value \(count)"
+        slowest = max(slowest, clock.now - start)
+        count += 1
+        setsMade.add(1, ordering: .relaxed)
+      }
+      report.record(step: count, "setter \(setter)'s value = …", took: slowest)
+      done.leave()
+    }
+    if inTask {
+      Task.detached { body() }
+    } else {
+      Thread.detachNewThread(body)
+    }
+  }
+  let busy = Task { @MainActor in
+    while schedule.mainActorBusy && !stop.isRaised {
+      spin(for: .milliseconds(5))
+      await Task.yield()
+    }
+  }
+  done.enter()
+  let steps = schedule.probe
+  Thread.detachNewThread {
+    barrier.arriveAndWait()
+    // The setters are well under way, and a queue has had time to build up, before it begins;
+    // its steps are spread over the time the setters set.
+    while setsMade.load(ordering: .relaxed) < 2_000 && clock.now < deadline { sched_yield() }
+    let pause = (settingTime / .seconds(1)) / Double(steps.count + 1)
+    var tokens: [ObservationToken] = []
+    var owners: [Owner] = []
+    let deinits = SharedLog<String>()
+    for (index, step) in steps.enumerated() {
+      let start = clock.now
+      switch step {
+      case .set:
+        observable.value = "probe, step \(index)"
+      case .observeWithInitial:
+        let log = SharedLog<Change<String>>()
+        report.logs.withLock { $0.append(log) }
+        tokens.append(observable.observeOnAnyThread(options: .initial) { log.append($0) })
+      case .observeWithOwner:
+        let owner = Owner("owner \(index)", deinits: deinits)
+        let log = SharedLog<Change<String>>()
+        report.logs.withLock { $0.append(log) }
+        observable.observeOnAnyThread(owner, options: .initial) { _, change in log.append(change) }
+        owners.append(owner)
+      case .cancel:
+        tokens.popLast()?.cancel()
+      case .releaseOwner:
+        _ = owners.popLast()
+      case .removeObserver:
+        if let owner = owners.last { observable.removeObserver(owner) }
+      case .readValues:
+        _ = observable.values(bufferingPolicy: .bufferingNewest(1))
+      case .readValue:
+        _ = observable.value
+      }
+      report.record(step: index, step.description, took: clock.now - start)
+      Thread.sleep(forTimeInterval: pause)
+    }
+    withExtendedLifetime((tokens, owners)) {}
+    done.leave()
+  }
+  await withCheckedContinuation { continuation in
+    done.notify(queue: .global()) { continuation.resume() }
+  }
+  stop.raise()
+  await busy.value
+  await deliveriesQueuedSoFar(of: observable)
+
+  var problems: [String] = []
+  if let slowest = report.slowest.withLock({ $0 }), slowest.duration > callBound {
+    problems.append(
+      "\(schedule): call \(slowest.step), \(slowest.description), took "
+        + "\(slowest.duration), over \(callBound)")
+  }
+  if detector.overlapCount > 0 { problems.append("\(schedule): two handlers ran at once") }
+  let changes = steady.entries
+  if changes.first?.oldValue != "start" || !isChain(changes)
+    || changes.last?.newValue != observable.value
+  {
+    let broken = zip(changes, changes.dropFirst()).first { $0.newValue != $1.oldValue }
+    problems.append(
+      "\(schedule): the steady observer missed, repeated or reordered a value: "
+        + "\(changes.count) changes, from \(String(describing: changes.first?.oldValue)) to "
+        + "\(String(describing: changes.last?.newValue)), the value \(observable.value); "
+        + "first break: \(String(describing: broken))")
+  }
+  if schedule.mainActorObserver && !isChain(mainActorLog.entries) {
+    problems.append("\(schedule): the main actor's observer missed or reordered a value")
+  }
+  for log in report.logs.withLock({ $0 }) {
+    let entries = log.entries
+    // A subscription ended before its initial value's turn receives nothing.
+    if !entries.isEmpty && (entries.first?.kind != .initial || !isChain(entries)) {
+      problems.append("\(schedule): a probe's subscription did not start with its initial value")
+    }
+  }
+  withExtendedLifetime((steadyToken, mainActorOwner)) {}
+  return problems
+}
+
+@Suite("Stage 5: no call held up by other threads' sets, and setters that slow down")
+struct LivenessTests {
+  @Test(
+    "under 12 generated schedules, every call returns within 250 ms; values stay in order, once each"
+  )
+  func generatedSchedules() async {
+    var found: [String] = []
+    for seed in 1...12 as ClosedRange<UInt64> {
+      found += await problems(running: Schedule(seed: seed))
+    }
+    #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+  }
+
+  @Test(
+    "setters faster than their observers: the queue stays within the backlog limit, and a newest-only stream keeps up"
+  )
+  func backlogBounded() async {
+    let observable = Observable("start")
+    let longestQueue = Atomic(0)
+    let token = observable.observeOnAnyThread { _ in
+      longestQueue.max(observable._queuedCount, ordering: .relaxed)
+      spin(for: .microseconds(5))
+    }
+    let stream = observable.values(bufferingPolicy: .bufferingNewest(1))
+    let done = DispatchGroup()
+    let setters = 2
+    let barrier = Barrier(count: setters)
+    for setter in 0..<setters {
+      done.enter()
+      Thread.detachNewThread {
+        barrier.arriveAndWait()
+        for count in 0..<6_000 { observable.value = "setter \(setter), value \(count)" }
+        done.leave()
+      }
+    }
+    await withCheckedContinuation { continuation in
+      done.notify(queue: .global()) { continuation.resume() }
+    }
+    let last = observable.value
+    await deliveriesQueuedSoFar(of: observable)
+    #expect(
+      longestQueue.load(ordering: .relaxed) <= Observable<String>.backlogLimit + setters,
+      "the queue held \(longestQueue.load(ordering: .relaxed)) changes")
+    // The stream kept only the newest value: reading it now gives the last one set, not a
+    // backlog of thousands.
+    var iterator = stream.makeAsyncIterator()
+    #expect(await iterator.next() == last)
+    withExtendedLifetime(token) {}
+  }
+}
