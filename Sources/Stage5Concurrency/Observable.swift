@@ -457,9 +457,12 @@ public final class Observable<Value: Sendable>: Sendable {
       return .queued
     }
     // A setter waits only for a thread that is delivering, never for an actor, which might be
-    // waiting for it in turn.
+    // waiting for it in turn; and only behind a queue that setters which wait have kept within
+    // twice the limit: behind a longer one, filled by setters that never wait, waiting would
+    // bound nothing, and would take as long as that queue.
     let threadDelivers = state.deliverer != nil && !state.delivererIsAnActor || state.isHandedOn
-    guard mayWait, state.queue.count >= backlogLimit, threadDelivers, Self.mayWait else {
+    let isFull = (backlogLimit..<2 * backlogLimit).contains(state.queue.count)
+    guard mayWait, isFull, threadDelivers, Self.mayWait else {
       state.queue.append(delivery)
       return .queued
     }
