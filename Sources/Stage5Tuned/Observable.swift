@@ -47,11 +47,38 @@ import Synchronization
 public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @usableFromInline
   enum Pending: Sendable {
-    /// A set, to deliver to the subscriptions made before it; with the semaphore its setter
-    /// waits on, if it waits.
-    case change(Change<Value>, before: UInt64, whenDelivered: DispatchSemaphore?)
+    /// A set, to deliver to the subscriptions made before it; with its setter, if that setter
+    /// waits for it.
+    case change(Change<Value>, before: UInt64, waiter: Waiter?)
     /// The current value, for one new subscription that asked for it.
     case initial(Change<Value>, Subscription<Value>)
+  }
+
+  /// A setter that found the queue full and waits: until its change is delivered, or until
+  /// the turn is handed to it, to deliver up to its change itself.
+  @usableFromInline
+  struct Waiter: Sendable {
+    @usableFromInline let thread: UInt
+    /// Where its change is in the order of all deliveries ever queued.
+    @usableFromInline let position: Int
+    @usableFromInline let wakeUp = DispatchSemaphore(value: 0)
+
+    @usableFromInline
+    init(thread: UInt, position: Int) {
+      self.thread = thread
+      self.position = position
+    }
+  }
+
+  /// What a caller that queued a delivery does next.
+  @usableFromInline
+  enum Turn: Sendable {
+    /// It has the turn: it delivers what is queued, up to its own.
+    case taken
+    /// Somebody else delivers it.
+    case queued
+    /// It waits until its delivery is made, or until the turn is handed to it.
+    case waiting(Waiter)
   }
 
   @usableFromInline
@@ -74,22 +101,75 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     /// the lock.
     @usableFromInline var pending: [Pending?] = []
     @usableFromInline var pendingStart = 0
+    /// How many deliveries were ever queued, and taken out of the queue.
+    @usableFromInline var queuedTotal = 0
+    @usableFromInline var takenTotal = 0
     /// The thread that has the turn and is delivering now (see ``CurrentThread``); 0 while the
-    /// turn waits for a task to take it up. Not cleared when a turn ends without the lock: it
-    /// is read only while a turn is under way.
+    /// turn waits for an actor or a task to take it up. Not cleared when a turn ends without
+    /// the lock: it is read only while a turn is under way.
     @usableFromInline var deliverer: UInt = 0
+    /// Whether the deliverer is an actor, on which handlers isolated to it run.
+    @usableFromInline var delivererIsAnActor = false
     /// How many of the queued deliveries, from the front, are the deliverer's own work: it
-    /// delivers them before it returns, and hands the rest on to a task.
+    /// delivers them before it returns, then hands the turn on.
     @usableFromInline var turnWork = 0
+    /// Whether the turn was handed on to a task that has not taken it up yet.
+    @usableFromInline var isHandedOn = false
+    /// Setters waiting for their change, oldest first.
+    @usableFromInline var waiters: [Waiter] = []
 
     /// The number of deliveries waiting.
     @inlinable var pendingCount: Int { pending.count - pendingStart }
 
-    /// Queues `item`, made by `thread` while a delivery is under way. Made by a handler of that
-    /// delivery, on the deliverer's thread, it is the deliverer's own work, with what was
-    /// queued before it.
-    @inlinable mutating func enqueue(_ item: Pending, by thread: UInt) {
-      pending.append(item)
+    /// Makes `thread` the deliverer, with `work` deliveries of the queue's to make.
+    @inlinable mutating func giveTurn(to thread: UInt, work: Int, onAnActor: Bool = false) {
+      deliverer = thread
+      delivererIsAnActor = onAnActor
+      turnWork = work
+    }
+
+    /// Queues a change set by `thread` while a delivery is under way, and says what that
+    /// thread does next: made by a handler of that delivery, on the deliverer's thread, it is
+    /// the deliverer's own work, with what was queued before it; made by a setter that finds
+    /// the queue full while a thread delivers, that setter waits.
+    @inlinable mutating func enqueue(
+      _ change: Change<Value>, before: UInt64, by thread: UInt, mayWait: Bool
+    ) -> Turn {
+      defer { queuedTotal += 1 }
+      if deliverer == thread {
+        pending.append(.change(change, before: before, waiter: nil))
+        turnWork = pendingCount
+        return .queued
+      }
+      // A setter waits only for a thread that is delivering, never for an actor, which might
+      // be waiting for it in turn; and only behind a queue that setters which wait have kept
+      // within twice the limit: behind a longer one, filled by setters that never wait,
+      // waiting would bound nothing, and would take as long as that queue.
+      let threadDelivers = deliverer != 0 && !delivererIsAnActor || isHandedOn
+      let isFull = (backlogLimit..<2 * backlogLimit).contains(pendingCount)
+      guard mayWait, isFull, threadDelivers, !MainActorCheck.isCurrent else {
+        pending.append(.change(change, before: before, waiter: nil))
+        return .queued
+      }
+      if isHandedOn {
+        // The turn is free for the taking: this setter takes it, and delivers up to its change.
+        pending.append(.change(change, before: before, waiter: nil))
+        isHandedOn = false
+        giveTurn(to: thread, work: pendingCount)
+        return .taken
+      }
+      let waiter = Waiter(thread: thread, position: queuedTotal)
+      pending.append(.change(change, before: before, waiter: waiter))
+      waiters.append(waiter)
+      return .waiting(waiter)
+    }
+
+    /// Queues an initial value for `subscription`, asked for while a delivery is under way.
+    @inlinable mutating func enqueueInitial(
+      _ initial: Change<Value>, for subscription: Subscription<Value>, by thread: UInt
+    ) {
+      queuedTotal += 1
+      pending.append(.initial(initial, subscription))
       if deliverer == thread { turnWork = pendingCount }
     }
     #if BENCH_VARIANT_ALLOCATING
@@ -197,7 +277,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       var change = Change(kind: .update, oldValue: nil, newValue: newValue)
       var before: UInt64 = 0
       var snapshot: [Subscription<Value>?] = []
-      var whenDelivered: DispatchSemaphore?
+      var turn = Turn.taken
       let thread = CurrentThread.id
       #if BENCH_VARIANT_ALLOCATING
         // The box this set replaces: it may hold the last reference to an old value, so it is
@@ -220,15 +300,13 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         #if BENCH_VARIANT_TWO_TRIPS
           // Appendix 05a's variant: every change is queued, and fetched in a second trip.
           guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
-            whenDelivered = Self.semaphoreIfWaiting(state, thread: thread)
-            state.enqueue(
-              .change(change, before: before, whenDelivered: whenDelivered), by: thread)
+            turn = state.enqueue(change, before: before, by: thread, mayWait: true)
             handoff.wrappingAdd(1, ordering: .releasing)
             return false
           }
-          state.pending.append(.change(change, before: before, whenDelivered: nil))
-          state.deliverer = thread
-          state.turnWork = 1
+          state.pending.append(.change(change, before: before, waiter: nil))
+          state.queuedTotal += 1
+          state.giveTurn(to: thread, work: 1)
           // One delivery under way, that has just ended, and the one queued.
           deliveries.wrappingAdd(1, ordering: .relaxed)
           return true
@@ -236,20 +314,17 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
           // This read-modify-write comes after every access above, so that it also shows
           // ThreadSanitizer where they end, as the handoff increment does in withState(_:).
           guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
-            whenDelivered = Self.semaphoreIfWaiting(state, thread: thread)
-            state.enqueue(
-              .change(change, before: before, whenDelivered: whenDelivered), by: thread)
+            turn = state.enqueue(change, before: before, by: thread, mayWait: true)
             handoff.wrappingAdd(1, ordering: .releasing)
             return false
           }
           // This thread takes the turn, for its own change only.
-          state.deliverer = thread
-          state.turnWork = 0
+          state.giveTurn(to: thread, work: 0)
           return true
         #endif
       }
       guard mustDeliver else {
-        whenDelivered?.wait()
+        take(turn, by: thread)
         return
       }
       #if BENCH_VARIANT_TWO_TRIPS
@@ -260,18 +335,24 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     }
   }
 
-  /// How many changes may wait in the queue before a setter on a thread of its own waits for
-  /// its change to be delivered: see ``value``.
-  public static var backlogLimit: Int { 1_000 }
+  /// How many changes may wait in the queue before a setter waits for its change to be
+  /// delivered: see ``value``.
+  public static var backlogLimit: Int { 256 }
 
-  /// A semaphore for a setter to wait on until its change is delivered, when ``backlogLimit``
-  /// changes already wait and the setter may wait here; `nil` otherwise.
+  /// Does what `turn` says, for a change queued while a delivery was under way: delivers,
+  /// waits, or nothing.
   @usableFromInline
-  static func semaphoreIfWaiting(_ state: State, thread: UInt) -> DispatchSemaphore? {
-    guard state.pendingCount >= backlogLimit, state.deliverer != thread,
-      !MainActorCheck.isCurrent, withUnsafeCurrentTask(body: { $0 == nil })
-    else { return nil }
-    return DispatchSemaphore(value: 0)
+  func take(_ turn: Turn, by thread: UInt) {
+    switch turn {
+    case .taken:
+      deliverQueued(here: nil)
+    case .queued:
+      break
+    case .waiting(let waiter):
+      waiter.wakeUp.wait()
+      // Woken because its change was delivered, or because the turn was handed to it.
+      if withState({ $0.deliverer == thread }) { deliverQueued(here: nil) }
+    }
   }
 
   /// The number of live subscriptions: not cancelled, and whose owner, if any, is alive.
@@ -576,11 +657,10 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       guard options.contains(.initial) else { return (subscription, replaced, nil) }
       let initial = Change(kind: .initial, oldValue: nil, newValue: state.value)
       guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
-        state.enqueue(.initial(initial, subscription), by: thread)
+        state.enqueueInitial(initial, for: subscription, by: thread)
         return (subscription, replaced, nil)
       }
-      state.deliverer = thread
-      state.turnWork = 0
+      state.giveTurn(to: thread, work: 0)
       return (subscription, replaced, initial)
     }
     replaced?.finish()
@@ -624,19 +704,17 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   ///   - snapshot: The list of subscriptions when the change was set.
   ///   - start: The slot to start from.
   ///   - here: The actor this code runs on, if known.
-  ///   - whenDelivered: Signalled once the change is delivered, for a setter that waits.
   @inlinable
   func deliver(
     _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from start: Int,
-    here: (any Actor)?, whenDelivered: DispatchSemaphore? = nil
+    here: (any Actor)?
   ) {
     if let slot = Self.deliver(
       change, before: before, to: snapshot, from: start, here: here, endingIn: self)
     {
-      handOver(change, before: before, to: snapshot, from: slot, whenDelivered: whenDelivered)
+      handOver(change, before: before, to: snapshot, from: slot)
       return
     }
-    whenDelivered?.signal()
     // The snapshot is dropped only after the turn ends (see withSlotsChanged(_:)).
     withExtendedLifetime(snapshot) { deliverQueued(here: here) }
   }
@@ -654,13 +732,23 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     while !deliveries.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing)
       .exchanged
     {
+      var handedTo: Waiter?
       let next = withState { state -> (Pending, [Subscription<Value>?])? in
-        // What others queued is not this turn's work: a task takes the turn up for it.
+        // What others queued is not this turn's work: it goes on to the setter that has waited
+        // longest, or else to a task.
         guard state.turnWork > 0 else {
-          state.deliverer = 0
+          if state.waiters.isEmpty {
+            state.deliverer = 0
+            state.isHandedOn = true
+          } else {
+            let waiter = state.waiters.removeFirst()
+            state.giveTurn(to: waiter.thread, work: waiter.position - state.takenTotal + 1)
+            handedTo = waiter
+          }
           return nil
         }
         state.turnWork -= 1
+        state.takenTotal += 1
         // Someone raised the count under the lock and queued in the same breath, so there is
         // an item; the one this thread finished is counted off, and this one is now under way.
         let item = state.pending[state.pendingStart].take()!
@@ -673,59 +761,74 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         return (item, state.slots)
       }
       guard let (item, slots) = next else {
-        handOn()
+        if let handedTo {
+          handedTo.wakeUp.signal()
+        } else {
+          Task { self.takeUpTurn() }
+        }
         return
       }
       snapshot = slots
       let (change, before): (Change<Value>, UInt64)
-      var whenDelivered: DispatchSemaphore?
+      var waiter: Waiter?
       switch item {
       case .initial(let initial, let subscription):
         (change, before, snapshot) = (initial, subscription.id + 1, [subscription])
-      case .change(let queued, let queuedBefore, let semaphore):
-        (change, before, whenDelivered) = (queued, queuedBefore, semaphore)
+      case .change(let queued, let queuedBefore, let queuedWaiter):
+        (change, before, waiter) = (queued, queuedBefore, queuedWaiter)
       }
       if let slot = Self.deliver(
         change, before: before, to: snapshot, from: 0, here: here, endingIn: self)
       {
-        handOver(change, before: before, to: snapshot, from: slot, whenDelivered: whenDelivered)
+        handOver(change, before: before, to: snapshot, from: slot)
         return
       }
-      whenDelivered?.signal()
+      if let waiter { delivered(waiter) }
     }
   }
 
-  /// Hands the turn on to a task, which delivers what is queued: what other threads set while
-  /// this one delivered its own work.
+  /// Lets the setter that waits for a change just delivered go, unless it is this thread, or
+  /// it was let go already.
   @usableFromInline
-  func handOn() {
-    Task { self.takeUpTurn() }
+  func delivered(_ waiter: Waiter) {
+    let isWaiting = withState { state in
+      guard state.waiters.first?.wakeUp === waiter.wakeUp else { return false }
+      state.waiters.removeFirst()
+      return true
+    }
+    if isWaiting { waiter.wakeUp.signal() }
   }
 
-  /// Takes up a turn handed on: its work is what is queued now, and what its handlers set.
+  /// Takes up a turn handed on, unless a waiting setter took it first: its work is what is
+  /// queued now, and what its handlers set.
   @usableFromInline
   func takeUpTurn() {
     let thread = CurrentThread.id
-    withState { state in
-      state.deliverer = thread
-      state.turnWork = state.pendingCount
+    let takesTurn = withState { state in
+      guard state.isHandedOn else { return false }
+      state.isHandedOn = false
+      state.giveTurn(to: thread, work: state.pendingCount)
+      return true
     }
-    deliverQueued(here: nil)
+    if takesTurn { deliverQueued(here: nil) }
   }
 
   /// Moves the turn to the actor of the handler in `slot`, which goes on from there.
   @usableFromInline
   func handOver(
-    _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from slot: Int,
-    whenDelivered: DispatchSemaphore?
+    _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from slot: Int
   ) {
     let isolation = snapshot[slot]!.isolation!
-    // Until that actor takes the turn up, no thread is delivering.
-    withState { $0.deliverer = 0 }
+    // Until that actor takes the turn up, no thread delivers, and setters that wait go, since
+    // that actor might be waiting for one of them.
+    let woken = withState { state -> [Waiter] in
+      state.deliverer = 0
+      defer { state.waiters.removeAll() }
+      return state.waiters
+    }
+    for waiter in woken { waiter.wakeUp.signal() }
     Task {
-      await self.continueDelivery(
-        change, before: before, to: snapshot, from: slot, on: isolation,
-        whenDelivered: whenDelivered)
+      await self.continueDelivery(change, before: before, to: snapshot, from: slot, on: isolation)
     }
   }
 
@@ -733,16 +836,16 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @usableFromInline
   func continueDelivery(
     _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from start: Int,
-    on actor: isolated any Actor, whenDelivered: DispatchSemaphore?
+    on actor: isolated any Actor
   ) {
-    // The turn is taken up here, and its work is what is queued now, as in takeUpTurn().
+    // The turn is taken up here, and its work is what is queued now, up to the backlog limit,
+    // so that the actor's other work is never kept waiting for long.
     let thread = CurrentThread.id
     withState { state in
-      state.deliverer = thread
-      state.turnWork = state.pendingCount
+      state.giveTurn(
+        to: thread, work: min(state.pendingCount, Self.backlogLimit), onAnActor: true)
     }
-    deliver(
-      change, before: before, to: snapshot, from: start, here: actor, whenDelivered: whenDelivered)
+    deliver(change, before: before, to: snapshot, from: start, here: actor)
   }
 
   /// Delivers one change to the subscriptions in `snapshot`, from `start` on, made before it
