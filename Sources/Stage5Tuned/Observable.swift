@@ -242,6 +242,9 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @usableFromInline let deliveries = Atomic(0)
   /// See ``withState(_:)``.
   @usableFromInline let handoff = Atomic(0)
+  /// The id of the subscription whose handler the delivering thread calls now, or called
+  /// last; written and read only by the thread that has the turn.
+  @usableFromInline nonisolated(unsafe) var callingID = UInt64.max
 
   /// Creates an observable holding `value`, with no observers.
   ///
@@ -429,13 +432,12 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     nonisolated(unsafe) let handler = handler
     _ = subscribe(
       isolation: isolation, options: options,
-      extra: .init(
-        owner: owner,
-        ownerHandler: { [weak owner] change in
-          guard let owner else { return false }
-          handler(owner, change)
-          return true
-        }, finish: nil))
+      extra: .init(owner: owner, finish: nil),
+      ownerHandler: { [weak owner] change in
+        guard let owner else { return false }
+        handler(owner, change)
+        return true
+      })
   }
 
   /// Observes the value until the returned token is cancelled or deinitialized, with a handler
@@ -476,13 +478,12 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   ) {
     _ = subscribe(
       isolation: nil, options: options,
-      extra: .init(
-        owner: owner,
-        ownerHandler: { [weak owner] change in
-          guard let owner else { return false }
-          handler(owner, change)
-          return true
-        }, finish: nil))
+      extra: .init(owner: owner, finish: nil),
+      ownerHandler: { [weak owner] change in
+        guard let owner else { return false }
+        handler(owner, change)
+        return true
+      })
   }
 
   /// Ends the subscription of `owner`; an owner with none is ignored.
@@ -492,17 +493,18 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @inlinable
   public func removeObserver(_ owner: AnyObject) {
     let id = ObjectIdentifier(owner)
-    let removed = withSlotsChanged { state -> Subscription<Value>? in
+    let thread = CurrentThread.id
+    let (removed, releasesAtOnce) = withSlotsChanged { state -> (Subscription<Value>?, Bool) in
       // In the owner's `deinit`, its weak references already read `nil`: then its identity
       // alone finds it. Otherwise `owner` is alive (the caller holds it), so loading the
       // subscription's owner here never releases the last reference to it.
       guard let subscription = state.subscriptionByOwner[id],
         subscription.extra?.owner == nil || subscription.extra?.owner === owner,
         state.remove(subscription)
-      else { return nil }
-      return subscription
+      else { return (nil, false) }
+      return (subscription, mayReleaseAtOnce(subscription, state, thread: thread))
     }
-    removed?.finish()
+    finish(removed, releasesAtOnce: releasesAtOnce)
   }
 
   /// The current value, then every change, as an asynchronous sequence that keeps every
@@ -533,7 +535,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       of: Value.self, bufferingPolicy: bufferingPolicy)
     let id = subscribe(
       isolation: nil, options: .initial,
-      extra: .init(owner: nil, ownerHandler: nil, finish: { continuation.finish() }),
+      extra: .init(owner: nil, finish: { continuation.finish() }),
       handler: { continuation.yield($0.newValue) }
     ).id
     continuation.onTermination = { [weak self] _ in self?.endSubscription(id: id) }
@@ -638,20 +640,26 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @inlinable
   func subscribe(
     isolation: (any Actor)?, options: ObservableOptions, extra: Subscription<Value>.Extra? = nil,
-    handler: @escaping (Change<Value>) -> Void = ownerHandlerInstead
+    handler: @escaping (Change<Value>) -> Void = ownerHandlerInstead,
+    ownerHandler: (@Sendable (Change<Value>) -> Bool)? = nil
   ) -> Subscription<Value> {
     let thread = CurrentThread.id
+    var releasesAtOnce = false
     let (subscription, replaced, initial) = withSlotsChanged {
       state -> (Subscription<Value>, Subscription<Value>?, Change<Value>?) in
       let subscription = Subscription(
-        id: state.nextID, isolation: isolation, extra: extra, handler: handler)
+        id: state.nextID, isolation: isolation, extra: extra, handler: handler,
+        ownerHandler: ownerHandler)
       state.nextID += 1
       var replaced: Subscription<Value>?
       if let ownerID = extra?.ownerID {
         // The earlier entry leaves the map and the list with the caller, to be released
         // outside the lock; even when it had already ended and only the map still held it.
         replaced = state.subscriptionByOwner.updateValue(subscription, forKey: ownerID)
-        if let replaced { _ = state.remove(replaced) }
+        if let replaced {
+          _ = state.remove(replaced)
+          releasesAtOnce = mayReleaseAtOnce(replaced, state, thread: thread)
+        }
       }
       state.append(subscription)
       guard options.contains(.initial) else { return (subscription, replaced, nil) }
@@ -663,7 +671,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       state.giveTurn(to: thread, work: 0)
       return (subscription, replaced, initial)
     }
-    replaced?.finish()
+    finish(replaced, releasesAtOnce: releasesAtOnce)
     if let initial {
       self.deliver(
         initial, before: subscription.id + 1, to: [subscription], from: 0, here: isolation)
@@ -671,24 +679,47 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     return subscription
   }
 
+  /// Whether `thread` may let go at once of the handlers of `subscription`, just ended under
+  /// the lock: no thread can be calling them, because no delivery is under way, or the turn
+  /// waits for an actor or a task, or `thread` itself has the turn and is not inside that
+  /// subscription's handler. Otherwise its `deinit` lets go of them, once the delivery that
+  /// holds it is done.
+  @inlinable
+  func mayReleaseAtOnce(_ subscription: Subscription<Value>, _ state: State, thread: UInt) -> Bool {
+    deliveries.load(ordering: .acquiring) == 0 || state.deliverer == 0
+      || (state.deliverer == thread && callingID != subscription.id)
+  }
+
+  /// Ends `removed`, taken out of the list under the lock: finishes its stream, and lets go of
+  /// its handlers if `releasesAtOnce`. Call it with the lock let go.
+  @inlinable
+  func finish(_ removed: Subscription<Value>?, releasesAtOnce: Bool) {
+    guard let removed else { return }
+    removed.finish()
+    if releasesAtOnce { removed.releaseHandlers() }
+  }
+
   @inlinable
   func end(_ subscription: Subscription<Value>) {
-    if withSlotsChanged({ $0.remove(subscription) }) {
-      subscription.finish()
+    let thread = CurrentThread.id
+    let (removed, releasesAtOnce) = withSlotsChanged { state in
+      (state.remove(subscription), mayReleaseAtOnce(subscription, state, thread: thread))
     }
+    if removed { finish(subscription, releasesAtOnce: releasesAtOnce) }
   }
 
   @usableFromInline
   func endSubscription(id: UInt64) {
     // The subscription leaves the list under the lock and is released here, outside it, with
     // its handler, unless a delivery's snapshot still holds it.
-    let removed = withSlotsChanged { state -> Subscription<Value>? in
+    let thread = CurrentThread.id
+    let (removed, releasesAtOnce) = withSlotsChanged { state -> (Subscription<Value>?, Bool) in
       guard let subscription = state.subscription(withID: id), state.remove(subscription) else {
-        return nil
+        return (nil, false)
       }
-      return subscription
+      return (subscription, mayReleaseAtOnce(subscription, state, thread: thread))
     }
-    removed?.finish()
+    finish(removed, releasesAtOnce: releasesAtOnce)
   }
 
   /// Delivers one change, then whatever is queued behind it, one at a time and in order, as
@@ -866,6 +897,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       // Appendix 05a's variant: each subscription retained and released around its call.
       for slot in start..<snapshot.count {
         guard let subscription = snapshot[slot] else { continue }
+        observable.callingID = subscription.id
         switch deliver(
           change, to: subscription, before: before, here: here, onMainActor: &onMainActor)
         {
@@ -882,8 +914,10 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       return snapshot.withUnsafeBufferPointer { snapshot -> Int? in
         for slot in start..<snapshot.count {
           guard let entry = snapshot[slot].map(Unmanaged.passUnretained) else { continue }
-          switch entry._withUnsafeGuaranteedRef({
-            deliver(change, to: $0, before: before, here: here, onMainActor: &onMainActor)
+          switch entry._withUnsafeGuaranteedRef({ subscription in
+            observable.callingID = subscription.id
+            return deliver(
+              change, to: subscription, before: before, here: here, onMainActor: &onMainActor)
           }) {
           case .delivered: continue
           case .subscribedLater: return nil
@@ -925,7 +959,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       }
     #else
       if subscription.isPlain {
-        subscription.handler(change)
+        subscription.handlers._withUnsafeGuaranteedRef { $0.handler(change) }
         return .delivered
       }
     #endif
@@ -934,10 +968,12 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       if onMainActor == nil { onMainActor = MainActorCheck.isCurrent }
       guard onMainActor == true else { return .elsewhere }
     }
-    guard let ownerHandler = subscription.extra?.ownerHandler else {
-      subscription.handler(change)
-      return .delivered
+    return subscription.handlers._withUnsafeGuaranteedRef { handlers in
+      guard let ownerHandler = handlers.ownerHandler else {
+        handlers.handler(change)
+        return .delivered
+      }
+      return ownerHandler(change) ? .delivered : .ownerGone
     }
-    return ownerHandler(change) ? .delivered : .ownerGone
   }
 }

@@ -48,6 +48,16 @@ final class Capture: Sendable {
   deinit { log.append("released") }
 }
 
+/// An owner that removes its own subscription in its `deinit`, as code used to
+/// `NotificationCenter` does.
+final class SelfRemovingOwner: Sendable {
+  let score: Observable<Int>
+
+  init(_ score: Observable<Int>) { self.score = score }
+
+  deinit { score.removeObserver(self) }
+}
+
 extension OverlapDetector {
   /// Marks a handler's call, long enough for a call on another thread to meet it.
   func handle() {
@@ -153,6 +163,85 @@ struct PromiseTests {
     delivered.wait()
     #expect(log.entries == ["released"], "released by the time the delivery ended")
     withExtendedLifetime(blocker) {}
+  }
+
+  @Test("cancelled by an earlier handler of the same delivery: released before cancel returns")
+  nonisolated func cancelLaterSubscriptionFromAHandler() {
+    let log = SharedLog<String>()
+    let score = Observable(0)
+    let victim = Locked<ObservationToken?>(nil)
+    let releasedWhenCancelReturned = Locked<Bool?>(nil)
+    let canceller = score.observeOnAnyThread { _ in
+      guard let token = victim.withLock({ $0 }) else { return }
+      token.cancel()
+      releasedWhenCancelReturned.withLock { $0 = log.entries == ["released"] }
+    }
+    var capture: Capture? = Capture(log)
+    victim.withLock { [capture] in $0 = score.observeOnAnyThread { _ in capture?.touch() } }
+    capture = nil
+    score.value = 1
+    #expect(releasedWhenCancelReturned.withLock { $0 } == true)
+    withExtendedLifetime(canceller) {}
+  }
+
+  @Test(
+    "cancelled on the main actor while a delivery waits for it there: released before cancel returns"
+  )
+  func cancelWhileADeliveryWaitsForTheMainActor() {
+    let log = SharedLog<String>()
+    let score = Observable(0)
+    var capture: Capture? = Capture(log)
+    let token = score.observe { [capture] _ in capture?.touch() }
+    capture = nil
+    // Set on another thread while the main actor waits here: the delivery moves to the main
+    // actor, and waits for it.
+    onAnotherThread { score.value = 1 }
+    token.cancel()
+    #expect(log.entries == ["released"])
+  }
+
+  @Test(
+    "removeObserver(self) in the owner's deinit ends its subscription and lets go of its handler")
+  nonisolated func removeObserverFromTheOwnersDeinit() {
+    let log = SharedLog<String>()
+    let score = Observable(0)
+    var capture: Capture? = Capture(log)
+    var owner: SelfRemovingOwner? = SelfRemovingOwner(score)
+    score.observeOnAnyThread(owner!) { [capture] _, _ in capture?.touch() }
+    capture = nil
+    #expect(score.storedSubscriptionCount == 1)
+    owner = nil
+    #expect(score.storedSubscriptionCount == 0, "taken out at once, not left for a set")
+    #expect(log.entries == ["released"])
+  }
+
+  @Test("once the deliveries of the sets made so far are done, stored and live counts agree")
+  func storedEqualsLiveOnceDelivered() async {
+    let score = Observable(0)
+    let arrivals = Arrivals()
+    // A main-actor handler first: a set on another thread moves its delivery to the main actor.
+    score.observe(arrivals) { arrivals, change in arrivals.record(change.newValue) }
+    var owner: Owner? = Owner("gone", deinits: SharedLog<String>())
+    score.observeOnAnyThread(owner!) { _, _ in }
+    owner = nil
+    onAnotherThread { score.value = 1 }
+    await arrivals.wait(for: 1)
+    await deliveriesQueuedSoFar(of: score)
+    #expect(score.storedSubscriptionCount == score.observerCount)
+    #expect(score.observerCount == 1)
+  }
+
+  @Test("values keeps every value; values(bufferingPolicy: .bufferingNewest(1)) the latest only")
+  nonisolated func valuesBuffering() async {
+    let score = Observable(0)
+    let everyValue = score.values
+    let latest = score.values(bufferingPolicy: .bufferingNewest(1))
+    for value in 1...100 { score.value = value }
+    var every = everyValue.makeAsyncIterator()
+    var newest = latest.makeAsyncIterator()
+    #expect(await every.next() == 0)
+    #expect(await every.next() == 1)
+    #expect(await newest.next() == 100)
   }
 
   @Test("a dropped owner-less observable still lets go of a cancelled token's handler")
