@@ -365,6 +365,7 @@ public final class Observable<Value: Sendable>: Sendable {
   /// - Parameter bufferingPolicy: `.unbounded` keeps every value; `.bufferingNewest(1)` only
   ///   the latest, as the Observation framework's `Observations` does; `.bufferingOldest(n)`
   ///   the first *n*, dropping those after.
+  /// - Returns: A stream that ends when the observable is deinitialized.
   public func values(
     bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy
   ) -> AsyncStream<Value> {
@@ -434,7 +435,12 @@ public final class Observable<Value: Sendable>: Sendable {
 
   /// Queues `delivery`, made by `thread`, and says what that thread does next.
   ///
-  /// - Parameter mayWait: Whether the caller is a setter, which may wait behind a full queue.
+  /// - Parameters:
+  ///   - delivery: The change, and whom it goes to.
+  ///   - thread: The thread that queues it.
+  ///   - mayWait: Whether the caller is a setter, which may wait behind a full queue.
+  ///   - state: The state, locked.
+  /// - Returns: Whether the caller delivers, waits, or goes.
   private static func enqueue(
     _ delivery: Delivery, by thread: ObjectIdentifier, mayWait: Bool, _ state: inout State
   ) -> Turn {

@@ -528,6 +528,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   /// - Parameter bufferingPolicy: `.unbounded` keeps every value; `.bufferingNewest(1)` only
   ///   the latest, as the Observation framework's `Observations` does; `.bufferingOldest(n)`
   ///   the first *n*, dropping those after.
+  /// - Returns: A stream that ends when the observable is deinitialized.
   public func values(
     bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy
   ) -> AsyncStream<Value> {
