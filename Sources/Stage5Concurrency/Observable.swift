@@ -17,13 +17,16 @@ import Foundation
 ///   have run.
 /// - **No call held up by other threads.** A set, a subscription with `.initial` or a read of
 ///   ``values`` delivers at most its own change, and those its own handlers set meanwhile
-///   (with any queued before them). What other threads set meanwhile is handed on to a task,
-///   which delivers it next, in order, once each. Cancelling delivers nothing.
-/// - **Bounded.** When setters outpace their observers, a setter on a thread of its own waits
-///   once ``backlogLimit`` changes are queued (see ``value``); a stream from ``values`` keeps
+///   (with any queued before them). What other threads set meanwhile is handed on, to a setter
+///   that waits or to a task, and delivered next, in order, once each. Cancelling delivers
+///   nothing.
+/// - **Bounded.** When setters outpace their observers, a setter waits once ``backlogLimit``
+///   changes are queued while a thread delivers (see ``value``); a stream from ``values`` keeps
 ///   what its buffering policy says.
 /// - **Immediate removal.** Once ``ObservationToken/cancel()`` or ``removeObserver(_:)``
-///   returns where the handler runs, the handler is not called again, and it is released.
+///   returns where the handler runs, the handler is not called again. It is released before
+///   the call returns, unless another thread is delivering a change at that moment: then once
+///   that delivery is done with it.
 /// - **No reason to capture the owner.** ``observe(_:options:isolation:_:)`` holds its owner
 ///   weakly and hands it to the handler; the subscription ends with the owner.
 /// - **Handlers run where they were written.** A handler written in a `@MainActor` type runs
@@ -228,7 +231,9 @@ public final class Observable<Value: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - options: `.initial` to receive the current value once, when subscribing.
-  ///   - isolation: The caller's actor; leave it to its default.
+  ///   - isolation: The caller's actor; leave it to its default. Swift 6 refuses any other; a
+  ///     caller in the Swift 5 language mode can pass another actor, and the handler then runs
+  ///     there, whatever it was written for, with no diagnostic.
   ///   - handler: Called with each change.
   /// - Returns: The token that keeps the subscription alive.
   public func observe(
@@ -266,7 +271,9 @@ public final class Observable<Value: Sendable>: Sendable {
   /// - Parameters:
   ///   - owner: The object whose lifetime bounds the subscription.
   ///   - options: `.initial` to receive the current value once, when subscribing.
-  ///   - isolation: The caller's actor; leave it to its default.
+  ///   - isolation: The caller's actor; leave it to its default. Swift 6 refuses any other; a
+  ///     caller in the Swift 5 language mode can pass another actor, and the handler then runs
+  ///     there, whatever it was written for, with no diagnostic.
   ///   - handler: Called with the owner and each change.
   public func observe<Owner: AnyObject & Sendable>(
     _ owner: Owner, options: ObservableOptions = [], isolation: isolated any Actor = #isolation,

@@ -6,28 +6,39 @@ import Synchronization
 /// It makes every promise of `Stage5Concurrency.Observable`, the stage 5 of the tutorial, with
 /// the same API; appendix 05a says how it is made fast and what each step buys.
 ///
-/// - **Thread-safe.** Its state sits behind a lock, and the compiler checks that it is
-///   `Sendable`. Handlers are never called while the lock is held, and nothing of yours (a value,
-///   a handler and what it captured, an owner) is released while it is held either, so a
-///   handler, or a `deinit` that a release runs, may read, set, subscribe or cancel.
+/// - **Thread-safe.** Its state sits behind a lock. Unlike the lesson's, this one is not
+///   checked by the compiler: the lock is `@unchecked Sendable`, handlers sit in
+///   `nonisolated(unsafe)` storage and are called through `Unmanaged`, and the tests, under
+///   ThreadSanitizer too, stand in for the compiler's checks. Handlers are never called while
+///   the lock is held, and nothing of yours (a value, a handler and what it captured, an owner)
+///   is released while it is held either, so a handler, or a `deinit` that a release runs, may
+///   read, set, subscribe or cancel.
 /// - **One handler at a time, in order.** Handlers of one observable never run two at a time:
 ///   one delivery runs at a time, and a value set meanwhile, from inside a handler or from
 ///   another thread, is queued and delivered after the current one, so every observer sees the
 ///   values in the order they were set, each once, and ends on the latest. The cost: a setter
-///   may return before its observers have run, when another delivery is in progress; and the
-///   thread that is delivering delivers the changes other threads queue meanwhile, for as long
-///   as they come.
+///   may return before its observers have run, when another delivery is in progress.
+/// - **No call held up by other threads.** A set, a subscription with `.initial` or a read of
+///   ``values`` delivers at most its own change, and those its own handlers set meanwhile
+///   (with any queued before them). What other threads set meanwhile is handed on, to a setter
+///   that waits or to a task, and delivered next, in order, once each. Cancelling delivers
+///   nothing.
+/// - **Bounded.** When setters outpace their observers, a setter waits once ``backlogLimit``
+///   changes are queued while a thread delivers (see ``value``); a stream from ``values`` keeps
+///   what its buffering policy says.
 /// - **Immediate removal.** Once ``ObservationToken/cancel()`` or ``removeObserver(_:)`` returns
 ///   where the handler runs, that handler is not called again, even later in the same
-///   delivery, and it is released.
+///   delivery. It is released before the call returns, unless another thread is delivering a
+///   change at that moment: then once that delivery is done with it.
 /// - **No reason to capture the owner.** ``observe(_:options:isolation:_:)`` holds its owner
 ///   weakly and hands it to the handler, so the handler never needs to capture it; the
 ///   subscription ends with the owner.
 /// - **Handlers run where they were written.** A handler written in a `@MainActor` type runs on
 ///   the main actor: at once when the value is set on the main actor (unless an earlier
 ///   subscription's handler is isolated to another actor, which moves the delivery there),
-///   later (in order, each change once) when it is set on another thread. One that may run on any thread is passed
-///   to ``observeOnAnyThread(_:options:_:)``, which requires it to be `@Sendable`.
+///   later (in order, each change once) when it is set on another thread. One that may run on
+///   any thread is passed to ``observeOnAnyThread(_:options:_:)``, which requires it to be
+///   `@Sendable`.
 ///
 /// ```swift
 /// @MainActor final class Screen {
@@ -263,11 +274,20 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
 
   /// The current value; get and set it from any thread.
   ///
-  /// Setting it delivers a ``Change`` to every live observer, in subscription order, on the
-  /// setting thread, unless a delivery is already under way: then the change is queued, the
-  /// setter returns at once, and the delivering thread delivers it after the current one. A
-  /// handler isolated to an actor is called on that actor (see
-  /// ``observe(_:options:isolation:_:)``).
+  /// Setting it delivers a ``Change`` to every live observer, in subscription order:
+  ///
+  /// - If no delivery is under way, the setting thread takes the turn and delivers this change,
+  ///   and those its handlers set meanwhile, before the setter returns; except to a handler
+  ///   isolated to an actor this thread is not on (see ``observe(_:options:isolation:_:)``):
+  ///   the rest continues there, later.
+  /// - If a delivery is under way, the change is queued and the setter returns at once; it is
+  ///   delivered in order by whoever has the turn, or by a task the turn is handed on to.
+  /// - If ``backlogLimit`` changes are queued already while a thread delivers, the setter waits
+  ///   until its change is delivered, delivering those before it itself if the turn comes to
+  ///   it; so setters faster than their observers slow down rather than fill the memory. A
+  ///   setter never waits on the main actor, nor in a handler of this observable, nor while the
+  ///   delivery waits for an actor (a handler isolated to the main actor, say), which might be
+  ///   waiting for that setter: the queue then grows until the actor has delivered it.
   ///
   /// - Complexity: O(*n*) for the thread that delivers, where *n* is the number of
   ///   subscriptions; no heap allocation when no other delivery is under way.
@@ -380,7 +400,9 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   ///
   /// - Parameters:
   ///   - options: `.initial` to receive the current value once, when subscribing.
-  ///   - isolation: The caller's actor; leave it to its default.
+  ///   - isolation: The caller's actor; leave it to its default. Swift 6 refuses any other; a
+  ///     caller in the Swift 5 language mode can pass another actor, and the handler then runs
+  ///     there, whatever it was written for, with no diagnostic.
   ///   - handler: Called with each change.
   /// - Returns: The token that keeps the subscription alive.
   /// - Complexity: O(1) amortized.
@@ -420,7 +442,9 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   /// - Parameters:
   ///   - owner: The object whose lifetime bounds the subscription.
   ///   - options: `.initial` to receive the current value once, when subscribing.
-  ///   - isolation: The caller's actor; leave it to its default.
+  ///   - isolation: The caller's actor; leave it to its default. Swift 6 refuses any other; a
+  ///     caller in the Swift 5 language mode can pass another actor, and the handler then runs
+  ///     there, whatever it was written for, with no diagnostic.
   ///   - handler: Called with the owner and each change.
   /// - Complexity: O(1) amortized.
   @inlinable

@@ -50,8 +50,8 @@ public final class ObservationToken: Sendable {
   /// Once it returns where the handler runs (inside a handler, or on the handler's actor), the
   /// handler is not called again, even later in a delivery that is under way; from another
   /// thread, only a call that had already begun may still finish. The handler, with
-  /// everything it captured, is released before this returns, or, if a delivery is under way
-  /// on another thread, as soon as that delivery lets go of its copy of the list.
+  /// everything it captured, is released before this returns, unless another thread is
+  /// delivering a change at that moment: then once that delivery is done with it.
   public func cancel() {
     observable?.endSubscription(id: id)
   }

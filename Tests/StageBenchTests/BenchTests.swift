@@ -178,7 +178,7 @@ struct BenchTests {
   }
 
   @Test(
-    "allocations per set are exact, as each contender documents them: none for stages 1 to 3 and stage 5 tuned, one for the lesson's stage 5, 2·(⌈log₂N⌉ + 1) for stage 4",
+    "allocations per set are exact, as each contender documents them: none for stages 1 to 3 and both stage 5 modules, 2·(⌈log₂N⌉ + 1) for stage 4",
     .enabled(
       if: countingIsActive,
       "allocation counting is off in this build: it is sanitized, or its C library is not glibc"),
