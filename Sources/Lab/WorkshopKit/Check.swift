@@ -81,6 +81,27 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// Exercise 10: a score set on the main actor after one on its way from another thread is
   /// shown after it: the screen ends on the latest.
   case latestScoreShownLast = "latest-score-shown-last"
+
+  // Generated programs (see ``GeneratedPrograms``): many short programs over the exercise's
+  // API, checked against a model of its promise; the shortest failing one is the evidence.
+
+  /// Exercise 1: binds, removals (once, twice, of old ids) and sets, closures removing
+  /// themselves or others and binding newcomers mid-set.
+  case generatedRemovals = "generated-binds-and-removals"
+  /// Exercise 2: keys bound, bound again, removed and bound again, in order, mid-set too.
+  case generatedKeysInOrder = "generated-keys-in-order"
+  /// Exercise 3: owners and keys bound, bound again, removed, owners let go.
+  case generatedOwnersAndKeys = "generated-owners-and-keys"
+  /// Exercise 4: observers let go between and during sets; what a set must drop and free.
+  case generatedReleases = "generated-releases-and-sets"
+  /// Exercise 5: observers bound again, let go, between and during sets.
+  case generatedRebinds = "generated-binds-again"
+  /// Exercise 6: removals, additions and sets from inside closures, `.initial` and `.old`.
+  case generatedRemovalsMidSet = "generated-removals-mid-set"
+  /// Exercise 7: sets from inside closures, chained, with removals and `.old`.
+  case generatedNestedSets = "generated-nested-sets"
+  /// Exercise 8: observers added, removed and let go, each handler handed its own.
+  case generatedHandedOwners = "generated-handed-owners"
 }
 
 /// One thing an exercise is graded on: a scenario shared with the stages, or a check of the

@@ -16,6 +16,8 @@ extension OptionsAdapter {
     case .chainedNestedSets: chainedNestedSets()
     case .nestedSetsOldValues: nestedSetsOldValues()
     case .laterSetDelivered: laterSetDelivered()
+    case .generatedRemovalsMidSet: GeneratedPrograms.check(.removeAtOnce) { programTarget() }
+    case .generatedNestedSets: GeneratedPrograms.check(.queueNestedSets) { programTarget() }
     default: notRunHere(check)
     }
   }
@@ -223,6 +225,7 @@ extension HandingAdapter {
     case .releasedDuringSet: releasedDuringSet()
     case .handsItsOwnObserver: handsItsOwnObserver()
     case .observableFreedWhileObserversLive: observableFreedWhileObserversLive()
+    case .generatedHandedOwners: GeneratedPrograms.check(.handOverTheOwner) { programTarget() }
     default: notRunHere(check)
     }
   }
