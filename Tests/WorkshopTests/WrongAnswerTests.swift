@@ -15,10 +15,10 @@ extension WrongAnswer: CustomTestStringConvertible {
 
 @Suite("Workshop: known wrong answers are caught")
 struct WrongAnswerTests {
-  @Test("every exercise has at least three wrong answers, each named once")
+  @Test("every exercise has at least five wrong answers, each named once")
   func everyExercise() {
     for exercise in Exercise.all {
-      #expect(WrongAnswer.all.count { $0.exercise == exercise.number } >= 3, "\(exercise.slug)")
+      #expect(WrongAnswer.all.count { $0.exercise == exercise.number } >= 5, "\(exercise.slug)")
     }
     #expect(Set(WrongAnswer.all.map(\.name)).count == WrongAnswer.all.count)
     for answer in WrongAnswer.all {
@@ -48,5 +48,19 @@ struct WrongAnswerTests {
     #expect(
       phrases.contains { result.outcome.detail.contains($0) },
       "\(answer.mistake): \(answer.caughtBy.name) said \"\(result.outcome.detail)\"")
+    // The generated programs catch it too, with a counterexample, unless a crash in a check
+    // before them stopped the grading, or the code hung in them (a program cannot be shrunk
+    // past code that never returns).
+    guard let generated = exercise.checks.first(where: \.isGenerated),
+      let programs = grade.results.first(where: { $0.criterion == .check(generated) }),
+      programs.ran, !programs.outcome.detail.hasPrefix("while it ran")
+    else { return }
+    #expect(
+      programs.outcome.verdict == .flaw && programs.outcome.detail.contains(" → "),
+      "\(answer.mistake): \(generated.rawValue) said \"\(programs.outcome.detail)\"")
+    let counterexample = answer.counterexample.split(separator: "|")
+    #expect(
+      counterexample.isEmpty || counterexample.contains { programs.outcome.detail.contains($0) },
+      "\(answer.mistake): \(generated.rawValue) said \"\(programs.outcome.detail)\"")
   }
 }

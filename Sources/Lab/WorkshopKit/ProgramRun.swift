@@ -52,6 +52,9 @@ final class ProgramRun {
     var freedChecked = false
     var closure = WeakObject()
 
+    /// "A's closure", "A's second closure".
+    var closureName: String { label.contains("closure") ? label : "\(label)'s closure" }
+
     init(number: Int, slot: Int, label: String, wantsOld: Bool, reaction: Reaction?) {
       self.number = number
       self.slot = slot
@@ -430,7 +433,7 @@ final class ProgramRun {
   }
 
   private func react(_ binding: Binding, _ reaction: Reaction) {
-    let who = binding.label.hasSuffix("closure") ? binding.label : "\(binding.label)'s closure"
+    let who = binding.closureName
     switch reaction.action {
     case .removeItself:
       if remove(binding.slot) != nil { reactions.append("\(who) removes itself") }
@@ -497,13 +500,13 @@ final class ProgramRun {
       guard binding.closure.object != nil else { continue }
       if binding.cleaned, let ownerIndex = owner(of: binding.slot) {
         failure =
-          "\(binding.label)'s closure was still stored after \(rules.owners[ownerIndex]) was "
+          "\(binding.closureName) was still stored after \(rules.owners[ownerIndex]) was "
           + "let go and a \(rules.cleansOnSet ? "set" : "bind") came: a dead entry is dropped "
           + "with its closure"
       } else if let replacement = binding.replacedBy {
-        failure = "\(binding.label)'s closure was still stored after \(replacement) replaced it"
+        failure = "\(binding.closureName) was still stored after \(replacement) replaced it"
       } else {
-        failure = "\(binding.label)'s closure was still stored after it was removed"
+        failure = "\(binding.closureName) was still stored after it was removed"
       }
       return
     }
