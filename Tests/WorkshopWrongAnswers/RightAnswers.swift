@@ -53,6 +53,18 @@ package struct RightAnswer: Sendable, CustomStringConvertible {
       how: "the callback holds the owner weakly and hands it over through a type-erased handler",
       code: .exercise(8, HandingAdapter<WeakOwnerInTheCallback>.self, isSendable: false)),
     RightAnswer(
+      name: "01-live-walk-skips-removed", exercise: 1,
+      how: "a set walks the live entries, so one removed mid-set is not called by it",
+      code: .exercise(1, RemovableClosuresAdapter<LiveWalkSkipsRemoved>.self, isSendable: false)),
+    RightAnswer(
+      name: "06-queues-nested-sets-too", exercise: 6,
+      how: "removal at once, and a set made inside a closure queued, as exercise 7 asks",
+      code: .exercise(6, OptionsAdapter<RemovesAtOnceAndQueues>.self, isSendable: false)),
+    RightAnswer(
+      name: "07-removes-at-once-old-beside-new", exercise: 7,
+      how: "removal at once too, and each callback told its old value just before its new one",
+      code: .exercise(7, OptionsAdapter<RemovesAtOnceAndQueues>.self, isSendable: false)),
+    RightAnswer(
       name: "09-nslock-unchecked-sendable", exercise: 9,
       how: "an NSLock and @unchecked Sendable instead of a Mutex",
       code: .exercise(9, SendableOptionsAdapter<NSLockUncheckedSendable>.self)),
@@ -366,4 +378,76 @@ final class NSLockUncheckedSendable: @unchecked Sendable, SendableOptionsObserva
     }
     withExtendedLifetime(removed) {}
   }
+}
+
+// MARK: - Each exercise's promise, and more
+
+/// Walks the live entries by id: one removed mid-set is skipped, one bound mid-set is not
+/// reached. Exercise 1 allows both.
+final class LiveWalkSkipsRemoved: RemovableClosuresObservable {
+  private var entries: [RemovableBase.Entry] = []
+  private var lastID = 0
+  var value: Int {
+    didSet {
+      for id in entries.map(\.id) {
+        entries.first { $0.id == id }?.observer(value)
+      }
+    }
+  }
+  var observerCount: Int { entries.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ observer: @escaping (Int) -> Void) -> Int {
+    lastID += 1
+    entries.append(RemovableBase.Entry(id: lastID, observer: observer))
+    return lastID
+  }
+  func removeObserver(_ id: Int) { entries.removeAll { $0.id == id } }
+}
+
+/// Exercises 6 and 7 at once: removal is immediate, a set inside a closure is queued, and each
+/// callback is told its old value just before its new one.
+final class RemovesAtOnceAndQueues: OptionsObservable {
+  private var callbacks: [OptionsBase.Callback] = []
+  private var pending: [(old: Int, new: Int)] = []
+  private var isNotifying = false
+  private var lastID = 0
+  private var storedValue: Int
+  var value: Int {
+    get { storedValue }
+    set {
+      pending.append((storedValue, newValue))
+      storedValue = newValue
+      guard !isNotifying else { return }
+      isNotifying = true
+      defer { isNotifying = false }
+      while !pending.isEmpty {
+        let change = pending.removeFirst()
+        callbacks.removeAll { $0.observer == nil }
+        for callback in callbacks {
+          if callback.options.contains(.old), isStored(callback) {
+            callback.closure(change.old, .old)
+          }
+          if callback.options.contains(.new), isStored(callback) {
+            callback.closure(change.new, .new)
+          }
+        }
+      }
+    }
+  }
+  var observerCount: Int { callbacks.count }
+  init(_ value: Int) { storedValue = value }
+  private func isStored(_ callback: OptionsBase.Callback) -> Bool {
+    callbacks.contains { $0.id == callback.id }
+  }
+  func addObserver(
+    _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
+    closure: @escaping (Int, WrongOptions) -> Void
+  ) {
+    if removeIfExists { removeObserver(observer) }
+    lastID += 1
+    callbacks.append(
+      OptionsBase.Callback(id: lastID, observer: observer, options: options, closure: closure))
+    if options.contains(.initial) { closure(storedValue, .initial) }
+  }
+  func removeObserver(_ observer: AnyObject) { callbacks.removeAll { $0.observer === observer } }
 }

@@ -381,9 +381,10 @@ where Saver.Scores == Screen.Scores {
       afterClose.isEmpty
         ? .holds("\(steps): the closed screen showed nothing of 1")
         : .flaw(
-          "\(steps): the closed screen still showed \(values(afterClose)). A hop of your own to "
-            + "the main actor (a Task, DispatchQueue.main.async) carries a score that close() "
-            + "cannot stop; a handler observe() runs on the main actor can be")
+          "\(steps): the closed screen still showed \(values(afterClose)). Once close() "
+            + "returns, nothing more may reach it: close() must end this screen's own "
+            + "subscription, and a hop of your own to the main actor (a Task, "
+            + "DispatchQueue.main.async) carries a score that close() cannot stop")
     }
   }
 
