@@ -220,6 +220,16 @@ final class ForgetsRemovalsAfterNestedSet: OptionsObservable {
   }
 }
 
+/// Looks each callback up before its new value only: one removed during the `.old` pass is
+/// still told its old value.
+final class OldPassSkipsTheLookUp: OptionsBase, OptionsObservable {
+  override func notify(_ snapshot: [Callback], of value: Int, option: WrongOptions) {
+    for callback in snapshot where callback.options.contains(option) {
+      if option == .old || isStored(callback) { callback.closure(value, option) }
+    }
+  }
+}
+
 // MARK: - Exercise 7
 
 /// Queues nested sets, but delivers every queued change to the snapshot taken for the first.
@@ -339,6 +349,12 @@ extension WrongAnswer {
       mistake: "removals made during a set are forgotten when a nested set ends",
       caughtBy: .check(.generatedRemovalsMidSet), evidence: "after it was removed",
       code: .exercise(6, OptionsAdapter<ForgetsRemovalsAfterNestedSet>.self, isSendable: false),
+      counterexample: "after it was removed"),
+    WrongAnswer(
+      name: "06-old-pass-skips-the-look-up", exercise: 6,
+      mistake: "only the .new pass checks that a callback is still stored",
+      caughtBy: .check(.generatedRemovalsMidSet), evidence: "told the old value",
+      code: .exercise(6, OptionsAdapter<OldPassSkipsTheLookUp>.self, isSendable: false),
       counterexample: "after it was removed"),
     WrongAnswer(
       name: "07-queued-change-uses-stale-snapshot", exercise: 7,

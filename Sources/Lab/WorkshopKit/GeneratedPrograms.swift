@@ -17,7 +17,7 @@ package enum GeneratedPrograms {
   package static let seedVariable = "WORKSHOP_SEED"
 
   /// How many programs each check runs.
-  static let programs = 400
+  static let programs = 2000
 
   /// The most steps a program has; the first programs are the shortest.
   static let longest = 12

@@ -43,6 +43,8 @@ struct Reaction: Hashable {
   /// The value that makes it act.
   var on: Int
   var action: Action
+  /// Whether it acts when told `on` as the old value, rather than as the new one.
+  var onOld = false
 }
 
 /// One step of a program, as the learner's code sees it.
@@ -110,9 +112,10 @@ extension Program {
     -> Step
   {
     let initial = rules.hasOptions && random.chance(25)
-    let old = rules.hasOptions && random.chance(30)
-    let reaction =
+    let old = rules.hasOptions && random.chance(40)
+    var reaction =
       random.chance(rules.nesting == .none ? 45 : 60) ? self.reaction(slot, rules, &random) : nil
+    if old, random.chance(40) { reaction?.onOld = true }
     return .bind(slot, initial: initial, old: old, reaction)
   }
 
@@ -122,7 +125,9 @@ extension Program {
     let on = random.pick(1...4)
     let other = random.pick(0...(rules.slots.count - 1))
     var actions: [Reaction.Action] = [.bind(other)]
-    if rules.removal != nil { actions += [.removeItself, .removeItself, .remove(other)] }
+    if rules.removal != nil {
+      actions += [.removeItself, .removeItself, .remove(other), .remove(other)]
+    }
     if rules.rebind != .newID { actions.append(.bind(slot)) }
     if let owners = rules.ownerOfSlot, rules.released != .mayStillBeCalled {
       actions.append(.release(owners[other]))
@@ -217,15 +222,24 @@ extension Step {
       var steps: [Step] = []
       if let reaction {
         steps.append(.bind(slot, initial: initial, old: old, nil))
+        if reaction.onOld {
+          var onNew = reaction
+          onNew.onOld = false
+          steps.append(.bind(slot, initial: initial, old: old, onNew))
+        }
         if reaction.on > 1 {
           steps.append(
             .bind(
               slot, initial: initial, old: old,
-              Reaction(on: reaction.on - 1, action: reaction.action.lowered(by: 1))))
+              Reaction(
+                on: reaction.on - 1, action: reaction.action.lowered(by: 1),
+                onOld: reaction.onOld)))
         }
         for action in reaction.action.simpler where action.setsAbove(reaction.on) {
           steps.append(
-            .bind(slot, initial: initial, old: old, Reaction(on: reaction.on, action: action)))
+            .bind(
+              slot, initial: initial, old: old,
+              Reaction(on: reaction.on, action: action, onOld: reaction.onOld)))
         }
       }
       if initial { steps.append(.bind(slot, initial: false, old: old, reaction)) }
@@ -242,7 +256,9 @@ extension Step {
     case .bind(let bound, let initial, let old, let reaction):
       return .bind(
         rename(bound), initial: initial, old: old,
-        reaction.map { Reaction(on: $0.on, action: $0.action.renaming(slot, to: other)) })
+        reaction.map {
+          Reaction(on: $0.on, action: $0.action.renaming(slot, to: other), onOld: $0.onOld)
+        })
     case .remove(let removed): return .remove(rename(removed))
     case .removeOldID(let removed): return .removeOldID(rename(removed))
     // Where each slot has its own owner (exercises 4 to 8), the owner goes with it.

@@ -309,7 +309,9 @@ final class ProgramRun {
       failure = problem
       return
     }
-    if !isOld, let reaction = binding.reaction, reaction.on == got { react(binding, reaction) }
+    if let reaction = binding.reaction, reaction.on == got, reaction.onOld == isOld {
+      react(binding, reaction)
+    }
   }
 
   /// Finds the round the call belongs to and records it; what is wrong with it otherwise.
@@ -337,7 +339,10 @@ final class ProgramRun {
         return explain(binding, old: old, got, round)
       }
     }
-    for round in rounds where allowed(binding, old: old, got, in: round) {
+    // A round that expects it before one it would merely be a newcomer to: two rounds may set
+    // the same value.
+    let expecting = rounds.filter { round in round.snapshot?.contains { $0 === binding } == true }
+    for round in expecting + rounds where allowed(binding, old: old, got, in: round) {
       record(binding, old: old, in: round)
       return ordering(binding, old: old, in: round)
     }
@@ -407,22 +412,23 @@ final class ProgramRun {
         + "for .old"
     }
     let key = Round.Key(binding: binding.number, old: old)
+    let with = old ? "the old value \(got)" : "\(got)"
     if rounds.contains(where: { $0.called.contains(key) && (old ? $0.old : $0.new) == got }) {
       return "\(binding.label) was called twice with \(old ? "the old value " : "")\(got) for "
         + "one set: each observer is called once for each set"
     }
     if let replacement = binding.replacedBy {
-      return "\(binding.label) was called with \(got) after \(replacement) replaced it: "
+      return "\(binding.label) was called with \(with) after \(replacement) replaced it: "
         + "binding again replaces the closure"
     }
     if !binding.live {
-      return "\(binding.label) was called with \(got) after it was removed: "
+      return "\(binding.label) was called with \(with) after it was removed: "
         + (rules.removal == .immediate
           ? "once removeObserver returns, the observer is never called again"
           : "a removed closure is not called by a later set")
     }
     if binding.dead, let ownerIndex = owner(of: binding.slot) {
-      return "\(binding.label) was called with \(got) after \(rules.owners[ownerIndex]) was "
+      return "\(binding.label) was called with \(with) after \(rules.owners[ownerIndex]) was "
         + "let go: an observer that is gone is not called"
     }
     if old {
@@ -433,7 +439,7 @@ final class ProgramRun {
   }
 
   private func react(_ binding: Binding, _ reaction: Reaction) {
-    let who = binding.closureName
+    let who = binding.closureName + (reaction.onOld ? ", told the old value," : "")
     switch reaction.action {
     case .removeItself:
       if remove(binding.slot) != nil { reactions.append("\(who) removes itself") }
@@ -513,12 +519,12 @@ final class ProgramRun {
   }
 
   private func checkCount() {
-    let alive = order.count { $0.live && !$0.dead }
+    let alive = order.filter { $0.live && !$0.dead }
     let stored = order.count { $0.live }
     let count = target.count()
-    if count < alive || count > stored {
-      failure =
-        "observerCount said \(count), not \(alive == stored ? "\(alive)" : "\(alive) to \(stored)")"
-    }
+    guard count < alive.count || count > stored else { return }
+    let expected = alive.count == stored ? "\(alive.count)" : "\(alive.count) to \(stored)"
+    let bound = alive.isEmpty ? "no closure is bound" : "bound: \(listed(alive.map(\.label)))"
+    failure = "observerCount said \(count), not \(expected) (\(bound))"
   }
 }
