@@ -1,4 +1,5 @@
 import ObserverScenarios
+import Synchronization
 import WorkshopKit
 
 // Wrong answers of the kinds the fixed checks did not try: the list changing while a set walks
@@ -369,5 +370,119 @@ extension WrongAnswer {
       caughtBy: .check(.generatedHandedOwners), evidence: "was let go",
       code: .exercise(8, HandingAdapter<HoldsObserversDuringSet>.self, isSendable: false),
       counterexample: "was let go"),
+  ]
+}
+
+// MARK: - Exercise 9
+
+/// Exercise 9's answer, behind a `Mutex`; each wrong answer below overrides one step.
+class LockedBase: @unchecked Sendable {
+  // Unchecked only for the subclasses, which add no stored property: the Mutex guards it all.
+  typealias Options = WrongOptions
+  let state: Mutex<LockedState>
+  init(_ value: Int) { state = Mutex(LockedState(value: value)) }
+  var observerCount: Int { state.withLock { $0.callbacks.count } }
+  var value: Int {
+    get { state.withLock { $0.value } }
+    set {
+      let (oldValue, snapshot) = state.withLock { state in
+        let oldValue = state.value
+        state.value = newValue
+        let snapshot = state.callbacks
+        state.callbacks.removeAll { $0.observer == nil }
+        return (oldValue, snapshot)
+      }
+      for (value, option) in [(oldValue, WrongOptions.old), (newValue, .new)] {
+        for callback in snapshot where callback.options.contains(option) && isStored(callback) {
+          callback.closure(delivered(value, option), option)
+        }
+      }
+    }
+  }
+  /// The value a call for `option` hands over: the set's own.
+  func delivered(_ value: Int, _ option: WrongOptions) -> Int { value }
+  func isStored(_ callback: SendableCallback) -> Bool {
+    state.withLock { $0.callbacks.contains { $0.id == callback.id } }
+  }
+  /// Stores the callback and returns the value the `.initial` call shows; the callbacks it
+  /// replaces are freed once the lock is let go.
+  func store(_ callback: (Int) -> SendableCallback, replacing observer: AnyObject) -> Int {
+    let (shown, replaced) = state.withLock { state in
+      let replaced = state.callbacks.filter { $0.observer === observer }
+      state.callbacks.removeAll { $0.observer === observer }
+      state.lastID += 1
+      state.callbacks.append(callback(state.lastID))
+      return (state.value, replaced)
+    }
+    withExtendedLifetime(replaced) {}
+    return shown
+  }
+  func addObserver(
+    _ observer: AnyObject & Sendable, removeIfExists: Bool, options: WrongOptions,
+    closure: @escaping @Sendable (Int, WrongOptions) -> Void
+  ) {
+    let shown = store(
+      { SendableCallback(id: $0, observer: observer, options: options, closure: closure) },
+      replacing: observer)
+    if options.contains(.initial) { closure(shown, .initial) }
+  }
+  func removeObserver(_ observer: AnyObject & Sendable) {
+    _ = state.withLock { state in
+      let removed = state.callbacks.filter { $0.observer === observer }
+      state.callbacks.removeAll { $0.observer === observer }
+      return removed
+    }
+  }
+}
+
+/// Hands each callback the value read when its turn comes, not the value of its set.
+final class ReadsValuePerCallback: LockedBase, @unchecked Sendable, SendableOptionsObservable {
+  override func delivered(_ value: Int, _ option: WrongOptions) -> Int {
+    option == .new ? self.value : value
+  }
+}
+
+/// Reads the value for the `.initial` call under one lock, and stores the observer under
+/// another: a set between them never reaches it.
+final class ReadsValueThenAdds: LockedBase, @unchecked Sendable, SendableOptionsObservable {
+  override func store(_ callback: (Int) -> SendableCallback, replacing observer: AnyObject)
+    -> Int
+  {
+    let shown = state.withLock { $0.value }
+    _ = super.store(callback, replacing: observer)
+    return shown
+  }
+}
+
+/// Stores the observer, then reads the value for the `.initial` call again once the lock is
+/// let go: a set between them is shown twice.
+final class InitialReadsValueAgain: LockedBase, @unchecked Sendable, SendableOptionsObservable {
+  override func store(_ callback: (Int) -> SendableCallback, replacing observer: AnyObject)
+    -> Int
+  {
+    _ = super.store(callback, replacing: observer)
+    return value
+  }
+}
+
+extension WrongAnswer {
+  /// Exercise 9's answers above: threads, and the value a call hands over.
+  static let foundByThreads = [
+    WrongAnswer(
+      name: "09-reads-value-per-callback", exercise: 9,
+      mistake: "each callback is handed the value read at its turn, not the one set",
+      caughtBy: .check(.generatedSendableOnOneThread), evidence: "sets",
+      code: .exercise(9, SendableOptionsAdapter<ReadsValuePerCallback>.self),
+      counterexample: "was not called with|twice"),
+    WrongAnswer(
+      name: "09-reads-value-then-adds", exercise: 9,
+      mistake: "the value is read under one lock and the observer stored under another",
+      caughtBy: .check(.addedWhileAnotherThreadSets), evidence: "stored under two locks",
+      code: .exercise(9, SendableOptionsAdapter<ReadsValueThenAdds>.self)),
+    WrongAnswer(
+      name: "09-initial-reads-value-again", exercise: 9,
+      mistake: "the .initial call reads the value again after the lock is let go",
+      caughtBy: .check(.addedWhileAnotherThreadSets), evidence: "set before",
+      code: .exercise(9, SendableOptionsAdapter<InitialReadsValueAgain>.self)),
   ]
 }

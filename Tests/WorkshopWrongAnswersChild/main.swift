@@ -8,7 +8,7 @@ import WorkshopWrongAnswers
 // learner's code. For tests only. `workshop-wrong-answers NAME --grade-in-child N criteria…`
 // is a grading child, as the workshop's is; `workshop-wrong-answers NAME` grades NAME's
 // exercise as `workshop N` does, in a grading child of its own, with the same interrupt
-// handling. NAME is a wrong answer's name, or `solution-N`.
+// handling. NAME is a wrong answer's name, a right answer's, or `solution-N`.
 let arguments = Array(CommandLine.arguments.dropFirst())
 /// The exercise and code called `name`: a wrong answer, a right answer, or `solution-N`.
 func graded(_ name: String) -> (exercise: Int, code: ExerciseCode)? {

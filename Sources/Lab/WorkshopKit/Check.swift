@@ -65,6 +65,9 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// Exercise 9: what a removed, replaced or dead observer's closure captured is freed with no
   /// lock held, since its deinit may use the observable.
   case capturesFreedWithNoLockHeld = "captures-freed-with-no-lock-held"
+  /// Exercise 9: one thread sets 1, 2, 3, … while another adds observers with `.initial`:
+  /// each is shown the value it was added at, then every later one, once.
+  case addedWhileAnotherThreadSets = "added-while-another-thread-sets"
   /// Exercise 10: a screen opened on saved scores shows them before its init returns.
   case screenOpensOnSavedScores = "screen-opens-on-saved-scores"
   /// Exercise 10: scores set on another thread reach the screen on the main thread, in order.
@@ -102,6 +105,9 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   case generatedNestedSets = "generated-nested-sets"
   /// Exercise 8: observers added, removed and let go, each handler handed its own.
   case generatedHandedOwners = "generated-handed-owners"
+  /// Exercise 9: exercise 6's programs, on one thread: removals, additions and sets from
+  /// inside closures, `.initial` and `.old`.
+  case generatedSendableOnOneThread = "generated-programs-on-one-thread"
 }
 
 extension Check {

@@ -209,7 +209,8 @@ extension Exercise {
       kept: keptByStage4 + [.unsubscribeDuringNotification],
       checks: [
         .threadsShareIt, .closureUsesTheObservable, .otherThreadDuringClosure,
-        .initialCallWithNoLockHeld, .capturesFreedWithNoLockHeld,
+        .initialCallWithNoLockHeld, .capturesFreedWithNoLockHeld, .addedWhileAnotherThreadSets,
+        .generatedSendableOnOneThread,
       ],
       api: .sendableOptions,
       hints: [

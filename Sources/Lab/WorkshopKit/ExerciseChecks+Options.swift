@@ -307,7 +307,7 @@ extension HandingAdapter {
 // MARK: - Exercise 9
 
 /// An owner a thread may hand to the observable.
-private final class SendableOwner: Sendable {
+final class SendableOwner: Sendable {
   let index: Int
   init(_ index: Int) { self.index = index }
 }
@@ -319,6 +319,8 @@ extension SendableOptionsAdapter {
     case .closureUsesTheObservable: closureUsesTheObservable()
     case .otherThreadDuringClosure: otherThreadDuringClosure()
     case .initialCallWithNoLockHeld: initialCallWithNoLockHeld()
+    case .generatedSendableOnOneThread: GeneratedPrograms.check(.sendable) { programTarget() }
+    case .addedWhileAnotherThreadSets: addedWhileAnotherThreadSets()
     case .capturesFreedWithNoLockHeld: capturesFreedWithNoLockHeld()
     default: notRunHere(check)
     }

@@ -1,4 +1,5 @@
 import ObserverScenarios
+import Support
 
 /// The generated checks: many short programs over one exercise's API, each run on the code with
 /// a model of the exercise's promise watching; the first that fails is shrunk to the shortest
@@ -160,6 +161,28 @@ extension OptionsAdapter {
         ) { value, option in call(option.call, value, nil) }
       },
       remove: { _, owner in owner.map(observable.removeObserver) },
+      set: { observable.value = $0 }, count: { observable.observerCount })
+  }
+}
+
+extension SendableOptionsAdapter {
+  /// Exercise 9's observable, on one thread: each slot an owner, added with `removeIfExists`.
+  static func programTarget() -> ProgramTarget {
+    let observable = Observable(0)
+    return ProgramTarget(
+      observable: observable,
+      bind: { _, owner, initial, old, call in
+        guard let owner = owner as? ProgramObject else { return }
+        // A program runs on one thread: the closure never crosses to another.
+        let closure = SingleThreaded(call)
+        observable.addObserver(
+          owner, removeIfExists: true, options: .asked(initial: initial, old: old)
+        ) { value, option in closure.value(option.call, value, nil) }
+      },
+      remove: { _, owner in
+        guard let owner = owner as? ProgramObject else { return }
+        observable.removeObserver(owner)
+      },
       set: { observable.value = $0 }, count: { observable.observerCount })
   }
 }

@@ -47,7 +47,7 @@ struct ProgramRules {
     case mayStillBeCalled
   }
 
-  /// The exercise: 1 to 8.
+  /// The exercise: 1 to 9.
   var exercise: Int
   /// The names of the slots a program binds, in the learner's terms ("A", "P's label").
   var slots: [String]
@@ -111,6 +111,12 @@ extension ProgramRules {
     exercise: 7, slots: ["A", "B", "C", "D"], ownerOfSlot: [0, 1, 2, 3],
     owners: ["A", "B", "C", "D"], rebind: .replaces, nesting: .queued,
     released: .notAfterTheSet, ordered: false, hasOptions: true, cleansOnSet: true)
+  /// Exercise 9: exercise 6's promise, on one thread, of an observable threads may share.
+  static let sendable: ProgramRules = {
+    var rules = removeAtOnce
+    rules.exercise = 9
+    return rules
+  }()
   /// Exercise 8: stage 4 handing each handler its owner, which nothing keeps alive.
   static let handOverTheOwner = ProgramRules(
     exercise: 8, slots: ["A", "B", "C", "D"], ownerOfSlot: [0, 1, 2, 3],

@@ -28,7 +28,7 @@ struct ProgramTarget {
 }
 
 /// An object whose lifetime a program follows: an owner, or what a closure captured.
-final class ProgramObject {}
+final class ProgramObject: Sendable {}
 
 /// A weak reference.
 struct WeakObject {
@@ -98,6 +98,7 @@ final class ProgramRun {
   private var rounds: [Round] = []
   private var current = 0
   private var calls = 0
+  private var credits: Set<Credit> = []
   /// What happened, step by step, in the learner's terms.
   private var story: [String] = []
   /// What the closures did during the step under way.
@@ -351,6 +352,19 @@ final class ProgramRun {
 
   private func record(_ binding: Binding, old: Bool, in round: Round) {
     round.called.insert(Round.Key(binding: binding.number, old: old))
+    // A newcomer's call may have been the next round's: a queue that takes its snapshot once
+    // this round is over reaches a newcomer then, as a walk of the live list does now, and
+    // the two look alike. It counts for a later round of the same value that misses it.
+    if binding.number > round.lastNumber {
+      credits.insert(Credit(binding: binding.number, old: old, value: old ? round.old : round.new))
+    }
+  }
+
+  /// A call made to a newcomer, which may count for a later round.
+  private struct Credit: Hashable {
+    let binding: Int
+    let old: Bool
+    let value: Int
   }
 
   private func allowed(_ binding: Binding, old: Bool, _ got: Int, in round: Round) -> Bool {
@@ -397,7 +411,11 @@ final class ProgramRun {
     var missing: [(label: String, old: Bool)] = []
     for binding in snapshot {
       for old in [true, false] where isRequired(binding, old: old, in: round) {
-        if !round.called.contains(Round.Key(binding: binding.number, old: old)) {
+        let credit = Credit(
+          binding: binding.number, old: old, value: old ? round.old : round.new)
+        if !round.called.contains(Round.Key(binding: binding.number, old: old)),
+          !credits.contains(credit)
+        {
           missing.append((binding.label, old))
         }
       }
