@@ -209,8 +209,8 @@ extension Exercise {
       kept: keptByStage4 + [.unsubscribeDuringNotification],
       checks: [
         .threadsShareIt, .closureUsesTheObservable, .otherThreadDuringClosure,
-        .initialCallWithNoLockHeld, .capturesFreedWithNoLockHeld, .addedWhileAnotherThreadSets,
-        .generatedSendableOnOneThread,
+        .initialCallWithNoLockHeld, .capturesFreedWithNoLockHeld, .generatedSendableOnOneThread,
+        .addedWhileAnotherThreadSets,
       ],
       api: .sendableOptions,
       hints: [
