@@ -85,6 +85,13 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// shown after it: the screen ends on the latest.
   case latestScoreShownLast = "latest-score-shown-last"
 
+  /// Exercise 10: scores set, on the main actor or on another thread, are what a screen
+  /// opened after `set` returns shows first.
+  case setSeenWhenItReturns = "a-set-is-seen-when-it-returns"
+  /// Exercise 10: screens opened on the main actor while another thread sets 1, 2, 3, … each
+  /// show the value they opened on, then every later one, in order, none skipped.
+  case openedWhileAnotherThreadSets = "opened-while-another-thread-sets"
+
   // Generated programs (see ``GeneratedPrograms``): many short programs over the exercise's
   // API, checked against a model of its promise; the shortest failing one is the evidence.
 

@@ -240,7 +240,7 @@ extension Exercise {
       checks: [
         .screenOpensOnSavedScores, .screenShowsOnMainThread, .everyScoreToBothInOrder,
         .closedScreenStopsAndIsFreed, .screenLetGoIsFreed, .closedWithAScoreOnItsWay,
-        .latestScoreShownLast,
+        .latestScoreShownLast, .setSeenWhenItReturns, .openedWhileAnotherThreadSets,
       ],
       api: .mainActorScores,
       hints: [
