@@ -21,6 +21,8 @@ package struct WrongAnswer: Sendable, CustomStringConvertible {
   /// exercises 1 to 8; `|` separates phrases of which it must say one. Empty: any
   /// counterexample will do, as long as there is one.
   package var counterexample = ""
+  /// Whether its mistake is a race, which a check finds only when two threads run at once.
+  package var isRace = false
 
   /// Its name.
   package var description: String { name }

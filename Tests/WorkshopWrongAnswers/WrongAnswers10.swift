@@ -249,7 +249,7 @@ extension WrongAnswer {
       mistake: "the screen shows the value it reads, then observes without .initial",
       caughtBy: .check(.openedWhileAnotherThreadSets),
       evidence: "between reading the value and observing|again or before it",
-      code: .mainActorScores(ScreenReadsThenObserves.self, RightSaver.self)),
+      code: .mainActorScores(ScreenReadsThenObserves.self, RightSaver.self), isRace: true),
     WrongAnswer(
       name: "10-set-done-later", exercise: 10,
       mistake: "set hands the change to another queue, so it is not done when set returns",

@@ -478,11 +478,11 @@ extension WrongAnswer {
       name: "09-reads-value-then-adds", exercise: 9,
       mistake: "the value is read under one lock and the observer stored under another",
       caughtBy: .check(.addedWhileAnotherThreadSets), evidence: "stored under two locks",
-      code: .exercise(9, SendableOptionsAdapter<ReadsValueThenAdds>.self)),
+      code: .exercise(9, SendableOptionsAdapter<ReadsValueThenAdds>.self), isRace: true),
     WrongAnswer(
       name: "09-initial-reads-value-again", exercise: 9,
       mistake: "the .initial call reads the value again after the lock is let go",
       caughtBy: .check(.addedWhileAnotherThreadSets), evidence: "set before",
-      code: .exercise(9, SendableOptionsAdapter<InitialReadsValueAgain>.self)),
+      code: .exercise(9, SendableOptionsAdapter<InitialReadsValueAgain>.self), isRace: true),
   ]
 }

@@ -358,6 +358,11 @@ where Saver.Scores == Screen.Scores {
         "\(steps): \(screen), then never \(lost): a score set between reading the value and "
           + "observing is lost. Observe with .initial instead of reading the value first")
     }
+    if let last = shown.last, shown == Array(first...last) {
+      return .flaw(
+        "\(steps): \(screen), then each later score up to \(last), and no more, not up to "
+          + "\(scoresSet): its subscription ended, or the changes never reached the main actor")
+    }
     return .flaw(
       "\(steps): \(screen), then \(shown.dropFirst().prefix(8).map(String.init).joined(separator: ", ")), "
         + "not each later score once, in order")

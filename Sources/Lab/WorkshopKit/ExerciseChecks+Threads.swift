@@ -7,9 +7,10 @@ import Synchronization
 // its .initial call shows, and every value set after it, each once.
 
 extension SendableOptionsAdapter {
-  /// How many observers the adding thread adds, one after another, and rounds.
-  private static var observersAdded: Int { 300 }
-  private static var addingRounds: Int { 3 }
+  /// How many observers the adding thread adds, one after another, and rounds at most: as
+  /// many as fit in the check's time.
+  private static var observersAdded: Int { 2000 }
+  private static var addingRounds: Int { 20 }
 
   /// The observable, handed to two threads.
   private struct Handed: @unchecked Sendable {
@@ -17,19 +18,24 @@ extension SendableOptionsAdapter {
   }
 
   /// One thread sets 1, 2, 3, … while another adds observers asking for `.initial`, one after
-  /// another, each removed once a few more values are set: each must be shown, by its
+  /// another, each removed once a few more are added: each must be shown, by its
   /// `.initial` call, the value it was added at, then the values set after it, in order, none
   /// skipped, until it is removed.
   static func addedWhileAnotherThreadSets() -> Outcome {
     let steps =
       "one thread set 1, 2, 3, … while another added \(observersAdded) observers asking for "
-      + ".initial, one after another, each removed 3 sets later"
-    for _ in 0..<addingRounds {
+      + ".initial, one after another, each removed once 3 more were added"
+    // However loaded the machine, the check takes under a second.
+    let deadline = now() + 800_000_000
+    var rounds = 0
+    for _ in 0..<addingRounds where now() < deadline {
+      rounds += 1
       let handed = Handed(observable: Observable(0))
       let owners = (0..<observersAdded).map(SendableOwner.init)
       let initials = owners.map { _ in Recording<Int>() }
       let news = owners.map { _ in Recording<Int>() }
       let adding = Atomic<Bool>(true)
+      let added = Atomic<Int>(0)
       onThreads(2) { thread in
         if thread == 0 {
           var value = 0
@@ -40,21 +46,27 @@ extension SendableOptionsAdapter {
           }
           return
         }
-        for (index, owner) in owners.enumerated() {
+        // Each add comes just after a set, when the other thread is about to set again: the
+        // moment a race needs. This thread waits for that set for 200 µs at most, as a loaded
+        // machine may not run the other for a while, and stops adding at the deadline. Each
+        // observer is removed once three more are added.
+        for (index, owner) in owners.enumerated() where now() < deadline {
+          let before = handed.observable.value
+          let due = now() + 200_000
+          while handed.observable.value == before, now() < due {}
           let (initial, new) = (initials[index], news[index])
           handed.observable.addObserver(
             owner, removeIfExists: true, options: .asked(initial: true, old: false)
           ) { value, option in
             if option == .initial { initial.append(value) } else { new.append(value) }
           }
-          let added = initial.all.first ?? 0
-          var spins = 0
-          while handed.observable.value < added + 3, spins < 1_000_000 { spins += 1 }
-          handed.observable.removeObserver(owner)
+          added.store(index + 1, ordering: .relaxed)
+          if index >= 3 { handed.observable.removeObserver(owners[index - 3]) }
         }
         adding.store(false, ordering: .releasing)
       }
-      for index in owners.indices {
+      // The observers added before the deadline.
+      for index in 0..<added.load(ordering: .relaxed) {
         if let flaw = flaw(initials[index].all, news[index].all, of: index + 1, steps) {
           return flaw
         }
@@ -62,9 +74,12 @@ extension SendableOptionsAdapter {
       withExtendedLifetime(owners) {}
     }
     return .holds(
-      "\(steps), \(addingRounds) times: each was shown the value it was added at, then the "
+      "\(steps), \(rounds) times: each was shown the value it was added at, then the "
         + "later values in order, none skipped")
   }
+
+  /// The time, in nanoseconds.
+  private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
   /// What is wrong with what observer `number` received: its `.initial` calls and new values.
   private static func flaw(_ initial: [Int], _ new: [Int], of number: Int, _ steps: String)
