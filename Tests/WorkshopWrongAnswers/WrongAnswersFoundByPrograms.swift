@@ -231,6 +231,15 @@ final class OldPassSkipsTheLookUp: OptionsBase, OptionsObservable {
   }
 }
 
+/// Calls every callback with the new value, whether it asked for `.new` or not.
+final class NewValueToEveryone: OptionsBase, OptionsObservable {
+  override func notify(_ snapshot: [Callback], of value: Int, option: WrongOptions) {
+    for callback in snapshot where isStored(callback) {
+      if option == .new || callback.options.contains(option) { callback.closure(value, option) }
+    }
+  }
+}
+
 // MARK: - Exercise 7
 
 /// Queues nested sets, but delivers every queued change to the snapshot taken for the first.
@@ -357,6 +366,12 @@ extension WrongAnswer {
       caughtBy: .check(.generatedRemovalsMidSet), evidence: "told the old value",
       code: .exercise(6, OptionsAdapter<OldPassSkipsTheLookUp>.self, isSendable: false),
       counterexample: "after it was removed"),
+    WrongAnswer(
+      name: "06-new-value-to-everyone", exercise: 6,
+      mistake: "every callback is called with the new value, whether it asked for .new or not",
+      caughtBy: .check(.generatedRemovalsMidSet), evidence: "did not ask for .new",
+      code: .exercise(6, OptionsAdapter<NewValueToEveryone>.self, isSendable: false),
+      counterexample: "did not ask for .new"),
     WrongAnswer(
       name: "07-queued-change-uses-stale-snapshot", exercise: 7,
       mistake: "every queued change is delivered to the snapshot taken for the first",

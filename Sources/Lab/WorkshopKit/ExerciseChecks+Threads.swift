@@ -56,7 +56,7 @@ extension SendableOptionsAdapter {
           while handed.observable.value == before, now() < due {}
           let (initial, new) = (initials[index], news[index])
           handed.observable.addObserver(
-            owner, removeIfExists: true, options: .asked(initial: true, old: false)
+            owner, removeIfExists: true, options: .asked(ProgramOptions(initial: true))
           ) { value, option in
             if option == .initial { initial.append(value) } else { new.append(value) }
           }

@@ -77,12 +77,13 @@ extension RemovableClosuresAdapter {
     let ids = Shared<[Int: [Observable.ID]]>([:])
     return ProgramTarget(
       observable: observable,
-      bind: { slot, _, _, _, call in
+      bind: { slot, _, _, call in
         ids.value[slot, default: []].append(observable.bindObserver { call(.new, $0, nil) })
       },
       remove: { slot, _ in ids.value[slot]?.last.map(observable.removeObserver) },
       removeOldID: { slot in ids.value[slot]?.first.map(observable.removeObserver) },
-      set: { observable.value = $0 }, count: { observable.observerCount })
+      set: { observable.value = $0 }, count: { observable.observerCount },
+      value: { observable.value })
   }
 }
 
@@ -92,11 +93,12 @@ extension KeyedAdapter {
     let observable = Observable(0)
     return ProgramTarget(
       observable: observable,
-      bind: { slot, _, _, _, call in
+      bind: { slot, _, _, call in
         observable.bindObserver(forKey: keys[slot]) { call(.new, $0, nil) }
       },
       remove: { slot, _ in observable.removeObserver(forKey: keys[slot]) },
-      set: { observable.value = $0 }, count: { observable.observerCount })
+      set: { observable.value = $0 }, count: { observable.observerCount },
+      value: { observable.value })
   }
 }
 
@@ -106,7 +108,7 @@ extension OwnerKeyedAdapter {
     let observable = Observable(0)
     return ProgramTarget(
       observable: observable,
-      bind: { slot, owner, _, _, call in
+      bind: { slot, owner, _, call in
         guard let owner else { return }
         observable.bindObserver(owner, forKey: keys[slot]) { call(.new, $0, nil) }
       },
@@ -114,7 +116,8 @@ extension OwnerKeyedAdapter {
         guard let owner else { return }
         observable.removeObserver(owner, forKey: keys[slot])
       },
-      set: { observable.value = $0 }, count: { observable.observerCount })
+      set: { observable.value = $0 }, count: { observable.observerCount },
+      value: { observable.value })
   }
 }
 
@@ -124,20 +127,22 @@ extension WeakAdapter {
     let observable = Observable(0)
     return ProgramTarget(
       observable: observable,
-      bind: { _, owner, _, _, call in
+      bind: { _, owner, _, call in
         guard let owner else { return }
         observable.bindObserver(owner) { call(.new, $0, nil) }
       },
-      set: { observable.value = $0 }, count: { observable.observerCount })
+      set: { observable.value = $0 }, count: { observable.observerCount },
+      value: { observable.value })
   }
 }
 
 extension DeliveryOptions {
   /// The options a program's bind asks for.
-  static func asked(initial: Bool, old: Bool) -> Self {
-    var options: Self = .new
-    if initial { options.insert(.initial) }
-    if old { options.insert(.old) }
+  static func asked(_ asked: ProgramOptions) -> Self {
+    var options: Self = []
+    if asked.initial { options.insert(.initial) }
+    if asked.old { options.insert(.old) }
+    if asked.new { options.insert(.new) }
     return options
   }
 
@@ -154,14 +159,15 @@ extension OptionsAdapter {
     let observable = Observable(0)
     return ProgramTarget(
       observable: observable,
-      bind: { _, owner, initial, old, call in
+      bind: { _, owner, asked, call in
         guard let owner else { return }
         observable.addObserver(
-          owner, removeIfExists: true, options: .asked(initial: initial, old: old)
+          owner, removeIfExists: true, options: .asked(asked)
         ) { value, option in call(option.call, value, nil) }
       },
       remove: { _, owner in owner.map(observable.removeObserver) },
-      set: { observable.value = $0 }, count: { observable.observerCount })
+      set: { observable.value = $0 }, count: { observable.observerCount },
+      value: { observable.value })
   }
 }
 
@@ -171,19 +177,20 @@ extension SendableOptionsAdapter {
     let observable = Observable(0)
     return ProgramTarget(
       observable: observable,
-      bind: { _, owner, initial, old, call in
+      bind: { _, owner, asked, call in
         guard let owner = owner as? ProgramObject else { return }
         // A program runs on one thread: the closure never crosses to another.
         let closure = SingleThreaded(call)
         observable.addObserver(
-          owner, removeIfExists: true, options: .asked(initial: initial, old: old)
+          owner, removeIfExists: true, options: .asked(asked)
         ) { value, option in closure.value(option.call, value, nil) }
       },
       remove: { _, owner in
         guard let owner = owner as? ProgramObject else { return }
         observable.removeObserver(owner)
       },
-      set: { observable.value = $0 }, count: { observable.observerCount })
+      set: { observable.value = $0 }, count: { observable.observerCount },
+      value: { observable.value })
   }
 }
 
@@ -193,13 +200,14 @@ extension HandingAdapter {
     let observable = Observable(0)
     return ProgramTarget(
       observable: observable,
-      bind: { _, owner, initial, old, call in
+      bind: { _, owner, asked, call in
         guard let owner = owner as? ProgramObject else { return }
         observable.addObserver(
-          owner, removeIfExists: true, options: .asked(initial: initial, old: old)
+          owner, removeIfExists: true, options: .asked(asked)
         ) { handed, value, option in call(option.call, value, handed) }
       },
       remove: { _, owner in owner.map(observable.removeObserver) },
-      set: { observable.value = $0 }, count: { observable.observerCount })
+      set: { observable.value = $0 }, count: { observable.observerCount },
+      value: { observable.value })
   }
 }

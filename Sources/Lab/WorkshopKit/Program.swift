@@ -49,9 +49,9 @@ struct Reaction: Hashable {
 
 /// One step of a program, as the learner's code sees it.
 enum Step: Hashable {
-  /// Binds a slot (a key, an owner and key, an owner), asking for `.initial` and `.old` as
-  /// given, its closure doing `reaction`.
-  case bind(Int, initial: Bool = false, old: Bool = false, Reaction? = nil)
+  /// Binds a slot (a key, an owner and key, an owner), asking for `.initial`, `.old` and
+  /// `.new` as given, its closure doing `reaction`.
+  case bind(Int, initial: Bool = false, old: Bool = false, new: Bool = true, Reaction? = nil)
   /// Removes a slot's observer.
   case remove(Int)
   /// Removes again the first id a slot was bound under, removed before (exercise 1).
@@ -113,10 +113,12 @@ extension Program {
   {
     let initial = rules.hasOptions && random.chance(25)
     let old = rules.hasOptions && random.chance(40)
+    // Now and then an observer that asks for the old value, or the initial one, alone.
+    let new = !(rules.hasOptions && (initial || old) && random.chance(20))
     var reaction =
       random.chance(rules.nesting == .none ? 45 : 60) ? self.reaction(slot, rules, &random) : nil
     if old, random.chance(40) { reaction?.onOld = true }
-    return .bind(slot, initial: initial, old: old, reaction)
+    return .bind(slot, initial: initial, old: old, new: new, reaction)
   }
 
   private static func reaction(_ slot: Int, _ rules: ProgramRules, _ random: inout SeededRandom)
@@ -208,7 +210,7 @@ extension Step {
   /// The slots it names.
   var slots: [Int] {
     switch self {
-    case .bind(let slot, _, _, let reaction):
+    case .bind(let slot, _, _, _, let reaction):
       [slot] + (reaction.map { $0.action.slots } ?? [])
     case .remove(let slot), .removeOldID(let slot): [slot]
     case .set, .release: []
@@ -218,19 +220,20 @@ extension Step {
   /// Simpler forms of it: no reaction, fewer options, a smaller value.
   var simpler: [Step] {
     switch self {
-    case .bind(let slot, let initial, let old, let reaction):
+    case .bind(let slot, let initial, let old, let new, let reaction):
       var steps: [Step] = []
+      if !new { steps.append(.bind(slot, initial: initial, old: old, new: true, reaction)) }
       if let reaction {
-        steps.append(.bind(slot, initial: initial, old: old, nil))
+        steps.append(.bind(slot, initial: initial, old: old, new: new, nil))
         if reaction.onOld {
           var onNew = reaction
           onNew.onOld = false
-          steps.append(.bind(slot, initial: initial, old: old, onNew))
+          steps.append(.bind(slot, initial: initial, old: old, new: new, onNew))
         }
         if reaction.on > 1 {
           steps.append(
             .bind(
-              slot, initial: initial, old: old,
+              slot, initial: initial, old: old, new: new,
               Reaction(
                 on: reaction.on - 1, action: reaction.action.lowered(by: 1),
                 onOld: reaction.onOld)))
@@ -238,12 +241,16 @@ extension Step {
         for action in reaction.action.simpler where action.setsAbove(reaction.on) {
           steps.append(
             .bind(
-              slot, initial: initial, old: old,
+              slot, initial: initial, old: old, new: new,
               Reaction(on: reaction.on, action: action, onOld: reaction.onOld)))
         }
       }
-      if initial { steps.append(.bind(slot, initial: false, old: old, reaction)) }
-      if old { steps.append(.bind(slot, initial: initial, old: false, reaction)) }
+      if initial, new || old {
+        steps.append(.bind(slot, initial: false, old: old, new: new, reaction))
+      }
+      if old, new || initial {
+        steps.append(.bind(slot, initial: initial, old: false, new: new, reaction))
+      }
       return steps
     case .set(let value): return value > 1 ? [.set(1), .set(value - 1)] : []
     case .remove, .removeOldID, .release: return []
@@ -253,9 +260,9 @@ extension Step {
   func renaming(_ slot: Int, to other: Int) -> Step {
     let rename = { $0 == slot ? other : $0 }
     switch self {
-    case .bind(let bound, let initial, let old, let reaction):
+    case .bind(let bound, let initial, let old, let new, let reaction):
       return .bind(
-        rename(bound), initial: initial, old: old,
+        rename(bound), initial: initial, old: old, new: new,
         reaction.map {
           Reaction(on: $0.on, action: $0.action.renaming(slot, to: other), onOld: $0.onOld)
         })

@@ -2,6 +2,13 @@
 // code makes is checked, as it comes, against what the rules allow at that moment; after each
 // step, the counts and what was freed. The first difference is the program's failure.
 
+/// What a bind asks for, where the exercise has options.
+struct ProgramOptions {
+  var initial = false
+  var old = false
+  var new = true
+}
+
 /// What a closure is called for.
 enum ProgramCall {
   case initial, old, new
@@ -16,7 +23,7 @@ struct ProgramTarget {
   /// value and, where the handler is handed one, its owner.
   var bind:
     (
-      _ slot: Int, _ owner: AnyObject?, _ initial: Bool, _ old: Bool,
+      _ slot: Int, _ owner: AnyObject?, _ asked: ProgramOptions,
       _ call: @escaping (ProgramCall, Int, AnyObject?) -> Void
     ) -> Void
   /// Removes `slot`'s observer.
@@ -25,6 +32,8 @@ struct ProgramTarget {
   var removeOldID: (_ slot: Int) -> Void = { _ in }
   var set: (Int) -> Void
   var count: () -> Int
+  /// The value, as the observable's getter reads it.
+  var value: () -> Int
 }
 
 /// An object whose lifetime a program follows: an owner, or what a closure captured.
@@ -43,6 +52,7 @@ final class ProgramRun {
     let slot: Int
     let label: String
     let wantsOld: Bool
+    var wantsNew = true
     let reaction: Reaction?
     var live = true
     var replacedBy: String?
@@ -147,8 +157,8 @@ final class ProgramRun {
     reactions = []
     var done: String?
     switch step {
-    case .bind(let slot, let initial, let old, let reaction):
-      done = bind(slot, initial: initial, old: old, reaction: reaction)
+    case .bind(let slot, let initial, let old, let new, let reaction):
+      done = bind(slot, initial: initial, old: old, new: new, reaction: reaction)
       if done != nil, rules.cleansOnBind { clean() }
     case .remove(let slot):
       done = remove(slot)
@@ -174,6 +184,11 @@ final class ProgramRun {
     story.append(([done] + reactions.prefix(3)).joined(separator: ", and "))
     guard failure == nil else { return }
     checkFreed()
+    // The value: what the last set stored, once the step is over.
+    if failure == nil, target.value() != value {
+      failure =
+        "the value read \(target.value()) once the step was over, not \(value), the last value set"
+    }
     // The count after each set: read after a removal, it would name a count where a set
     // shows who was lost, and a count that cleans as it counts would hide a set's leftovers.
     if case .set = step, failure == nil { checkCount() }
@@ -197,7 +212,9 @@ final class ProgramRun {
   }
 
   /// Binds `slot`; what the story says, or `nil` when the step cannot be taken.
-  private func bind(_ slot: Int, initial: Bool, old: Bool, reaction: Reaction?) -> String? {
+  private func bind(
+    _ slot: Int, initial: Bool, old: Bool, new: Bool = true, reaction: Reaction?
+  ) -> String? {
     let ownerIndex = owner(of: slot)
     if let ownerIndex, owners[ownerIndex] == nil { return nil }
     let earlier = liveBinding(of: slot)
@@ -229,7 +246,10 @@ final class ProgramRun {
     let call: (ProgramCall, Int, AnyObject?) -> Void = { [weak self] kind, value, handed in
       withExtendedLifetime(closure) { self?.received(binding, kind, value, handed) }
     }
-    target.bind(slot, ownerIndex.flatMap { owners[$0] }, initial, old, call)
+    binding.wantsNew = new
+    target.bind(
+      slot, ownerIndex.flatMap { owners[$0] }, ProgramOptions(initial: initial, old: old, new: new),
+      call)
     if binding.awaitsInitial, failure == nil {
       failure =
         "\(binding.label) asked for .initial, and was not called with the value, \(value), "
@@ -237,8 +257,12 @@ final class ProgramRun {
     }
     var told = "bind \(rules.slots[slot])"
     if earlier != nil, rules.rebind != .newID { told += " again" }
-    let asked = [initial ? ".initial" : nil, old ? ".old" : nil].compactMap { $0 }
-    if !asked.isEmpty { told += " asking for " + asked.joined(separator: " and ") }
+    let asked = [initial ? ".initial" : nil, old ? ".old" : nil, new ? nil : "no .new"]
+      .compactMap { $0 }
+    if !asked.isEmpty {
+      told +=
+        " asking for " + asked.joined(separator: " and ").replacing(" and no", with: " only, no")
+    }
     return told
   }
 
@@ -369,7 +393,8 @@ final class ProgramRun {
 
   private func allowed(_ binding: Binding, old: Bool, _ got: Int, in round: Round) -> Bool {
     guard let snapshot = round.snapshot else { return false }
-    guard old ? binding.wantsOld && got == round.old : got == round.new else { return false }
+    guard old ? binding.wantsOld && got == round.old : binding.wantsNew && got == round.new
+    else { return false }
     guard !round.called.contains(Round.Key(binding: binding.number, old: old)) else {
       return false
     }
@@ -402,7 +427,7 @@ final class ProgramRun {
   }
 
   private func isRequired(_ binding: Binding, old: Bool, in round: Round) -> Bool {
-    binding.live && !binding.dead && (!old || binding.wantsOld)
+    binding.live && !binding.dead && (old ? binding.wantsOld : binding.wantsNew)
   }
 
   /// The calls the round must still make: whom, and whether of the old value.
@@ -428,6 +453,10 @@ final class ProgramRun {
     if old, !binding.wantsOld {
       return "\(binding.label) was called with an old value, \(got), though it did not ask "
         + "for .old"
+    }
+    if !old, !binding.wantsNew {
+      return "\(binding.label) was called with a new value, \(got), though it did not ask "
+        + "for .new"
     }
     let key = Round.Key(binding: binding.number, old: old)
     let with = old ? "the old value \(got)" : "\(got)"
