@@ -1,3 +1,4 @@
+import Dispatch
 import ObserverScenarios
 import Support
 
@@ -26,27 +27,40 @@ package enum GeneratedPrograms {
   /// The most programs a shrink runs.
   static let shrinkBudget = 4000
 
+  /// How long, in seconds, the programs may run, and then the shrink: slow code is tried with
+  /// fewer programs, and shown a less shrunk one, rather than stopped at the check's limit.
+  static let seconds = (programs: 2.0, shrinking: 1.0)
+
   /// Runs the programs of `rules`' exercise, each on a fresh target.
   static func check(_ rules: ProgramRules, _ makeTarget: () -> ProgramTarget) -> Outcome {
     let seed = Self.seed ?? defaultSeed
     // A stream of its own for each exercise.
     var random = SeededRandom(seed: seed &* 0x2545_F491_4F6C_DD1D &+ UInt64(rules.exercise))
-    for index in 0..<programs {
+    let deadline = now() + UInt64(seconds.programs * 1e9)
+    var ran = 0
+    for index in 0..<programs where now() < deadline {
+      ran += 1
       let length = 2 + index % (longest - 1)
       let program = Program.random(rules, length: length, using: &random)
       func run(_ program: Program) -> (story: String, failure: String)? {
         ProgramRun.failure(of: program, rules, target: makeTarget)
       }
       guard let found = run(program) else { continue }
-      let shortest = program.shrunk(budget: shrinkBudget) { run($0)?.failure }
+      let shrinking = now() + UInt64(seconds.shrinking * 1e9)
+      let shortest = program.shrunk(budget: shrinkBudget) { candidate in
+        now() < shrinking ? run(candidate)?.failure : nil
+      }
       let (story, failure) = run(shortest) ?? found
       return .flaw(
         "\(story) → \(failure) (generated program \(index + 1) of seed \(seed), shrunk; "
           + "replay: swift run workshop \(rules.exercise) --seed \(seed))")
     }
     return .holds(
-      "\(programs) generated programs of \(rules.tried) (seed \(seed)): each kept the promise")
+      "\(ran) generated programs of \(rules.tried) (seed \(seed)): each kept the promise")
   }
+
+  /// The time, in nanoseconds.
+  private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 }
 
 extension ProgramRules {
