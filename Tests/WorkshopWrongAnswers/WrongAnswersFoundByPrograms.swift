@@ -297,9 +297,100 @@ final class WeakBox {
   init(_ object: AnyObject) { self.object = object }
 }
 
+// MARK: - More of the kinds above
+
+/// Removes the last entry when the id is not found: removing an id twice removes another.
+final class RemovesLastWhenNotFound: RemovableBase, RemovableClosuresObservable {
+  func removeObserver(_ id: Int) {
+    if let index = entries.firstIndex(where: { $0.id == id }) {
+      entries.remove(at: index)
+    } else if !entries.isEmpty {
+      entries.removeLast()
+    }
+  }
+}
+
+/// Binding a key again during a set appends it to the order: it is called twice after.
+final class RebindDuringSetAppendsKey: KeyedBase, KeyedObservable {
+  private var isNotifying = false
+  override var value: Int {
+    willSet { isNotifying = true }
+    didSet { isNotifying = false }
+  }
+  func bindObserver(forKey key: String, _ observer: @escaping (Int) -> Void) {
+    if observers.updateValue(observer, forKey: key) == nil || isNotifying { keys.append(key) }
+  }
+  func removeObserver(forKey key: String) {
+    observers[key] = nil
+    keys.removeAll { $0 == key }
+  }
+}
+
+/// Blocks the observers removed during a set by their object, and never forgets them: an
+/// observer removed mid-set and added again is never called again.
+final class BlocksRemovedObjects: OptionsBase, OptionsObservable {
+  private var blocked: [ObjectIdentifier] = []
+  private var isNotifying = false
+  override func deliver(old: Int, new: Int) {
+    isNotifying = true
+    callbacks.removeAll { $0.observer == nil }
+    let snapshot = callbacks
+    for (value, option) in [(old, WrongOptions.old), (new, .new)] {
+      for callback in snapshot where callback.options.contains(option) {
+        guard let observer = callback.observer,
+          !blocked.contains(ObjectIdentifier(observer))
+        else { continue }
+        callback.closure(value, option)
+      }
+    }
+    isNotifying = false
+  }
+  override func removeObserver(_ observer: AnyObject) {
+    if isNotifying { blocked.append(ObjectIdentifier(observer)) }
+    super.removeObserver(observer)
+  }
+}
+
+/// Remembers the last observer handed over, strongly, for the next call.
+final class KeepsTheLastHanded: HandingBase, HandingObservable {
+  private var lastHanded: AnyObject?
+  override func closure<Observer: AnyObject>(
+    for observer: Observer, _ handler: @escaping (Observer, Int, WrongOptions) -> Void
+  ) -> (Int, WrongOptions) -> Void {
+    { [weak self, weak observer] value, option in
+      guard let observer else { return }
+      self?.lastHanded = observer
+      handler(observer, value, option)
+    }
+  }
+}
+
 extension WrongAnswer {
   /// The answers above, each caught by its exercise's generated check.
   static let foundByPrograms = [
+    WrongAnswer(
+      name: "01-removes-last-when-not-found", exercise: 1,
+      mistake: "removing an id that is not bound removes the last closure",
+      caughtBy: .check(.generatedRemovals), evidence: "→",
+      code: .exercise(1, RemovableClosuresAdapter<RemovesLastWhenNotFound>.self, isSendable: false)),
+    WrongAnswer(
+      name: "02-rebind-during-set-appends-key", exercise: 2,
+      mistake: "a key bound again during a set is appended to the order again",
+      caughtBy: .check(.generatedKeysInOrder), evidence: "twice",
+      code: .exercise(2, KeyedAdapter<RebindDuringSetAppendsKey>.self, isSendable: false),
+      counterexample: "twice"),
+    WrongAnswer(
+      name: "06-blocks-removed-objects", exercise: 6,
+      mistake: "observers removed during a set are blocked by object, for ever",
+      caughtBy: .check(.generatedRemovalsMidSet), evidence: "was not called with",
+      code: .exercise(6, OptionsAdapter<BlocksRemovedObjects>.self, isSendable: false),
+      counterexample: "was not called with"),
+    WrongAnswer(
+      name: "08-keeps-the-last-handed", exercise: 8,
+      mistake: "the observable keeps the last observer it handed over, strongly",
+      caughtBy: .check(.generatedHandedOwners), evidence: "was not freed",
+      code: .exercise(8, HandingAdapter<KeepsTheLastHanded>.self, isSendable: false),
+      counterexample: "was not freed"),
     WrongAnswer(
       name: "01-walks-live-entries-by-index", exercise: 1,
       mistake: "a set walks the live array by index, so a one-shot observer makes it skip the next",
