@@ -17,6 +17,12 @@ package struct WrongAnswer: Sendable, CustomStringConvertible {
   package var evidence: String
   /// The code.
   package var code: ExerciseCode
+  /// What the shortest counterexample of the exercise's generated check must say, for
+  /// exercises 1 to 8; `|` separates phrases of which it must say one. Empty: any
+  /// counterexample will do, as long as there is one.
+  package var counterexample = ""
+  /// Whether its mistake is a race, which a check finds only when two threads run at once.
+  package var isRace = false
 
   /// Its name.
   package var description: String { name }
@@ -32,5 +38,5 @@ package struct WrongAnswer: Sendable, CustomStringConvertible {
   /// Every wrong answer, by exercise.
   package static let all: [WrongAnswer] =
     exercise1 + exercise2 + exercise3 + exercise4 + exercise5 + exercise6 + exercise7
-    + exercise8 + exercise9 + exercise10
+    + exercise8 + exercise9 + exercise10 + foundByPrograms + foundByThreads + exercise10Time
 }

@@ -197,3 +197,63 @@ extension WrongAnswer {
       code: .mainActorScores(ScreenHoppingOffTheMainThreadOnly.self, RightSaver.self)),
   ]
 }
+
+// MARK: - Exercise 10: time
+
+/// Shows the value it reads as it opens, then observes without `.initial`: a score set between
+/// the read and the subscription is never shown.
+@MainActor
+final class ScreenReadsThenObserves: ScoresScreenModel {
+  var token: ObservationToken?
+  init(showing scores: WrongScores, on display: ScoreDisplay) {
+    display.show(scores.observable.value)
+    token = scores.observable.observe { display.show($0.newValue) }
+  }
+  func close() { token?.cancel() }
+}
+
+/// Latest scores whose `set` hands the change to another queue: it is not done when `set`
+/// returns.
+final class ScoresSetLater: Sendable, LatestScoresModel {
+  let observable: Observable<[Int: Int]>
+  private let queue = DispatchQueue(label: "scores")
+  init(_ scores: [Int: Int]) { observable = Observable(scores) }
+  func set(_ scores: [Int: Int]) {
+    queue.async { self.observable.value = scores }
+  }
+}
+
+/// The screen as the answer has it, on `ScoresSetLater`.
+@MainActor
+final class ScreenOfScoresSetLater: ScoresScreenModel {
+  var token: ObservationToken?
+  init(showing scores: ScoresSetLater, on display: ScoreDisplay) {
+    token = scores.observable.observe(options: .initial) { display.show($0.newValue) }
+  }
+  func close() { token?.cancel() }
+}
+
+/// The saver as the answer has it, on `ScoresSetLater`.
+final class SaverOfScoresSetLater: Sendable, ScoreSaverModel {
+  let token: ObservationToken
+  init(saving scores: ScoresSetLater, to file: ScoreFile) {
+    token = scores.observable.observeOnAnyThread { file.save($0.newValue) }
+  }
+}
+
+extension WrongAnswer {
+  /// Exercise 10's answers above: what a screen shows as it opens, and when a set is done.
+  static let exercise10Time = [
+    WrongAnswer(
+      name: "10-screen-reads-then-observes", exercise: 10,
+      mistake: "the screen shows the value it reads, then observes without .initial",
+      caughtBy: .check(.openedWhileAnotherThreadSets),
+      evidence: "between reading the value and observing|again or before it",
+      code: .mainActorScores(ScreenReadsThenObserves.self, RightSaver.self), isRace: true),
+    WrongAnswer(
+      name: "10-set-done-later", exercise: 10,
+      mistake: "set hands the change to another queue, so it is not done when set returns",
+      caughtBy: .check(.setSeenWhenItReturns), evidence: "not done when set returned",
+      code: .mainActorScores(ScreenOfScoresSetLater.self, SaverOfScoresSetLater.self)),
+  ]
+}

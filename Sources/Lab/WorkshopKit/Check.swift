@@ -65,6 +65,9 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// Exercise 9: what a removed, replaced or dead observer's closure captured is freed with no
   /// lock held, since its deinit may use the observable.
   case capturesFreedWithNoLockHeld = "captures-freed-with-no-lock-held"
+  /// Exercise 9: one thread sets 1, 2, 3, … while another adds observers with `.initial`:
+  /// each is shown the value it was added at, then every later one, once.
+  case addedWhileAnotherThreadSets = "added-while-another-thread-sets"
   /// Exercise 10: a screen opened on saved scores shows them before its init returns.
   case screenOpensOnSavedScores = "screen-opens-on-saved-scores"
   /// Exercise 10: scores set on another thread reach the screen on the main thread, in order.
@@ -81,6 +84,42 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// Exercise 10: a score set on the main actor after one on its way from another thread is
   /// shown after it: the screen ends on the latest.
   case latestScoreShownLast = "latest-score-shown-last"
+
+  /// Exercise 10: scores set, on the main actor or on another thread, are what a screen
+  /// opened after `set` returns shows first.
+  case setSeenWhenItReturns = "a-set-is-seen-when-it-returns"
+  /// Exercise 10: screens opened on the main actor while another thread sets 1, 2, 3, … each
+  /// show the value they opened on, then every later one, in order, none skipped.
+  case openedWhileAnotherThreadSets = "opened-while-another-thread-sets"
+
+  // Generated programs (see ``GeneratedPrograms``): many short programs over the exercise's
+  // API, checked against a model of its promise; the shortest failing one is the evidence.
+
+  /// Exercise 1: binds, removals (once, twice, of old ids) and sets, closures removing
+  /// themselves or others and binding newcomers mid-set.
+  case generatedRemovals = "generated-binds-and-removals"
+  /// Exercise 2: keys bound, bound again, removed and bound again, in order, mid-set too.
+  case generatedKeysInOrder = "generated-keys-in-order"
+  /// Exercise 3: owners and keys bound, bound again, removed, owners let go.
+  case generatedOwnersAndKeys = "generated-owners-and-keys"
+  /// Exercise 4: observers let go between and during sets; what a set must drop and free.
+  case generatedReleases = "generated-releases-and-sets"
+  /// Exercise 5: observers bound again, let go, between and during sets.
+  case generatedRebinds = "generated-binds-again"
+  /// Exercise 6: removals, additions and sets from inside closures, `.initial` and `.old`.
+  case generatedRemovalsMidSet = "generated-removals-mid-set"
+  /// Exercise 7: sets from inside closures, chained, with removals and `.old`.
+  case generatedNestedSets = "generated-nested-sets"
+  /// Exercise 8: observers added, removed and let go, each handler handed its own.
+  case generatedHandedOwners = "generated-handed-owners"
+  /// Exercise 9: exercise 6's programs, on one thread: removals, additions and sets from
+  /// inside closures, `.initial` and `.old`.
+  case generatedSendableOnOneThread = "generated-programs-on-one-thread"
+}
+
+extension Check {
+  /// Whether it runs generated programs (``GeneratedPrograms``) rather than one fixed sequence.
+  package var isGenerated: Bool { rawValue.hasPrefix("generated-") }
 }
 
 /// One thing an exercise is graded on: a scenario shared with the stages, or a check of the

@@ -130,19 +130,30 @@ func listed(_ names: [String]) -> String {
 }
 
 /// The entries `object` stores, counted in its own storage rather than by its `observerCount`:
-/// the largest array, dictionary or set among its stored properties, with that property's name.
-/// `nil` when it has none that reflection can see.
+/// the largest array, dictionary or set among its stored properties whose entries hold a
+/// closure, with that property's name. Only those: a collection of anything else (the last
+/// values set, a cache of names) is not where the observers are, whatever its size. `nil` when
+/// reflection sees no such collection with an entry in it.
 func storedEntries(of object: AnyObject) -> (count: Int, property: String)? {
   var largest: (count: Int, property: String)?
   // The class's own properties, then each superclass's.
   let mirrors = sequence(first: Mirror(reflecting: object)) { $0.superclassMirror }
   for child in mirrors.flatMap(\.children) {
     let mirror = Mirror(reflecting: child.value)
-    guard [.collection, .dictionary, .set].contains(mirror.displayStyle) else { continue }
+    guard [.collection, .dictionary, .set].contains(mirror.displayStyle),
+      let first = mirror.children.first, holdsAClosure(first.value, depth: 3)
+    else { continue }
     let count = mirror.children.count
     if count >= largest?.count ?? 0 { largest = (count, child.label ?? "its storage") }
   }
   return largest
+}
+
+/// Whether `value` is a closure, or holds one within `depth` levels of stored properties.
+private func holdsAClosure(_ value: Any, depth: Int) -> Bool {
+  if String(describing: type(of: value)).contains("->") { return true }
+  guard depth > 0 else { return false }
+  return Mirror(reflecting: value).children.contains { holdsAClosure($0.value, depth: depth - 1) }
 }
 
 /// Counts `observable`'s entries in its storage where reflection can, else by its own count;

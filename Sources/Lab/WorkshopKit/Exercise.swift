@@ -110,7 +110,40 @@ package struct ExerciseCode: Sendable {
   /// The outcome, with evidence that names what happened where the scenario's own words tell
   /// a different mistake's story: a nested set that was dropped is not one that "reached them
   /// first".
+  /// The scenarios' explanations the workshop words more carefully: each guesses at a cause
+  /// the scenario cannot see, and a learner's code may fail (or pass) for another. The
+  /// scenarios keep theirs, which compare-stages and the tutorial show for the stages.
+  private static let rewordings: [Scenario.Name: [(guess: String, said: String)]] = [
+    // Removed ids that collide fail it as a copy does.
+    .unsubscribeDuringNotification: [
+      (
+        ": the loop walks a copy taken before the removal",
+        ": once removeObserver returns, the observer must not be called, not even later in "
+          + "the notification under way"
+      )
+    ],
+    // Code that ignores the second subscription passes it too.
+    .sameObserverTwice: [
+      (
+        "called once: subscribing again replaced its first subscription",
+        "called once for one change, though subscribed twice"
+      )
+    ],
+    // A field of the callback may hold it as well as the closure.
+    .strongCaptureFreedWithoutUnsubscribe: [
+      (
+        ": the stored closure captures it",
+        ": something the observable stores holds it, a closure or a field of its entry,"
+      )
+    ],
+  ]
+
   private func refined(_ outcome: Outcome, of name: Scenario.Name) -> Outcome {
+    var outcome = outcome
+    for (guess, said) in Self.rewordings[name] ?? [] where outcome.detail.contains(guess) {
+      outcome = Outcome(
+        verdict: outcome.verdict, detail: outcome.detail.replacing(guess, with: said))
+    }
     guard outcome.verdict == .flaw, name == .reentrantSetEndsOnLatest, let design else {
       return outcome
     }

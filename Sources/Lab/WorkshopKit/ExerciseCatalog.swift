@@ -34,7 +34,7 @@ extension Exercise {
         """,
       aimed: [.explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe],
       kept: [.deliversEveryChange, .deliveryOrder, .sameKeyTwoObservers],
-      checks: [.removesOneOfSeveral, .removesTwiceThenBinds],
+      checks: [.removesOneOfSeveral, .removesTwiceThenBinds, .generatedRemovals],
       api: .removableClosures,
       hints: [
         "An array of bare closures cannot tell one closure from another. What could each "
@@ -54,7 +54,7 @@ extension Exercise {
         """,
       aimed: [.deliveryOrder],
       kept: keptByStage2,
-      checks: [.reboundKeyKeepsItsPlace, .removedKeyBoundAgainGoesLast],
+      checks: [.reboundKeyKeepsItsPlace, .removedKeyBoundAgainGoesLast, .generatedKeysInOrder],
       api: .keyed,
       hints: [
         "A dictionary has no order of its own. Something beside it, or instead of it, has to "
@@ -74,7 +74,7 @@ extension Exercise {
         """,
       aimed: [.sameKeyTwoObservers],
       kept: keptByStage2,
-      checks: [.twoOwnersOneKey, .oneOwnerTwoKeys],
+      checks: [.twoOwnersOneKey, .oneOwnerTwoKeys, .generatedOwnersAndKeys],
       api: .ownerKeyed,
       hints: [
         "The dictionary's key is what decides a collision. What would make two owners' keys "
@@ -93,7 +93,7 @@ extension Exercise {
         """,
       aimed: [.deadEntriesRemovedOnSet],
       kept: keptByStage3,
-      checks: [.setDropsEveryDeadEntry],
+      checks: [.setDropsEveryDeadEntry, .generatedReleases],
       api: .weak,
       hints: [
         "Look at what bindObserver does before it appends: the same clean-up belongs in the "
@@ -111,7 +111,10 @@ extension Exercise {
         """,
       aimed: [.sameObserverTwice],
       kept: keptByStage3,
-      checks: [.secondBindReplacesTheFirst, .rebindAmongSeveral, .rebindBehindADeadEntry],
+      checks: [
+        .secondBindReplacesTheFirst, .rebindAmongSeveral, .rebindBehindADeadEntry,
+        .generatedRebinds,
+      ],
       api: .weak,
       hints: [
         "Before appending, look for an entry whose observer is the one binding now.",
@@ -131,7 +134,7 @@ extension Exercise {
       kept: keptByStage4,
       checks: [
         .removedMidNotificationAmongSeveral, .removedAndAddedAgainMidNotification,
-        .lastRemovedAnotherAddedMidNotification,
+        .lastRemovedAnotherAddedMidNotification, .generatedRemovalsMidSet,
       ],
       api: .options,
       hints: [
@@ -153,6 +156,7 @@ extension Exercise {
       kept: keptByStage4,
       checks: [
         .twoNestedSetsInOrder, .chainedNestedSets, .nestedSetsOldValues, .laterSetDelivered,
+        .generatedNestedSets,
       ],
       api: .options,
       hints: [
@@ -179,7 +183,10 @@ extension Exercise {
         .strongCaptureFreedAfterUnsubscribe, .sameKeyTwoObservers, .sameObserverTwice,
         .initialValue, .oldValue,
       ],
-      checks: [.releasedDuringSet, .handsItsOwnObserver, .observableFreedWhileObserversLive],
+      checks: [
+        .releasedDuringSet, .handsItsOwnObserver, .observableFreedWhileObserversLive,
+        .generatedHandedOwners,
+      ],
       api: .handing,
       hints: [
         "Find the closure that captures observer: as long as the observable keeps it, it "
@@ -202,7 +209,8 @@ extension Exercise {
       kept: keptByStage4 + [.unsubscribeDuringNotification],
       checks: [
         .threadsShareIt, .closureUsesTheObservable, .otherThreadDuringClosure,
-        .initialCallWithNoLockHeld, .capturesFreedWithNoLockHeld,
+        .initialCallWithNoLockHeld, .capturesFreedWithNoLockHeld, .generatedSendableOnOneThread,
+        .addedWhileAnotherThreadSets,
       ],
       api: .sendableOptions,
       hints: [
@@ -232,7 +240,7 @@ extension Exercise {
       checks: [
         .screenOpensOnSavedScores, .screenShowsOnMainThread, .everyScoreToBothInOrder,
         .closedScreenStopsAndIsFreed, .screenLetGoIsFreed, .closedWithAScoreOnItsWay,
-        .latestScoreShownLast,
+        .latestScoreShownLast, .setSeenWhenItReturns, .openedWhileAnotherThreadSets,
       ],
       api: .mainActorScores,
       hints: [

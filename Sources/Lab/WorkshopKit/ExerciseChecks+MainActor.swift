@@ -155,6 +155,8 @@ where Saver.Scores == Screen.Scores {
       case .screenLetGoIsFreed: screenLetGoIsFreed(patience)
       case .closedWithAScoreOnItsWay: closedWithAScoreOnItsWay(patience)
       case .latestScoreShownLast: latestScoreShownLast(patience)
+      case .setSeenWhenItReturns: setSeenWhenItReturns()
+      case .openedWhileAnotherThreadSets: openedWhileAnotherThreadSets(patience)
       default: .flaw("\(check.rawValue) is not a check of this exercise's API")
       }
     }
@@ -252,6 +254,122 @@ where Saver.Scores == Screen.Scores {
     }
     return .flaw(
       "\(steps): the screen showed \(values(got)), not \(values(expected.map { [7: $0] }))")
+  }
+
+  private static func setSeenWhenItReturns() -> Outcome {
+    let scores = Scores([7: 0])
+    let handed = Handed(value: scores)
+    let display = ScoreDisplay()
+    // On the main actor, a set reaches a main-actor handler before it returns; a set done
+    // later, elsewhere, cannot reach it before this job of the main actor ends.
+    let shown = onMain {
+      let screen = Screen(showing: handed.value, on: display)
+      var shown: [[Int: Int]?] = []
+      for value in 1...3 {
+        handed.value.set([7: value])
+        shown.append(display.shown.last?.scores)
+      }
+      screen.close()
+      return shown
+    }
+    let steps = "a screen opened on 7: 0, then the main actor set 7: 1, 2, 3"
+    for (value, last) in zip(1..., shown) where last != [7: value] {
+      return .flaw(
+        "\(steps): when set(7: \(value)) returned, the screen showed "
+          + "\(last.map(text) ?? "nothing"), not 7: \(value): the set was not done when set "
+          + "returned. Set the observable's value in set itself, not later")
+    }
+    return withExtendedLifetime(scores) {
+      .holds("\(steps): when each set returned, the screen showed its score")
+    }
+  }
+
+  /// How many scores the setting thread sets, and screens the main actor opens meanwhile.
+  private static var scoresSet: Int { 300 }
+  private static var screensOpened: Int { 40 }
+  /// The window a race needs is a few microseconds wide: many rounds, so that one shows it,
+  /// as many as fit in a second.
+  private static var openingRounds: Int { 60 }
+
+  private static func openedWhileAnotherThreadSets(_ patience: Double) -> Outcome {
+    let steps =
+      "another thread set 7: 1, 2, 3, … \(scoresSet) while the main actor opened \(screensOpened) "
+      + "screens, one after another"
+    let deadline = DispatchTime.now().uptimeNanoseconds + 1_000_000_000
+    var rounds = 0
+    for _ in 0..<openingRounds where DispatchTime.now().uptimeNanoseconds < deadline {
+      rounds += 1
+      let scores = Scores([7: 0])
+      let handed = Handed(value: scores)
+      let displays = (0..<screensOpened).map { _ in ScoreDisplay() }
+      let (count, opened) = (scoresSet, screensOpened)
+      // The setting thread, started first, sets a score every few microseconds; the main
+      // actor opens the screens meanwhile, in one job.
+      let setter = Thread {
+        for value in 1...count {
+          handed.value.set([7: value])
+          let due = DispatchTime.now().uptimeNanoseconds + 20_000
+          while DispatchTime.now().uptimeNanoseconds < due {}
+        }
+      }
+      setter.start()
+      let screens = onMain {
+        var screens: [Screen] = []
+        for display in displays {
+          screens.append(Screen(showing: handed.value, on: display))
+          let due = DispatchTime.now().uptimeNanoseconds + UInt64(count * 20_000 / opened)
+          while DispatchTime.now().uptimeNanoseconds < due {}
+        }
+        return Handed(value: screens)
+      }
+      for (index, display) in displays.enumerated() {
+        let shown = display.wait(seconds: patience, forLast: [7: count]).map { $0.scores[7] ?? -1 }
+        if let flaw = openedFlaw(shown, screen: index + 1, steps) {
+          onMain { closeAll(screens.value) }
+          return flaw
+        }
+      }
+      onMain { closeAll(screens.value) }
+    }
+    return .holds(
+      "\(steps), \(rounds) times: each showed the score it opened on, then every later "
+        + "one, in order")
+  }
+
+  @MainActor
+  private static func closeAll(_ screens: [Screen]) {
+    for screen in screens { screen.close() }
+  }
+
+  /// What is wrong with what screen `number` showed, when it is not one score, then each
+  /// later one up to the last set.
+  private static func openedFlaw(_ shown: [Int], screen number: Int, _ steps: String)
+    -> Outcome?
+  {
+    guard let first = shown.first else {
+      return .flaw("\(steps): screen \(number) showed nothing")
+    }
+    if shown == Array(first...max(first, scoresSet)) { return nil }
+    let screen = "screen \(number) showed \(first) as it opened"
+    if let twice = shown.dropFirst().first(where: { $0 <= first }) {
+      return .flaw(
+        "\(steps): \(screen), then \(twice) again or before it: what a screen shows as it "
+          + "opens must come from the subscription itself, .initial, not from a read before or "
+          + "after it")
+    }
+    if let lost = (first...(shown.max() ?? first)).first(where: { !shown.contains($0) }) {
+      return .flaw(
+        "\(steps): \(screen), then never \(lost): a score set between reading the value and "
+          + "observing is lost. Observe with .initial instead of reading the value first")
+    }
+    if let last = shown.last, shown == Array(first...last) {
+      return .flaw(
+        "\(steps): \(screen), then each later score up to \(last), and no more, not up to "
+          + "\(scoresSet): its subscription ended, or the changes never reached the main actor")
+    }
+    return .flaw(
+      "\(steps): \(screen), then \(shown.dropFirst().prefix(8).map(String.init).joined(separator: ", ")), "
+        + "not each later score once, in order")
   }
 
   private static func screenShowsOnMainThread(_ patience: Double) -> Outcome {
@@ -381,9 +499,10 @@ where Saver.Scores == Screen.Scores {
       afterClose.isEmpty
         ? .holds("\(steps): the closed screen showed nothing of 1")
         : .flaw(
-          "\(steps): the closed screen still showed \(values(afterClose)). A hop of your own to "
-            + "the main actor (a Task, DispatchQueue.main.async) carries a score that close() "
-            + "cannot stop; a handler observe() runs on the main actor can be")
+          "\(steps): the closed screen still showed \(values(afterClose)). Once close() "
+            + "returns, nothing more may reach it: close() must end this screen's own "
+            + "subscription, and a hop of your own to the main actor (a Task, "
+            + "DispatchQueue.main.async) carries a score that close() cannot stop")
     }
   }
 

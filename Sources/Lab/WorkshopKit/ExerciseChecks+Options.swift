@@ -16,6 +16,8 @@ extension OptionsAdapter {
     case .chainedNestedSets: chainedNestedSets()
     case .nestedSetsOldValues: nestedSetsOldValues()
     case .laterSetDelivered: laterSetDelivered()
+    case .generatedRemovalsMidSet: GeneratedPrograms.check(.removeAtOnce) { programTarget() }
+    case .generatedNestedSets: GeneratedPrograms.check(.queueNestedSets) { programTarget() }
     default: notRunHere(check)
     }
   }
@@ -223,6 +225,7 @@ extension HandingAdapter {
     case .releasedDuringSet: releasedDuringSet()
     case .handsItsOwnObserver: handsItsOwnObserver()
     case .observableFreedWhileObserversLive: observableFreedWhileObserversLive()
+    case .generatedHandedOwners: GeneratedPrograms.check(.handOverTheOwner) { programTarget() }
     default: notRunHere(check)
     }
   }
@@ -304,7 +307,7 @@ extension HandingAdapter {
 // MARK: - Exercise 9
 
 /// An owner a thread may hand to the observable.
-private final class SendableOwner: Sendable {
+final class SendableOwner: Sendable {
   let index: Int
   init(_ index: Int) { self.index = index }
 }
@@ -316,6 +319,8 @@ extension SendableOptionsAdapter {
     case .closureUsesTheObservable: closureUsesTheObservable()
     case .otherThreadDuringClosure: otherThreadDuringClosure()
     case .initialCallWithNoLockHeld: initialCallWithNoLockHeld()
+    case .generatedSendableOnOneThread: GeneratedPrograms.check(.sendable) { programTarget() }
+    case .addedWhileAnotherThreadSets: addedWhileAnotherThreadSets()
     case .capturesFreedWithNoLockHeld: capturesFreedWithNoLockHeld()
     default: notRunHere(check)
     }

@@ -11,6 +11,7 @@ extension RemovableClosuresAdapter {
     switch check {
     case .removesOneOfSeveral: removesOneOfSeveral()
     case .removesTwiceThenBinds: removesTwiceThenBinds()
+    case .generatedRemovals: GeneratedPrograms.check(.removableClosures) { programTarget() }
     default: notRunHere(check)
     }
   }
@@ -83,6 +84,8 @@ extension KeyedAdapter {
     switch check {
     case .reboundKeyKeepsItsPlace: reboundKeyKeepsItsPlace()
     case .removedKeyBoundAgainGoesLast: removedKeyBoundAgainGoesLast()
+    case .generatedKeysInOrder:
+      GeneratedPrograms.check(.keysInOrder) { programTarget(keys: ProgramRules.keysInOrder.slots) }
     default: notRunHere(check)
     }
   }
@@ -139,6 +142,10 @@ extension OwnerKeyedAdapter {
     switch check {
     case .twoOwnersOneKey: twoOwnersOneKey()
     case .oneOwnerTwoKeys: oneOwnerTwoKeys()
+    case .generatedOwnersAndKeys:
+      GeneratedPrograms.check(.ownersAndKeys) {
+        programTarget(keys: ["label", "badge", "label", "badge"])
+      }
     default: notRunHere(check)
     }
   }
@@ -227,6 +234,8 @@ extension WeakAdapter {
     case .secondBindReplacesTheFirst: secondBindReplacesTheFirst()
     case .rebindAmongSeveral: rebindAmongSeveral()
     case .rebindBehindADeadEntry: rebindBehindADeadEntry()
+    case .generatedReleases: GeneratedPrograms.check(.cleanOnSet) { programTarget() }
+    case .generatedRebinds: GeneratedPrograms.check(.oneEntryPerObserver) { programTarget() }
     default: notRunHere(check)
     }
   }

@@ -141,10 +141,11 @@ package enum IsolatedGrading {
   /// In the workshop: grades `exercise` in child processes. When a child hangs, the criterion
   /// it was running gets a ✗ saying so, and a new child runs the ones after it; when it
   /// crashes, the criterion gets the runtime's own message, and the ones after it are not run.
-  /// `command` is the grading child's executable and the arguments before ``childFlag``.
+  /// `command` is the grading child's executable and the arguments before ``childFlag``;
+  /// `seed`, when given, is the generated programs' (``GeneratedPrograms``).
   package static func grade(
     _ exercise: Exercise, command: [String], limits: GradingLimits = .standard,
-    progress: (Criterion) -> Void = { _ in }
+    seed: UInt64? = nil, progress: (Criterion) -> Void = { _ in }
   ) -> ExerciseGrade {
     let deadline = Date().addingTimeInterval(limits.total)
     var outcomes: [Criterion: Outcome] = [:]
@@ -154,8 +155,8 @@ package enum IsolatedGrading {
     var stop: ExerciseGrade.Stop?
     while !remaining.isEmpty, notRun == nil {
       let run = runChild(
-        exercise.number, remaining, command: command, limits: limits, deadline: deadline,
-        progress: progress)
+        exercise.number, remaining, command: command, limits: limits, seed: seed,
+        deadline: deadline, progress: progress)
       outcomes.merge(run.outcomes) { $1 }
       guard let ending = run.ending else { break }
       guard let running = run.running, let index = remaining.firstIndex(of: running) else {
@@ -229,9 +230,10 @@ package enum IsolatedGrading {
   /// Runs one child on `criteria`, reading its report as it comes.
   private static func runChild(
     _ number: Int, _ criteria: [Criterion], command: [String], limits: GradingLimits,
-    deadline: Date, progress: (Criterion) -> Void
+    seed: UInt64?, deadline: Date, progress: (Criterion) -> Void
   ) -> ChildRun {
     var environment = ProcessInfo.processInfo.environment
+    environment[GeneratedPrograms.seedVariable] = seed.map { String($0) }
     environment[reportVariable] = String(reportDescriptor)
     environment[graderVariable] = String(getpid())
     // The runtime's backtrace, plain, without waiting for a debugger: its first frame in the

@@ -32,6 +32,8 @@ package enum WorkshopCommand {
     package var format: Format = .text
     /// Whether an unsolved exercise among those graded fails the run.
     package var strict = false
+    /// The seed the generated programs are drawn from (`--seed`); the default one when `nil`.
+    package var seed: UInt64?
   }
 
   /// What the options given so far ask for.
@@ -40,6 +42,7 @@ package enum WorkshopCommand {
     var strict = false
     var watch = false
     var reset = false
+    var seed: UInt64?
   }
 
   private static var numbers: String {
@@ -73,6 +76,15 @@ package enum WorkshopCommand {
         }
         options.format = parsed
       },
+      .value(
+        "--seed", "seed", valid: "a whole number from 0",
+        help: "draw the generated programs from this seed: replays a counterexample"
+      ) { options, word throws(UsageError) in
+        guard let seed = UInt64(word) else {
+          throw UsageError(message: "--seed takes a whole number from 0, not '\(word)'")
+        }
+        options.seed = seed
+      },
       .flag("--strict", help: "exit 1 when an exercise graded is not yet solved") { options in
         options.strict = true
       },
@@ -87,7 +99,7 @@ package enum WorkshopCommand {
     words: [
       CommandWord(
         "grade", argument: ("number", { numbers }), argumentIsOptional: true,
-        options: ["--format", "--strict", "--watch"],
+        options: ["--format", "--strict", "--watch", "--seed"],
         help: "grade every exercise, or the one numbered: each scenario it aims at and keeps, "
           + "with the evidence; the word may be left out"
       ) { word, options throws(UsageError) in
@@ -95,9 +107,14 @@ package enum WorkshopCommand {
         if options.watch, options.format == .json {
           throw UsageError(message: "--watch prints text only (valid: --format text)")
         }
+        if options.watch, options.seed != nil {
+          throw UsageError(message: "--seed replays one grading: give it without --watch")
+        }
         let request: Request =
           options.watch ? .watch(number) : number.map { .grade($0) } ?? .list
-        return Invocation(request: request, format: options.format ?? .text, strict: options.strict)
+        return Invocation(
+          request: request, format: options.format ?? .text, strict: options.strict,
+          seed: options.seed)
       },
       CommandWord(
         "hint", argument: ("number", { numbers }), argumentIsOptional: true,
@@ -136,7 +153,10 @@ package enum WorkshopCommand {
       let exerciseCode = Int(arguments[1]).flatMap({ code[$0] })
     {
       let criteria = arguments.dropFirst(2).compactMap(Criterion.init(name:))
-      IsolatedGrading.report(criteria, on: exerciseCode, io: IsolatedGrading.childIO(io))
+      let seed = io.environment[GeneratedPrograms.seedVariable].flatMap { UInt64($0) }
+      GeneratedPrograms.$seed.withValue(seed) {
+        IsolatedGrading.report(criteria, on: exerciseCode, io: IsolatedGrading.childIO(io))
+      }
       return .success
     }
     guard let invocation = io.parseReportingUsage(try parse(arguments)) else { return .usage }
@@ -156,7 +176,9 @@ package enum WorkshopCommand {
       if case .grade(let number) = invocation.request {
         exercises = exercises.filter { $0.number == number }
       }
-      let grades = exercises.compactMap { grade($0, code: code, grading: grading, io: io) }
+      let grades = GeneratedPrograms.$seed.withValue(invocation.seed) {
+        exercises.compactMap { grade($0, code: code, grading: grading, io: io) }
+      }
       if grading.isInChildren, showsProgress(io) { io.writeError("\r\u{1B}[K") }
       switch (invocation.format, invocation.request) {
       case (.json, _): io.write(json(grades))
@@ -188,18 +210,18 @@ package enum WorkshopCommand {
       return code[exercise.number].map { ExerciseGrade(exercise, code: $0) }
     case .isolated(let command, let limits):
       guard code[exercise.number] != nil else { return nil }
-      return IsolatedGrading.grade(exercise, command: command, limits: limits) {
-        progress($0.name)
-      }
+      return IsolatedGrading.grade(
+        exercise, command: command, limits: limits, seed: GeneratedPrograms.seed
+      ) { progress($0.name) }
     case .compiled(let builder, let limits):
       progress("compiling")
       switch builder.build(exercise) {
       case .errors(let errors):
         return ExerciseGrade(exercise, buildErrors: errors)
       case .child(let child):
-        return IsolatedGrading.grade(exercise, command: [child], limits: limits) {
-          progress($0.name)
-        }
+        return IsolatedGrading.grade(
+          exercise, command: [child], limits: limits, seed: GeneratedPrograms.seed
+        ) { progress($0.name) }
       }
     }
   }

@@ -1,0 +1,227 @@
+import Dispatch
+import ObserverScenarios
+import Support
+
+/// The generated checks: many short programs over one exercise's API, each run on the code with
+/// a model of the exercise's promise watching; the first that fails is shrunk to the shortest
+/// program that still fails, and told in the learner's terms.
+///
+/// Seeded: the same seed draws the same programs, so a verdict is the same on every run, and
+/// `swift run workshop N --seed S` replays the programs of seed `S`.
+package enum GeneratedPrograms {
+  /// The seed the checks draw from, when one is given (`workshop N --seed S`).
+  @TaskLocal package static var seed: UInt64?
+
+  /// The seed the checks draw from when none is given.
+  package static let defaultSeed: UInt64 = 1
+
+  /// The environment variable that passes a seed to a grading child.
+  package static let seedVariable = "WORKSHOP_SEED"
+
+  /// How many programs each check runs.
+  static let programs = 2000
+
+  /// The most steps a program has; the first programs are the shortest.
+  static let longest = 12
+
+  /// The most programs a shrink runs.
+  static let shrinkBudget = 4000
+
+  /// How long, in seconds, the programs may run, and then the shrink: slow code is tried with
+  /// fewer programs, and shown a less shrunk one, rather than stopped at the check's limit.
+  static let seconds = (programs: 2.0, shrinking: 1.0)
+
+  /// Runs the programs of `rules`' exercise, each on a fresh target.
+  static func check(_ rules: ProgramRules, _ makeTarget: () -> ProgramTarget) -> Outcome {
+    let seed = Self.seed ?? defaultSeed
+    // A stream of its own for each exercise.
+    var random = SeededRandom(seed: seed &* 0x2545_F491_4F6C_DD1D &+ UInt64(rules.exercise))
+    let deadline = now() + UInt64(seconds.programs * 1e9)
+    var ran = 0
+    for index in 0..<programs where now() < deadline {
+      ran += 1
+      let length = 2 + index % (longest - 1)
+      let program = Program.random(rules, length: length, using: &random)
+      func run(_ program: Program) -> (story: String, failure: String)? {
+        ProgramRun.failure(of: program, rules, target: makeTarget)
+      }
+      guard let found = run(program) else { continue }
+      let shrinking = now() + UInt64(seconds.shrinking * 1e9)
+      let shortest = program.shrunk(budget: shrinkBudget) { candidate in
+        now() < shrinking ? run(candidate)?.failure : nil
+      }
+      let (story, failure) = run(shortest) ?? found
+      return .flaw(
+        "\(story) → \(failure) (generated program \(index + 1) of seed \(seed), shrunk; "
+          + "replay: swift run workshop \(rules.exercise) --seed \(seed))")
+    }
+    return .holds(
+      "\(ran) generated programs of \(rules.tried) (seed \(seed)): each kept the promise")
+  }
+
+  /// The time, in nanoseconds.
+  private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}
+
+extension ProgramRules {
+  /// What the programs try, for the evidence of a check that holds.
+  var tried: String {
+    var parts = ["binds"]
+    if rebind != .newID { parts.append("binds again") }
+    if removal != nil { parts.append("removals") }
+    if ownerOfSlot != nil { parts.append("owners let go") }
+    if hasOptions { parts.append(".initial and .old") }
+    if nesting != .none { parts.append("sets inside closures") }
+    return parts.joined(separator: ", ") + " and sets, closures changing the list mid-set"
+  }
+}
+
+/// A value a target's closures share.
+private final class Shared<Value> {
+  var value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+// MARK: - Each exercise's target
+
+extension RemovableClosuresAdapter {
+  /// Exercise 1's observable, driven by slot: each slot's ids kept in order.
+  static func programTarget() -> ProgramTarget {
+    let observable = Observable(0)
+    let ids = Shared<[Int: [Observable.ID]]>([:])
+    return ProgramTarget(
+      observable: observable,
+      bind: { slot, _, _, call in
+        ids.value[slot, default: []].append(observable.bindObserver { call(.new, $0, nil) })
+      },
+      remove: { slot, _ in ids.value[slot]?.last.map(observable.removeObserver) },
+      removeOldID: { slot in ids.value[slot]?.first.map(observable.removeObserver) },
+      set: { observable.value = $0 }, count: { observable.observerCount },
+      value: { observable.value })
+  }
+}
+
+extension KeyedAdapter {
+  /// Exercise 2's observable: each slot a key.
+  static func programTarget(keys: [String]) -> ProgramTarget {
+    let observable = Observable(0)
+    return ProgramTarget(
+      observable: observable,
+      bind: { slot, _, _, call in
+        observable.bindObserver(forKey: keys[slot]) { call(.new, $0, nil) }
+      },
+      remove: { slot, _ in observable.removeObserver(forKey: keys[slot]) },
+      set: { observable.value = $0 }, count: { observable.observerCount },
+      value: { observable.value })
+  }
+}
+
+extension OwnerKeyedAdapter {
+  /// Exercise 3's observable: each slot an owner and a key.
+  static func programTarget(keys: [String]) -> ProgramTarget {
+    let observable = Observable(0)
+    return ProgramTarget(
+      observable: observable,
+      bind: { slot, owner, _, call in
+        guard let owner else { return }
+        observable.bindObserver(owner, forKey: keys[slot]) { call(.new, $0, nil) }
+      },
+      remove: { slot, owner in
+        guard let owner else { return }
+        observable.removeObserver(owner, forKey: keys[slot])
+      },
+      set: { observable.value = $0 }, count: { observable.observerCount },
+      value: { observable.value })
+  }
+}
+
+extension WeakAdapter {
+  /// Exercises 4 and 5's observable: each slot an owner.
+  static func programTarget() -> ProgramTarget {
+    let observable = Observable(0)
+    return ProgramTarget(
+      observable: observable,
+      bind: { _, owner, _, call in
+        guard let owner else { return }
+        observable.bindObserver(owner) { call(.new, $0, nil) }
+      },
+      set: { observable.value = $0 }, count: { observable.observerCount },
+      value: { observable.value })
+  }
+}
+
+extension DeliveryOptions {
+  /// The options a program's bind asks for.
+  static func asked(_ asked: ProgramOptions) -> Self {
+    var options: Self = []
+    if asked.initial { options.insert(.initial) }
+    if asked.old { options.insert(.old) }
+    if asked.new { options.insert(.new) }
+    return options
+  }
+
+  /// What a call with this option is for.
+  var call: ProgramCall {
+    if self == .initial { return .initial }
+    return self == .old ? .old : .new
+  }
+}
+
+extension OptionsAdapter {
+  /// Exercises 6 and 7's observable: each slot an owner, added with `removeIfExists`.
+  static func programTarget() -> ProgramTarget {
+    let observable = Observable(0)
+    return ProgramTarget(
+      observable: observable,
+      bind: { _, owner, asked, call in
+        guard let owner else { return }
+        observable.addObserver(
+          owner, removeIfExists: true, options: .asked(asked)
+        ) { value, option in call(option.call, value, nil) }
+      },
+      remove: { _, owner in owner.map(observable.removeObserver) },
+      set: { observable.value = $0 }, count: { observable.observerCount },
+      value: { observable.value })
+  }
+}
+
+extension SendableOptionsAdapter {
+  /// Exercise 9's observable, on one thread: each slot an owner, added with `removeIfExists`.
+  static func programTarget() -> ProgramTarget {
+    let observable = Observable(0)
+    return ProgramTarget(
+      observable: observable,
+      bind: { _, owner, asked, call in
+        guard let owner = owner as? ProgramObject else { return }
+        // A program runs on one thread: the closure never crosses to another.
+        let closure = SingleThreaded(call)
+        observable.addObserver(
+          owner, removeIfExists: true, options: .asked(asked)
+        ) { value, option in closure.value(option.call, value, nil) }
+      },
+      remove: { _, owner in
+        guard let owner = owner as? ProgramObject else { return }
+        observable.removeObserver(owner)
+      },
+      set: { observable.value = $0 }, count: { observable.observerCount },
+      value: { observable.value })
+  }
+}
+
+extension HandingAdapter {
+  /// Exercise 8's observable: each slot an owner, handed to its handler.
+  static func programTarget() -> ProgramTarget {
+    let observable = Observable(0)
+    return ProgramTarget(
+      observable: observable,
+      bind: { _, owner, asked, call in
+        guard let owner = owner as? ProgramObject else { return }
+        observable.addObserver(
+          owner, removeIfExists: true, options: .asked(asked)
+        ) { handed, value, option in call(option.call, value, handed) }
+      },
+      remove: { _, owner in owner.map(observable.removeObserver) },
+      set: { observable.value = $0 }, count: { observable.observerCount },
+      value: { observable.value })
+  }
+}

@@ -1,0 +1,321 @@
+// A generated program: steps over one exercise's API, drawn from a seed, shrunk when it fails.
+
+/// The same numbers from the same seed, on every platform: SplitMix64.
+struct SeededRandom: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var mixed = state
+    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+    return mixed ^ (mixed >> 31)
+  }
+
+  /// A number in `range`, drawn without the standard library's algorithm, which may change.
+  mutating func pick(_ range: ClosedRange<Int>) -> Int {
+    range.lowerBound + Int(next() % UInt64(range.count))
+  }
+
+  /// Whether a draw with the odds `percent` in 100 came true.
+  mutating func chance(_ percent: Int) -> Bool { pick(1...100) <= percent }
+}
+
+/// What a closure does when it is called with one value.
+struct Reaction: Hashable {
+  enum Action: Hashable {
+    /// Removes its own observer: a one-shot observer.
+    case removeItself
+    /// Removes another slot's observer.
+    case remove(Int)
+    /// Binds a slot: a newcomer, another again, or its own slot again.
+    case bind(Int)
+    /// Releases an owner.
+    case release(Int)
+    /// Sets the value.
+    case set(Int)
+    /// Removes a slot's observer, then sets the value.
+    case removeThenSet(Int, Int)
+  }
+
+  /// The value that makes it act.
+  var on: Int
+  var action: Action
+  /// Whether it acts when told `on` as the old value, rather than as the new one.
+  var onOld = false
+}
+
+/// One step of a program, as the learner's code sees it.
+enum Step: Hashable {
+  /// Binds a slot (a key, an owner and key, an owner), asking for `.initial`, `.old` and
+  /// `.new` as given, its closure doing `reaction`.
+  case bind(Int, initial: Bool = false, old: Bool = false, new: Bool = true, Reaction? = nil)
+  /// Removes a slot's observer.
+  case remove(Int)
+  /// Removes again the first id a slot was bound under, removed before (exercise 1).
+  case removeOldID(Int)
+  /// Sets the value.
+  case set(Int)
+  /// Lets an owner go: the program holds it no more.
+  case release(Int)
+}
+
+/// A program: the steps, in order.
+struct Program: Hashable {
+  var steps: [Step]
+}
+
+// MARK: - Generating
+
+extension Program {
+  /// A program of at most `length` steps for the exercise `rules` describes.
+  static func random(_ rules: ProgramRules, length: Int, using random: inout SeededRandom)
+    -> Program
+  {
+    let slots = rules.slots.count
+    var steps: [Step] = []
+    // Most programs start by binding two or three observers: a set over nobody shows little.
+    let first = rules.nesting == .none ? random.pick(1...3) : random.pick(2...4)
+    for slot in 0..<first { steps.append(bind(slot, rules, &random)) }
+    while steps.count < length {
+      let slot = random.pick(0...(slots - 1))
+      switch random.pick(1...10) {
+      case 1...3: steps.append(bind(slot, rules, &random))
+      case 4...7: steps.append(.set(random.pick(1...4)))
+      case 8:
+        if rules.removal != nil {
+          steps.append(.remove(slot))
+        } else {
+          steps.append(.set(random.pick(1...4)))
+        }
+      case 9:
+        if rules.removesOldIDs, random.chance(50) {
+          steps.append(.removeOldID(slot))
+        } else if let owners = rules.ownerOfSlot {
+          steps.append(.release(owners[slot]))
+        } else if rules.removal != nil {
+          steps.append(.remove(slot))
+        }
+      default: steps.append(.set(random.pick(1...4)))
+      }
+    }
+    if case .set = steps.last {
+    } else {
+      steps.append(.set(random.pick(1...4)))
+    }
+    return Program(steps: steps)
+  }
+
+  private static func bind(_ slot: Int, _ rules: ProgramRules, _ random: inout SeededRandom)
+    -> Step
+  {
+    let initial = rules.hasOptions && random.chance(25)
+    let old = rules.hasOptions && random.chance(40)
+    // Now and then an observer that asks for the old value, or the initial one, alone.
+    let new = !(rules.hasOptions && (initial || old) && random.chance(20))
+    var reaction =
+      random.chance(rules.nesting == .none ? 45 : 60) ? self.reaction(slot, rules, &random) : nil
+    if old, random.chance(40) { reaction?.onOld = true }
+    return .bind(slot, initial: initial, old: old, new: new, reaction)
+  }
+
+  private static func reaction(_ slot: Int, _ rules: ProgramRules, _ random: inout SeededRandom)
+    -> Reaction
+  {
+    let on = random.pick(1...4)
+    let other = random.pick(0...(rules.slots.count - 1))
+    var actions: [Reaction.Action] = [.bind(other)]
+    if rules.removal != nil {
+      actions += [.removeItself, .removeItself, .remove(other), .remove(other)]
+    }
+    if rules.rebind != .newID { actions.append(.bind(slot)) }
+    if let owners = rules.ownerOfSlot, rules.released != .mayStillBeCalled {
+      actions.append(.release(owners[other]))
+    }
+    if rules.nesting != .none {
+      // Always a larger value: a chain of sets ends.
+      let later = on + random.pick(1...3)
+      actions += [.set(later), .set(later), .removeThenSet(other, later)]
+    }
+    return Reaction(on: on, action: actions[random.pick(0...(actions.count - 1))])
+  }
+}
+
+// MARK: - Shrinking
+
+extension Program {
+  /// Smaller programs like this one, the likeliest to keep failing first: fewer steps, then
+  /// simpler steps, then fewer observers, then smaller values.
+  var smaller: [Program] {
+    var candidates: [Program] = []
+    // Fewer steps: chunks, halves first, then one at a time.
+    var size = steps.count / 2
+    while size >= 1 {
+      var start = 0
+      while start + size <= steps.count {
+        var shorter = steps
+        shorter.removeSubrange(start..<(start + size))
+        candidates.append(Program(steps: shorter))
+        start += size
+      }
+      size /= 2
+    }
+    // Simpler steps.
+    for (index, step) in steps.enumerated() {
+      for simpler in step.simpler {
+        var changed = steps
+        changed[index] = simpler
+        candidates.append(Program(steps: changed))
+      }
+    }
+    // Fewer observers: a slot renamed to a lower one that is used already.
+    let used = Set(steps.flatMap(\.slots)).sorted()
+    for high in used.reversed() {
+      for low in used where low < high {
+        candidates.append(Program(steps: steps.map { $0.renaming(high, to: low) }))
+      }
+      // Or to the lowest slot not used, so that a program uses A, B, C before D.
+      if let free = (0..<high).first(where: { !used.contains($0) }) {
+        candidates.append(Program(steps: steps.map { $0.renaming(high, to: free) }))
+      }
+    }
+    return candidates.filter { $0 != self }
+  }
+
+  /// The smallest program like this one that still fails, and its failure: each smaller
+  /// candidate that still fails is taken, until none does, or `budget` runs are spent.
+  func shrunk(budget: Int, failure: (Program) -> String?) -> Program {
+    var current = self
+    var runs = 0
+    var improved = true
+    while improved, runs < budget {
+      improved = false
+      for candidate in current.smaller {
+        runs += 1
+        if runs > budget { break }
+        if failure(candidate) != nil {
+          current = candidate
+          improved = true
+          break
+        }
+      }
+    }
+    return current
+  }
+}
+
+extension Step {
+  /// The slots it names.
+  var slots: [Int] {
+    switch self {
+    case .bind(let slot, _, _, _, let reaction):
+      [slot] + (reaction.map { $0.action.slots } ?? [])
+    case .remove(let slot), .removeOldID(let slot): [slot]
+    case .set, .release: []
+    }
+  }
+
+  /// Simpler forms of it: no reaction, fewer options, a smaller value.
+  var simpler: [Step] {
+    switch self {
+    case .bind(let slot, let initial, let old, let new, let reaction):
+      var steps: [Step] = []
+      if !new { steps.append(.bind(slot, initial: initial, old: old, new: true, reaction)) }
+      if let reaction {
+        steps.append(.bind(slot, initial: initial, old: old, new: new, nil))
+        if reaction.onOld {
+          var onNew = reaction
+          onNew.onOld = false
+          steps.append(.bind(slot, initial: initial, old: old, new: new, onNew))
+        }
+        if reaction.on > 1 {
+          steps.append(
+            .bind(
+              slot, initial: initial, old: old, new: new,
+              Reaction(
+                on: reaction.on - 1, action: reaction.action.lowered(by: 1),
+                onOld: reaction.onOld)))
+        }
+        for action in reaction.action.simpler where action.setsAbove(reaction.on) {
+          steps.append(
+            .bind(
+              slot, initial: initial, old: old, new: new,
+              Reaction(on: reaction.on, action: action, onOld: reaction.onOld)))
+        }
+      }
+      if initial, new || old {
+        steps.append(.bind(slot, initial: false, old: old, new: new, reaction))
+      }
+      if old, new || initial {
+        steps.append(.bind(slot, initial: initial, old: false, new: new, reaction))
+      }
+      return steps
+    case .set(let value): return value > 1 ? [.set(1), .set(value - 1)] : []
+    case .remove, .removeOldID, .release: return []
+    }
+  }
+
+  func renaming(_ slot: Int, to other: Int) -> Step {
+    let rename = { $0 == slot ? other : $0 }
+    switch self {
+    case .bind(let bound, let initial, let old, let new, let reaction):
+      return .bind(
+        rename(bound), initial: initial, old: old, new: new,
+        reaction.map {
+          Reaction(on: $0.on, action: $0.action.renaming(slot, to: other), onOld: $0.onOld)
+        })
+    case .remove(let removed): return .remove(rename(removed))
+    case .removeOldID(let removed): return .removeOldID(rename(removed))
+    // Where each slot has its own owner (exercises 4 to 8), the owner goes with it.
+    case .release(let owner): return .release(rename(owner))
+    case .set: return self
+    }
+  }
+}
+
+extension Reaction.Action {
+  var slots: [Int] {
+    switch self {
+    case .remove(let slot), .bind(let slot), .removeThenSet(let slot, _): [slot]
+    case .removeItself, .release, .set: []
+    }
+  }
+
+  var simpler: [Self] {
+    switch self {
+    case .removeThenSet(let slot, let value): [.remove(slot), .set(value)]
+    case .set(let value) where value > 2: [.set(value - 1)]
+    default: []
+    }
+  }
+
+  /// Whether the value it sets, if any, is above `value`: a chain of sets then ends.
+  func setsAbove(_ value: Int) -> Bool {
+    switch self {
+    case .set(let set), .removeThenSet(_, let set): set > value
+    default: true
+    }
+  }
+
+  /// With its value lowered along with the value that triggers it, so that it stays larger.
+  func lowered(by amount: Int) -> Self {
+    switch self {
+    case .set(let value): .set(value - amount)
+    case .removeThenSet(let slot, let value): .removeThenSet(slot, value - amount)
+    default: self
+    }
+  }
+
+  func renaming(_ slot: Int, to other: Int) -> Self {
+    let rename = { $0 == slot ? other : $0 }
+    switch self {
+    case .remove(let removed): return .remove(rename(removed))
+    case .bind(let bound): return .bind(rename(bound))
+    case .removeThenSet(let removed, let value): return .removeThenSet(rename(removed), value)
+    case .release(let owner): return .release(rename(owner))
+    case .removeItself, .set: return self
+    }
+  }
+}

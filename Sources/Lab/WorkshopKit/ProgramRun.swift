@@ -1,0 +1,577 @@
+// One generated program, run on the learner's code with the model watching: every call the
+// code makes is checked, as it comes, against what the rules allow at that moment; after each
+// step, the counts and what was freed. The first difference is the program's failure.
+
+/// What a bind asks for, where the exercise has options.
+struct ProgramOptions {
+  var initial = false
+  var old = false
+  var new = true
+}
+
+/// What a closure is called for.
+enum ProgramCall {
+  case initial, old, new
+}
+
+/// An exercise's observable, as generated programs drive it: made fresh for each program.
+struct ProgramTarget {
+  /// The observable: once a program lets it go, it must be freed.
+  var observable: AnyObject
+  /// Binds `slot` for `owner` (`nil` where the exercise has none), asking for `.initial` and
+  /// `.old` as given; the closure stored must call `call` with what it was called for, the
+  /// value and, where the handler is handed one, its owner.
+  var bind:
+    (
+      _ slot: Int, _ owner: AnyObject?, _ asked: ProgramOptions,
+      _ call: @escaping (ProgramCall, Int, AnyObject?) -> Void
+    ) -> Void
+  /// Removes `slot`'s observer.
+  var remove: (_ slot: Int, _ owner: AnyObject?) -> Void = { _, _ in }
+  /// Removes again the first id `slot` was bound under (exercise 1).
+  var removeOldID: (_ slot: Int) -> Void = { _ in }
+  var set: (Int) -> Void
+  var count: () -> Int
+  /// The value, as the observable's getter reads it.
+  var value: () -> Int
+}
+
+/// An object whose lifetime a program follows: an owner, or what a closure captured.
+final class ProgramObject: Sendable {}
+
+/// A weak reference.
+struct WeakObject {
+  weak var object: AnyObject?
+}
+
+/// Runs one program on a target, with the model of `rules` watching.
+final class ProgramRun {
+  /// One closure bound: a slot's first, or a later one.
+  final class Binding {
+    let number: Int
+    let slot: Int
+    let label: String
+    let wantsOld: Bool
+    var wantsNew = true
+    let reaction: Reaction?
+    var live = true
+    var replacedBy: String?
+    var awaitsInitial = false
+    var dead = false
+    var cleaned = false
+    var freedChecked = false
+    var closure = WeakObject()
+
+    /// "A's closure", "A's second closure".
+    var closureName: String { label.contains("closure") ? label : "\(label)'s closure" }
+
+    init(number: Int, slot: Int, label: String, wantsOld: Bool, reaction: Reaction?) {
+      self.number = number
+      self.slot = slot
+      self.label = label
+      self.wantsOld = wantsOld
+      self.reaction = reaction
+    }
+  }
+
+  /// One set's notification: the observers it must reach, those it may reach, those reached.
+  final class Round {
+    let old: Int
+    let new: Int
+    /// The live bindings when it began; `nil` until it has (a queued set begins late).
+    var snapshot: [Binding]?
+    /// The last binding made before it began: later ones are newcomers.
+    var lastNumber = 0
+    var called: Set<Key> = []
+
+    struct Key: Hashable {
+      let binding: Int
+      let old: Bool
+    }
+
+    init(old: Int, new: Int) {
+      self.old = old
+      self.new = new
+    }
+  }
+
+  private let rules: ProgramRules
+  let target: ProgramTarget
+  private var owners: [ProgramObject?]
+  private var weakOwners: [WeakObject]
+  private var releasedOwners: Set<Int> = []
+  private var bindings: [Binding] = []
+  /// The live entries, in the order the promise keeps them.
+  private var order: [Binding] = []
+  private var generations: [Int: Int] = [:]
+  private var value = 0
+  private var rounds: [Round] = []
+  private var current = 0
+  private var calls = 0
+  private var credits: Set<Credit> = []
+  /// What happened, step by step, in the learner's terms.
+  private var story: [String] = []
+  /// What the closures did during the step under way.
+  private var reactions: [String] = []
+  private(set) var failure: String?
+
+  /// The most calls a program may make: more is a set that never ends.
+  private static let callBudget = 2000
+
+  init(_ rules: ProgramRules, target: ProgramTarget) {
+    self.rules = rules
+    self.target = target
+    owners = rules.owners.map { _ in ProgramObject() }
+    weakOwners = owners.map { WeakObject(object: $0) }
+  }
+
+  /// Runs `program`: its failure, with the steps that led to it; `nil` when it kept the
+  /// promise.
+  static func failure(of program: Program, _ rules: ProgramRules, target: () -> ProgramTarget)
+    -> (story: String, failure: String)?
+  {
+    var observable = WeakObject()
+    var told = ""
+    do {
+      let run = ProgramRun(rules, target: target())
+      observable.object = run.target.observable
+      for step in program.steps {
+        run.perform(step)
+        if let failure = run.failure { return (run.told, failure) }
+      }
+      told = run.told
+    }
+    guard observable.object != nil else { return nil }
+    return (
+      told + "; let the observable go",
+      "it was not freed: something it stores holds it, such as a closure that captures self"
+    )
+  }
+
+  /// The steps taken, one phrase each: "bind A, bind B; set 1, and A's closure removes A".
+  var told: String { story.joined(separator: "; ") }
+
+  // MARK: - Steps
+
+  private func perform(_ step: Step) {
+    reactions = []
+    var done: String?
+    switch step {
+    case .bind(let slot, let initial, let old, let new, let reaction):
+      done = bind(slot, initial: initial, old: old, new: new, reaction: reaction)
+      if done != nil, rules.cleansOnBind { clean() }
+    case .remove(let slot):
+      done = remove(slot)
+    case .removeOldID(let slot):
+      guard let first = bindings.first(where: { $0.slot == slot }), !first.live else { return }
+      target.removeOldID(slot)
+      done = "remove \(rules.slots[slot])'s first id again"
+    case .set(let newValue):
+      let round = Round(old: value, new: newValue)
+      rounds = [round]
+      current = 0
+      value = newValue
+      if rules.cleansOnSet { clean() }
+      begin(round)
+      target.set(newValue)
+      finishRounds()
+      rounds = []
+      done = "set \(newValue)"
+    case .release(let owner):
+      done = release(owner)
+    }
+    guard let done else { return }
+    story.append(([done] + reactions.prefix(3)).joined(separator: ", and "))
+    guard failure == nil else { return }
+    checkFreed()
+    // The value: what the last set stored, once the step is over.
+    if failure == nil, target.value() != value {
+      failure =
+        "the value read \(target.value()) once the step was over, not \(value), the last value set"
+    }
+    // The count after each set: read after a removal, it would name a count where a set
+    // shows who was lost, and a count that cleans as it counts would hide a set's leftovers.
+    if case .set = step, failure == nil { checkCount() }
+
+  }
+
+  private func label(_ slot: Int, generation: Int) -> String {
+    let name = rules.slots[slot]
+    switch generation {
+    case 1: return name
+    case 2: return "\(name)'s second closure"
+    case 3: return "\(name)'s third closure"
+    default: return "\(name)'s closure number \(generation)"
+    }
+  }
+
+  private func owner(of slot: Int) -> Int? { rules.ownerOfSlot?[slot] }
+
+  private func liveBinding(of slot: Int) -> Binding? {
+    order.last { $0.slot == slot && $0.live }
+  }
+
+  /// Binds `slot`; what the story says, or `nil` when the step cannot be taken.
+  private func bind(
+    _ slot: Int, initial: Bool, old: Bool, new: Bool = true, reaction: Reaction?
+  ) -> String? {
+    let ownerIndex = owner(of: slot)
+    if let ownerIndex, owners[ownerIndex] == nil { return nil }
+    let earlier = liveBinding(of: slot)
+    if rules.rebind == .newID, earlier != nil { return nil }
+    let generation = (generations[slot] ?? 0) + 1
+    generations[slot] = generation
+    let binding = Binding(
+      number: bindings.count + 1, slot: slot, label: label(slot, generation: generation),
+      wantsOld: old, reaction: reaction)
+    bindings.append(binding)
+    // The model first: a call the code makes while binding is checked against it.
+    if let earlier, rules.rebind != .addsAnEntry {
+      earlier.live = false
+      earlier.replacedBy = binding.label
+    }
+    if rules.rebind == .replacesInPlace, let earlier,
+      let place = order.firstIndex(where: {
+        $0 === earlier
+      })
+    {
+      order[place] = binding
+    } else {
+      order.removeAll { !$0.live }
+      order.append(binding)
+    }
+    binding.awaitsInitial = initial
+    let closure = ProgramObject()
+    binding.closure.object = closure
+    let call: (ProgramCall, Int, AnyObject?) -> Void = { [weak self] kind, value, handed in
+      withExtendedLifetime(closure) { self?.received(binding, kind, value, handed) }
+    }
+    binding.wantsNew = new
+    target.bind(
+      slot, ownerIndex.flatMap { owners[$0] }, ProgramOptions(initial: initial, old: old, new: new),
+      call)
+    if binding.awaitsInitial, failure == nil {
+      failure =
+        "\(binding.label) asked for .initial, and was not called with the value, \(value), "
+        + "when it was added"
+    }
+    var told = "bind \(rules.slots[slot])"
+    if earlier != nil, rules.rebind != .newID { told += " again" }
+    let asked = [initial ? ".initial" : nil, old ? ".old" : nil, new ? nil : "no .new"]
+      .compactMap { $0 }
+    if !asked.isEmpty {
+      told +=
+        " asking for " + asked.joined(separator: " and ").replacing(" and no", with: " only, no")
+    }
+    return told
+  }
+
+  private func remove(_ slot: Int) -> String? {
+    let ownerIndex = owner(of: slot)
+    if let ownerIndex, owners[ownerIndex] == nil { return nil }
+    if rules.rebind == .newID, !bindings.contains(where: { $0.slot == slot }) { return nil }
+    for binding in order where binding.slot == slot { binding.live = false }
+    order.removeAll { !$0.live }
+    target.remove(slot, ownerIndex.flatMap { owners[$0] })
+    return "remove \(rules.slots[slot])"
+  }
+
+  private func release(_ owner: Int) -> String? {
+    guard owners[owner] != nil else { return nil }
+    owners[owner] = nil
+    releasedOwners.insert(owner)
+    for binding in order where self.owner(of: binding.slot) == owner { binding.dead = true }
+    return "let \(rules.owners[owner]) go"
+  }
+
+  /// Drops the entries of released owners, as a cleaning step does.
+  private func clean() {
+    guard rules.released != .mayStillBeCalled else { return }
+    for binding in order where binding.dead { binding.cleaned = true }
+    order.removeAll(where: \.dead)
+  }
+
+  // MARK: - Calls
+
+  private func begin(_ round: Round) {
+    guard round.snapshot == nil else { return }
+    round.lastNumber = bindings.count
+    round.snapshot = order.filter { $0.live && (!$0.dead || rules.released == .mayStillBeCalled) }
+  }
+
+  /// Checks a call the code made, and does what the closure does.
+  private func received(_ binding: Binding, _ kind: ProgramCall, _ got: Int, _ handed: AnyObject?) {
+    guard failure == nil else { return }
+    calls += 1
+    if calls > Self.callBudget {
+      failure = "the code made more than \(Self.callBudget) calls: a set that never ends?"
+      return
+    }
+    if rules.handsTheOwner, let ownerIndex = owner(of: binding.slot) {
+      if handed == nil || handed !== weakOwners[ownerIndex].object {
+        let who = weakOwners.firstIndex { $0.object != nil && $0.object === handed }
+        failure =
+          "\(binding.label)'s handler was handed \(who.map { rules.owners[$0] } ?? "another object"), "
+          + "not \(rules.owners[ownerIndex]), the observer it was added for"
+        return
+      }
+    }
+    if kind == .initial {
+      if !binding.awaitsInitial {
+        failure = "\(binding.label) was called with .initial when it was not being added"
+      } else if got != value {
+        failure = "\(binding.label)'s .initial call was handed \(got), not the value, \(value)"
+      }
+      binding.awaitsInitial = false
+      return
+    }
+    guard !rounds.isEmpty else {
+      failure = "\(binding.label) was called with \(got) while no set was under way"
+      return
+    }
+    let isOld = kind == .old
+    if let problem = accept(binding, old: isOld, got) {
+      failure = problem
+      return
+    }
+    if let reaction = binding.reaction, reaction.on == got, reaction.onOld == isOld {
+      react(binding, reaction)
+    }
+  }
+
+  /// Finds the round the call belongs to and records it; what is wrong with it otherwise.
+  private func accept(_ binding: Binding, old: Bool, _ got: Int) -> String? {
+    if rules.nesting == .queued {
+      while true {
+        let round = rounds[current]
+        begin(round)
+        if allowed(binding, old: old, got, in: round) {
+          record(binding, old: old, in: round)
+          return nil
+        }
+        let missing = self.missing(in: round)
+        if missing.isEmpty, current + 1 < rounds.count {
+          current += 1
+          continue
+        }
+        if let first = missing.first,
+          rounds[(current + 1)...].contains(where: { old ? $0.old == got : $0.new == got })
+        {
+          return "\(binding.label) was called with \(got) before \(first.label) was called with "
+            + "\(first.old ? "the old value, \(round.old), of " : "")\(round.new): a set made during a notification waits until every observer is "
+            + "told of the one under way"
+        }
+        return explain(binding, old: old, got, round)
+      }
+    }
+    // A round that expects it before one it would merely be a newcomer to: two rounds may set
+    // the same value.
+    let expecting = rounds.filter { round in round.snapshot?.contains { $0 === binding } == true }
+    for round in expecting + rounds where allowed(binding, old: old, got, in: round) {
+      record(binding, old: old, in: round)
+      return ordering(binding, old: old, in: round)
+    }
+    return explain(binding, old: old, got, rounds[rounds.count - 1])
+  }
+
+  private func record(_ binding: Binding, old: Bool, in round: Round) {
+    round.called.insert(Round.Key(binding: binding.number, old: old))
+    // A newcomer's call may have been the next round's: a queue that takes its snapshot once
+    // this round is over reaches a newcomer then, as a walk of the live list does now, and
+    // the two look alike. It counts for a later round of the same value that misses it.
+    if binding.number > round.lastNumber {
+      credits.insert(Credit(binding: binding.number, old: old, value: old ? round.old : round.new))
+    }
+  }
+
+  /// A call made to a newcomer, which may count for a later round.
+  private struct Credit: Hashable {
+    let binding: Int
+    let old: Bool
+    let value: Int
+  }
+
+  private func allowed(_ binding: Binding, old: Bool, _ got: Int, in round: Round) -> Bool {
+    guard let snapshot = round.snapshot else { return false }
+    guard old ? binding.wantsOld && got == round.old : binding.wantsNew && got == round.new
+    else { return false }
+    guard !round.called.contains(Round.Key(binding: binding.number, old: old)) else {
+      return false
+    }
+    let isNewcomer = binding.number > round.lastNumber
+    guard isNewcomer || snapshot.contains(where: { $0 === binding }) else { return false }
+    if !binding.live, rules.removal == .immediate { return false }
+    if binding.dead {
+      switch rules.released {
+      case .never: return false
+      case .notAfterTheSet, .mayStillBeCalled: break
+      }
+    }
+    return true
+  }
+
+  /// Whether the observers bound before `binding`, which the round must call first, were.
+  private func ordering(_ binding: Binding, old: Bool, in round: Round) -> String? {
+    guard rules.ordered, !old, let snapshot = round.snapshot,
+      let place = snapshot.firstIndex(where: { $0 === binding })
+    else { return nil }
+    for earlier in snapshot[..<place] where isRequired(earlier, old: false, in: round) {
+      if !round.called.contains(Round.Key(binding: earlier.number, old: false)) {
+        return "\(binding.label) was called with \(round.new) before \(earlier.label): "
+          + (rules.exercise == 2
+            ? "closures are called in the order their keys were first bound"
+            : "observers are called in the order they were bound")
+      }
+    }
+    return nil
+  }
+
+  private func isRequired(_ binding: Binding, old: Bool, in round: Round) -> Bool {
+    binding.live && !binding.dead && (old ? binding.wantsOld : binding.wantsNew)
+  }
+
+  /// The calls the round must still make: whom, and whether of the old value.
+  private func missing(in round: Round) -> [(label: String, old: Bool)] {
+    guard let snapshot = round.snapshot else { return [] }
+    var missing: [(label: String, old: Bool)] = []
+    for binding in snapshot {
+      for old in [true, false] where isRequired(binding, old: old, in: round) {
+        let credit = Credit(
+          binding: binding.number, old: old, value: old ? round.old : round.new)
+        if !round.called.contains(Round.Key(binding: binding.number, old: old)),
+          !credits.contains(credit)
+        {
+          missing.append((binding.label, old))
+        }
+      }
+    }
+    return missing
+  }
+
+  /// What is wrong with a call no round allows.
+  private func explain(_ binding: Binding, old: Bool, _ got: Int, _ round: Round) -> String {
+    if old, !binding.wantsOld {
+      return "\(binding.label) was called with an old value, \(got), though it did not ask "
+        + "for .old"
+    }
+    if !old, !binding.wantsNew {
+      return "\(binding.label) was called with a new value, \(got), though it did not ask "
+        + "for .new"
+    }
+    let key = Round.Key(binding: binding.number, old: old)
+    let with = old ? "the old value \(got)" : "\(got)"
+    if rounds.contains(where: { $0.called.contains(key) && (old ? $0.old : $0.new) == got }) {
+      return "\(binding.label) was called twice with \(old ? "the old value " : "")\(got) for "
+        + "one set: each observer is called once for each set"
+    }
+    if let replacement = binding.replacedBy {
+      return "\(binding.label) was called with \(with) after \(replacement) replaced it: "
+        + "binding again replaces the closure"
+    }
+    if !binding.live {
+      return "\(binding.label) was called with \(with) after it was removed: "
+        + (rules.removal == .immediate
+          ? "once removeObserver returns, the observer is never called again"
+          : "a removed closure is not called by a later set")
+    }
+    if binding.dead, let ownerIndex = owner(of: binding.slot) {
+      return "\(binding.label) was called with \(with) after \(rules.owners[ownerIndex]) was "
+        + "let go: an observer that is gone is not called"
+    }
+    if old {
+      return "\(binding.label) was handed \(got) as the old value, where the set of "
+        + "\(round.new) replaced \(round.old)"
+    }
+    return "\(binding.label) was called with \(got), where the set under way was of \(round.new)"
+  }
+
+  private func react(_ binding: Binding, _ reaction: Reaction) {
+    let who = binding.closureName + (reaction.onOld ? ", told the old value," : "")
+    switch reaction.action {
+    case .removeItself:
+      if remove(binding.slot) != nil { reactions.append("\(who) removes itself") }
+    case .remove(let slot):
+      if remove(slot) != nil { reactions.append("\(who) removes \(rules.slots[slot])") }
+    case .bind(let slot):
+      if let told = bind(slot, initial: false, old: false, reaction: nil) {
+        reactions.append("\(who) binds \(told.dropFirst("bind ".count))")
+      }
+    case .release(let owner):
+      if let told = release(owner) {
+        reactions.append("\(who) \(told.replacing("let ", with: "lets "))")
+      }
+    case .set(let newValue):
+      nestedSet(newValue)
+      reactions.append("\(who) sets \(newValue)")
+    case .removeThenSet(let slot, let newValue):
+      let removed = remove(slot) != nil
+      nestedSet(newValue)
+      reactions.append(
+        "\(who) \(removed ? "removes \(rules.slots[slot]) then " : "")sets \(newValue)")
+    }
+  }
+
+  private func nestedSet(_ newValue: Int) {
+    let round = Round(old: value, new: newValue)
+    rounds.append(round)
+    value = newValue
+    if rules.nesting != .queued { begin(round) }
+    target.set(newValue)
+  }
+
+  /// At the end of a top-level set: every round must have reached every observer it must.
+  private func finishRounds() {
+    guard failure == nil else { return }
+    let start = rules.nesting == .queued ? current : 0
+    for round in rounds[start...] {
+      begin(round)
+      if let first = missing(in: round).first {
+        failure =
+          "\(first.label) was not \(first.old ? "handed the old value, \(round.old), of" : "called with") "
+          + "\(round.new): every observer bound when a set begins, and not removed or let go "
+          + "since, is called once for it"
+        return
+      }
+    }
+  }
+
+  // MARK: - After each step
+
+  private func checkFreed() {
+    // Freed what must be: released owners, removed or replaced closures, dropped entries.
+    for (index, weak) in weakOwners.enumerated()
+    where releasedOwners.contains(index) && weak.object != nil {
+      failure =
+        "\(rules.owners[index]) was not freed when the program let it go: something the "
+        + "observable stores keeps it alive"
+      return
+    }
+    for binding in bindings where !binding.freedChecked {
+      let gone = !binding.live || binding.cleaned
+      guard gone else { continue }
+      binding.freedChecked = true
+      guard binding.closure.object != nil else { continue }
+      if binding.cleaned, let ownerIndex = owner(of: binding.slot) {
+        failure =
+          "\(binding.closureName) was still stored after \(rules.owners[ownerIndex]) was "
+          + "let go and a \(rules.cleansOnSet ? "set" : "bind") came: a dead entry is dropped "
+          + "with its closure"
+      } else if let replacement = binding.replacedBy {
+        failure = "\(binding.closureName) was still stored after \(replacement) replaced it"
+      } else {
+        failure = "\(binding.closureName) was still stored after it was removed"
+      }
+      return
+    }
+  }
+
+  private func checkCount() {
+    let alive = order.filter { $0.live && !$0.dead }
+    let stored = order.count { $0.live }
+    let count = target.count()
+    guard count < alive.count || count > stored else { return }
+    let expected = alive.count == stored ? "\(alive.count)" : "\(alive.count) to \(stored)"
+    let bound = alive.isEmpty ? "no closure is bound" : "bound: \(listed(alive.map(\.label)))"
+    failure = "observerCount said \(count), not \(expected) (\(bound))"
+  }
+}

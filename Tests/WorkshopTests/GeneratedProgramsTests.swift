@@ -1,0 +1,113 @@
+import ObserverScenarios
+import Testing
+import WorkshopKit
+import WorkshopSolutions
+import WorkshopWrongAnswers
+
+extension RightAnswer: CustomTestStringConvertible {
+  package var testDescription: String { name }
+}
+
+/// The generated check of exercise `number`.
+private func generatedCheck(_ number: Int) throws -> Check {
+  let check = Exercise.numbered(number)?.checks.first { $0.isGenerated }
+  return try #require(check)
+}
+
+/// The outcome of exercise `number`'s generated check on `code`, drawn from `seed`.
+private func programs(_ number: Int, on code: ExerciseCode, seed: UInt64? = nil) throws
+  -> Outcome
+{
+  let check = try generatedCheck(number)
+  return GeneratedPrograms.$seed.withValue(seed) { code.run(.check(check)) }
+}
+
+@Suite("Workshop: generated programs against a model of each exercise's promise")
+struct GeneratedProgramsTests {
+  @Test("exercises 1 to 9 each have one generated check; 10 none")
+  func oneEach() {
+    for exercise in Exercise.all {
+      #expect(
+        exercise.checks.count(where: \.isGenerated) == (exercise.number <= 9 ? 1 : 0),
+        "\(exercise.slug)")
+    }
+  }
+
+  @Test(
+    "every solution keeps the promise in every generated program, whatever the seed",
+    arguments: 1...9)
+  func solutionsHold(number: Int) throws {
+    let code = try #require(solutionCode[number])
+    for seed: UInt64? in [nil, 2, 3, 17, 2026] {
+      let outcome = try programs(number, on: code, seed: seed)
+      #expect(outcome.verdict == .holds, "seed \(seed.map(String.init) ?? "default"): \(outcome)")
+    }
+  }
+
+  @Test(
+    "a right answer written unlike the solution is graded solved, generated programs and all",
+    arguments: RightAnswer.all)
+  func rightAnswerSolved(answer: RightAnswer) throws {
+    let exercise = try #require(Exercise.numbered(answer.exercise))
+    let grade = ExerciseGrade(exercise, code: answer.code)
+    let failing = grade.results.filter { $0.outcome.verdict != .holds }
+    #expect(
+      grade.isSolved,
+      "\(answer.how): \(failing.map { "\($0.criterion.name): \($0.outcome.detail)" })")
+    if answer.exercise <= 9 {
+      for seed: UInt64 in [2, 3, 17] {
+        let outcome = try programs(answer.exercise, on: answer.code, seed: seed)
+        #expect(outcome.verdict == .holds, "\(answer.how), seed \(seed): \(outcome.detail)")
+      }
+    }
+  }
+
+  @Test("every exercise from 1 to 9 has a right answer written unlike its solution")
+  func rightAnswerEach() {
+    for number in 1...9 {
+      #expect(RightAnswer.all.contains { $0.exercise == number }, "exercise \(number)")
+    }
+  }
+
+  @Test("the counterexample is the shortest program, told in the learner's terms")
+  func shortest() throws {
+    let answer = try #require(WrongAnswer.named("02-sorted-keys"))
+    let outcome = try programs(2, on: answer.code)
+    #expect(outcome.verdict == .flaw)
+    #expect(
+      outcome.detail.hasPrefix(
+        "bind title; bind badge; set 1 → badge was called with 1 before title: closures are "
+          + "called in the order their keys were first bound"))
+  }
+
+  @Test("a one-shot observer that makes the walk skip the next is told as such")
+  func oneShot() throws {
+    let answer = try #require(WrongAnswer.named("01-walks-live-entries-by-index"))
+    let outcome = try programs(1, on: answer.code)
+    #expect(outcome.detail.contains("and A's closure removes itself → B was not called with"))
+  }
+
+  @Test("the same seed draws the same programs: the same verdict and evidence on every run")
+  func deterministic() throws {
+    for name in ["01-id-from-count", "05-rebind-during-set-appends", "07-pop-last-drain"] {
+      let answer = try #require(WrongAnswer.named(name))
+      let first = try programs(answer.exercise, on: answer.code)
+      let again = try programs(answer.exercise, on: answer.code)
+      #expect(first == again, "\(name)")
+      #expect(first.detail.contains("seed \(GeneratedPrograms.defaultSeed)"))
+      let other = try programs(answer.exercise, on: answer.code, seed: 99)
+      #expect(other.verdict == .flaw, "\(name), seed 99: \(other.detail)")
+      #expect(other.detail.contains("replay: swift run workshop \(answer.exercise) --seed 99"))
+    }
+  }
+
+  @Test("workshop N --seed S takes a whole number, and not with --watch")
+  func seedOption() throws {
+    #expect(try WorkshopCommand.parse(["3", "--seed", "42"]).seed == 42)
+    #expect(try WorkshopCommand.parse(["3"]).seed == nil)
+    #expect(throws: (any Error).self) { try WorkshopCommand.parse(["3", "--seed", "x"]) }
+    #expect(throws: (any Error).self) {
+      try WorkshopCommand.parse(["--watch", "3", "--seed", "1"])
+    }
+  }
+}

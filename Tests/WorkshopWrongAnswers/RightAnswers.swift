@@ -1,0 +1,453 @@
+import Foundation
+import ObserverScenarios
+import WorkshopKit
+
+// Right answers written differently from the solutions: the grader must call each solved. No
+// check may assume how an answer stores its entries.
+
+/// A right answer to an exercise, written unlike its solution. For tests only.
+package struct RightAnswer: Sendable, CustomStringConvertible {
+  /// Its name: `01-parallel-arrays`.
+  package var name: String
+  /// The exercise it answers.
+  package var exercise: Int
+  /// How it differs from the solution, in a sentence.
+  package var how: String
+  /// The code.
+  package var code: ExerciseCode
+
+  package var description: String { name }
+
+  /// Every right answer, by exercise.
+  package static let all: [RightAnswer] = [
+    RightAnswer(
+      name: "01-parallel-arrays", exercise: 1,
+      how: "ids and closures in two arrays side by side",
+      code: .exercise(1, RemovableClosuresAdapter<ParallelArrays>.self, isSendable: false)),
+    RightAnswer(
+      name: "02-array-of-pairs", exercise: 2,
+      how: "an array of key and closure pairs, no dictionary",
+      code: .exercise(2, KeyedAdapter<ArrayOfPairs>.self, isSendable: false)),
+    RightAnswer(
+      name: "03-nested-tables", exercise: 3,
+      how: "a table of owners, each with a table of keys",
+      code: .exercise(3, OwnerKeyedAdapter<NestedTables>.self, isSendable: false)),
+    RightAnswer(
+      name: "04-cleans-after-notifying-keeps-recent-values", exercise: 4,
+      how: "cleans after notifying, and keeps the last 16 values set beside the entries",
+      code: .exercise(4, WeakAdapter<CleansAfterNotifying>.self, isSendable: false)),
+    RightAnswer(
+      name: "05-replaces-in-place", exercise: 5,
+      how: "a second bind replaces the entry where it stands",
+      code: .exercise(5, WeakAdapter<ReplacesInPlace>.self, isSendable: false)),
+    RightAnswer(
+      name: "06-class-removed-flag", exercise: 6,
+      how: "each callback a class with a removed flag, set by removeObserver",
+      code: .exercise(6, OptionsAdapter<ClassRemovedFlag>.self, isSendable: false)),
+    RightAnswer(
+      name: "07-queue-with-head-index", exercise: 7,
+      how: "the pending changes in an array read through a head index",
+      code: .exercise(7, OptionsAdapter<QueueWithHeadIndex>.self, isSendable: false)),
+    RightAnswer(
+      name: "08-weak-owner-in-the-callback", exercise: 8,
+      how: "the callback holds the owner weakly and hands it over through a type-erased handler",
+      code: .exercise(8, HandingAdapter<WeakOwnerInTheCallback>.self, isSendable: false)),
+    RightAnswer(
+      name: "01-live-walk-skips-removed", exercise: 1,
+      how: "a set walks the live entries, so one removed mid-set is not called by it",
+      code: .exercise(1, RemovableClosuresAdapter<LiveWalkSkipsRemoved>.self, isSendable: false)),
+    RightAnswer(
+      name: "06-queues-nested-sets-too", exercise: 6,
+      how: "removal at once, and a set made inside a closure queued, as exercise 7 asks",
+      code: .exercise(6, OptionsAdapter<RemovesAtOnceAndQueues>.self, isSendable: false)),
+    RightAnswer(
+      name: "07-removes-at-once-old-beside-new", exercise: 7,
+      how: "removal at once too, and each callback told its old value just before its new one",
+      code: .exercise(7, OptionsAdapter<RemovesAtOnceAndQueues>.self, isSendable: false)),
+    RightAnswer(
+      name: "09-nslock-unchecked-sendable", exercise: 9,
+      how: "an NSLock and @unchecked Sendable instead of a Mutex",
+      code: .exercise(9, SendableOptionsAdapter<NSLockUncheckedSendable>.self)),
+  ]
+}
+
+// MARK: - Exercise 1
+
+/// Ids and closures in two arrays, kept in step.
+final class ParallelArrays: RemovableClosuresObservable {
+  private var ids: [Int] = []
+  private var closures: [(Int) -> Void] = []
+  private var nextID = 1
+  var value: Int { didSet { for closure in closures { closure(value) } } }
+  var observerCount: Int { closures.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ observer: @escaping (Int) -> Void) -> Int {
+    defer { nextID += 1 }
+    ids.append(nextID)
+    closures.append(observer)
+    return nextID
+  }
+  func removeObserver(_ id: Int) {
+    guard let index = ids.firstIndex(of: id) else { return }
+    ids.remove(at: index)
+    closures.remove(at: index)
+  }
+}
+
+// MARK: - Exercise 2
+
+/// Keys and closures as pairs in one array.
+final class ArrayOfPairs: KeyedObservable {
+  private var pairs: [(key: String, closure: (Int) -> Void)] = []
+  var value: Int { didSet { for pair in pairs { pair.closure(value) } } }
+  var observerCount: Int { pairs.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(forKey key: String, _ observer: @escaping (Int) -> Void) {
+    if let index = pairs.firstIndex(where: { $0.key == key }) {
+      pairs[index].closure = observer
+    } else {
+      pairs.append((key, observer))
+    }
+  }
+  func removeObserver(forKey key: String) { pairs.removeAll { $0.key == key } }
+}
+
+// MARK: - Exercise 3
+
+/// A table of owners, each with its own table of keys.
+final class NestedTables: OwnerKeyedObservable {
+  private var tables: [ObjectIdentifier: [String: (Int) -> Void]] = [:]
+  var value: Int {
+    didSet {
+      for table in tables.values {
+        for closure in table.values { closure(value) }
+      }
+    }
+  }
+  var observerCount: Int { tables.values.reduce(0) { $0 + $1.count } }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ owner: AnyObject, forKey key: String, _ observer: @escaping (Int) -> Void) {
+    tables[ObjectIdentifier(owner), default: [:]][key] = observer
+  }
+  func removeObserver(_ owner: AnyObject, forKey key: String) {
+    let id = ObjectIdentifier(owner)
+    tables[id]?[key] = nil
+    if tables[id]?.isEmpty == true { tables[id] = nil }
+  }
+}
+
+// MARK: - Exercises 4 and 5
+
+/// Notifies first, then drops the dead entries; remembers the last 16 values set.
+final class CleansAfterNotifying: WeakObservable {
+  private struct Entry {
+    weak var observer: AnyObject?
+    let closure: (Int) -> Void
+  }
+  private var entries: [Entry] = []
+  /// The last values set, at most 16: more than there are entries, and nothing to do with them.
+  private(set) var recentValues: [Int] = []
+  var value: Int {
+    didSet {
+      recentValues.append(value)
+      if recentValues.count > 16 { recentValues.removeFirst() }
+      for entry in entries where entry.observer != nil { entry.closure(value) }
+      entries.removeAll { $0.observer == nil }
+    }
+  }
+  var observerCount: Int { entries.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ observer: AnyObject, closure: @escaping (Int) -> Void) {
+    entries.removeAll { $0.observer == nil }
+    entries.append(Entry(observer: observer, closure: closure))
+  }
+}
+
+/// Replaces an observer's entry where it stands; drops the dead ones on bind.
+final class ReplacesInPlace: WeakObservable {
+  private struct Entry {
+    weak var observer: AnyObject?
+    var closure: (Int) -> Void
+  }
+  private var entries: [Entry] = []
+  var value: Int {
+    didSet { for entry in entries where entry.observer != nil { entry.closure(value) } }
+  }
+  var observerCount: Int { entries.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ observer: AnyObject, closure: @escaping (Int) -> Void) {
+    entries.removeAll { $0.observer == nil }
+    if let index = entries.firstIndex(where: { $0.observer === observer }) {
+      entries[index].closure = closure
+    } else {
+      entries.append(Entry(observer: observer, closure: closure))
+    }
+  }
+}
+
+// MARK: - Exercise 6
+
+/// Each callback a class: removal sets its flag, and a notification skips a flagged one.
+final class ClassRemovedFlag: OptionsObservable {
+  private final class Callback {
+    weak var observer: AnyObject?
+    let options: WrongOptions
+    let closure: (Int, WrongOptions) -> Void
+    var isRemoved = false
+    init(observer: AnyObject, options: WrongOptions, closure: @escaping (Int, WrongOptions) -> Void)
+    {
+      self.observer = observer
+      self.options = options
+      self.closure = closure
+    }
+  }
+  private var callbacks: [Callback] = []
+  private var storedValue: Int
+  var value: Int {
+    get { storedValue }
+    set {
+      let oldValue = storedValue
+      storedValue = newValue
+      callbacks.removeAll { $0.observer == nil }
+      let snapshot = callbacks
+      for (value, option) in [(oldValue, WrongOptions.old), (newValue, .new)] {
+        for callback in snapshot where callback.options.contains(option) && !callback.isRemoved {
+          callback.closure(value, option)
+        }
+      }
+    }
+  }
+  var observerCount: Int { callbacks.count }
+  init(_ value: Int) { storedValue = value }
+  func addObserver(
+    _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
+    closure: @escaping (Int, WrongOptions) -> Void
+  ) {
+    if removeIfExists { removeObserver(observer) }
+    callbacks.append(Callback(observer: observer, options: options, closure: closure))
+    if options.contains(.initial) { closure(storedValue, .initial) }
+  }
+  func removeObserver(_ observer: AnyObject) {
+    for callback in callbacks where callback.observer === observer { callback.isRemoved = true }
+    callbacks.removeAll(where: \.isRemoved)
+  }
+}
+
+// MARK: - Exercise 7
+
+/// Queues changes in an array read from a head index, emptied once it is drained.
+final class QueueWithHeadIndex: OptionsObservable {
+  private struct Callback {
+    weak var observer: AnyObject?
+    let options: WrongOptions
+    let closure: (Int, WrongOptions) -> Void
+  }
+  private var callbacks: [Callback] = []
+  private var queue: [(old: Int, new: Int)] = []
+  private var head = 0
+  private var storedValue: Int
+  var value: Int {
+    get { storedValue }
+    set {
+      queue.append((storedValue, newValue))
+      storedValue = newValue
+      // Someone further up the stack is draining the queue: it reaches this change.
+      guard queue.count - head == 1 else { return }
+      while head < queue.count {
+        let change = queue[head]
+        callbacks.removeAll { $0.observer == nil }
+        let snapshot = callbacks
+        for callback in snapshot where callback.options.contains(.old) {
+          callback.closure(change.old, .old)
+        }
+        for callback in snapshot where callback.options.contains(.new) {
+          callback.closure(change.new, .new)
+        }
+        head += 1
+      }
+      queue = []
+      head = 0
+    }
+  }
+  var observerCount: Int { callbacks.count }
+  init(_ value: Int) { storedValue = value }
+  func addObserver(
+    _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
+    closure: @escaping (Int, WrongOptions) -> Void
+  ) {
+    if removeIfExists { removeObserver(observer) }
+    callbacks.append(Callback(observer: observer, options: options, closure: closure))
+    if options.contains(.initial) { closure(storedValue, .initial) }
+  }
+  func removeObserver(_ observer: AnyObject) { callbacks.removeAll { $0.observer === observer } }
+}
+
+// MARK: - Exercise 8
+
+/// Holds the owner weakly in the callback, and hands it to a handler that takes any object.
+final class WeakOwnerInTheCallback: HandingObservable {
+  private struct Callback {
+    weak var observer: AnyObject?
+    let options: WrongOptions
+    let handler: (AnyObject, Int, WrongOptions) -> Void
+  }
+  private var callbacks: [Callback] = []
+  private var storedValue: Int
+  var value: Int {
+    get { storedValue }
+    set {
+      let oldValue = storedValue
+      storedValue = newValue
+      callbacks.removeAll { $0.observer == nil }
+      let snapshot = callbacks
+      for (value, option) in [(oldValue, WrongOptions.old), (newValue, .new)] {
+        for callback in snapshot where callback.options.contains(option) {
+          if let observer = callback.observer { callback.handler(observer, value, option) }
+        }
+      }
+    }
+  }
+  var observerCount: Int { callbacks.count }
+  init(_ value: Int) { storedValue = value }
+  func addObserver<Observer: AnyObject>(
+    _ observer: Observer, removeIfExists: Bool, options: WrongOptions,
+    handler: @escaping (Observer, Int, WrongOptions) -> Void
+  ) {
+    if removeIfExists { removeObserver(observer) }
+    // The handler captures nothing but itself; the observer comes from the weak reference.
+    let erased: (AnyObject, Int, WrongOptions) -> Void = { observer, value, option in
+      if let observer = observer as? Observer { handler(observer, value, option) }
+    }
+    callbacks.append(Callback(observer: observer, options: options, handler: erased))
+    if options.contains(.initial) { handler(observer, storedValue, .initial) }
+  }
+  func removeObserver(_ observer: AnyObject) { callbacks.removeAll { $0.observer === observer } }
+}
+
+// MARK: - Exercise 9
+
+/// Exercise 9 with an NSLock around every stored property, and `@unchecked Sendable`.
+final class NSLockUncheckedSendable: @unchecked Sendable, SendableOptionsObservable {
+  typealias Options = WrongOptions
+  // The lock guards every stored property below it.
+  private let lock = NSLock()
+  private var callbacks: [SendableCallback] = []
+  private var lastID = 0
+  private var storedValue: Int
+  init(_ value: Int) { storedValue = value }
+  var observerCount: Int { lock.withLock { callbacks.count } }
+  var value: Int {
+    get { lock.withLock { storedValue } }
+    set {
+      let (oldValue, snapshot) = lock.withLock {
+        let oldValue = storedValue
+        storedValue = newValue
+        let snapshot = callbacks
+        callbacks.removeAll { $0.observer == nil }
+        return (oldValue, snapshot)
+      }
+      for (value, option) in [(oldValue, WrongOptions.old), (newValue, .new)] {
+        for callback in snapshot where callback.options.contains(option) {
+          let stored = lock.withLock { callbacks.contains { $0.id == callback.id } }
+          if stored { callback.closure(value, option) }
+        }
+      }
+    }
+  }
+  func addObserver(
+    _ observer: AnyObject & Sendable, removeIfExists: Bool, options: WrongOptions,
+    closure: @escaping @Sendable (Int, WrongOptions) -> Void
+  ) {
+    let (value, replaced) = lock.withLock {
+      let replaced = removeIfExists ? callbacks.filter { $0.observer === observer } : []
+      if removeIfExists { callbacks.removeAll { $0.observer === observer } }
+      lastID += 1
+      callbacks.append(
+        SendableCallback(id: lastID, observer: observer, options: options, closure: closure))
+      return (storedValue, replaced)
+    }
+    // What the replaced callbacks captured is freed here, with the lock let go.
+    withExtendedLifetime(replaced) {}
+    if options.contains(.initial) { closure(value, .initial) }
+  }
+  func removeObserver(_ observer: AnyObject & Sendable) {
+    let removed = lock.withLock {
+      let removed = callbacks.filter { $0.observer === observer }
+      callbacks.removeAll { $0.observer === observer }
+      return removed
+    }
+    withExtendedLifetime(removed) {}
+  }
+}
+
+// MARK: - Each exercise's promise, and more
+
+/// Walks the live entries by id: one removed mid-set is skipped, one bound mid-set is not
+/// reached. Exercise 1 allows both.
+final class LiveWalkSkipsRemoved: RemovableClosuresObservable {
+  private var entries: [RemovableBase.Entry] = []
+  private var lastID = 0
+  var value: Int {
+    didSet {
+      for id in entries.map(\.id) {
+        entries.first { $0.id == id }?.observer(value)
+      }
+    }
+  }
+  var observerCount: Int { entries.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ observer: @escaping (Int) -> Void) -> Int {
+    lastID += 1
+    entries.append(RemovableBase.Entry(id: lastID, observer: observer))
+    return lastID
+  }
+  func removeObserver(_ id: Int) { entries.removeAll { $0.id == id } }
+}
+
+/// Exercises 6 and 7 at once: removal is immediate, a set inside a closure is queued, and each
+/// callback is told its old value just before its new one.
+final class RemovesAtOnceAndQueues: OptionsObservable {
+  private var callbacks: [OptionsBase.Callback] = []
+  private var pending: [(old: Int, new: Int)] = []
+  private var isNotifying = false
+  private var lastID = 0
+  private var storedValue: Int
+  var value: Int {
+    get { storedValue }
+    set {
+      pending.append((storedValue, newValue))
+      storedValue = newValue
+      guard !isNotifying else { return }
+      isNotifying = true
+      defer { isNotifying = false }
+      while !pending.isEmpty {
+        let change = pending.removeFirst()
+        callbacks.removeAll { $0.observer == nil }
+        for callback in callbacks {
+          if callback.options.contains(.old), isStored(callback) {
+            callback.closure(change.old, .old)
+          }
+          if callback.options.contains(.new), isStored(callback) {
+            callback.closure(change.new, .new)
+          }
+        }
+      }
+    }
+  }
+  var observerCount: Int { callbacks.count }
+  init(_ value: Int) { storedValue = value }
+  private func isStored(_ callback: OptionsBase.Callback) -> Bool {
+    callbacks.contains { $0.id == callback.id }
+  }
+  func addObserver(
+    _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
+    closure: @escaping (Int, WrongOptions) -> Void
+  ) {
+    if removeIfExists { removeObserver(observer) }
+    lastID += 1
+    callbacks.append(
+      OptionsBase.Callback(id: lastID, observer: observer, options: options, closure: closure))
+    if options.contains(.initial) { closure(storedValue, .initial) }
+  }
+  func removeObserver(_ observer: AnyObject) { callbacks.removeAll { $0.observer === observer } }
+}
