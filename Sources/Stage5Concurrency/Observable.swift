@@ -69,7 +69,7 @@ public final class Observable<Value: Sendable>: Sendable {
     let wakeUp = DispatchSemaphore(value: 0)
   }
 
-  package struct State {
+  struct State {
     var value: Value
     /// In subscription order; `nil` where one was removed, until the list is compacted.
     var subscriptions: [Subscription<Value>?] = []
@@ -127,7 +127,8 @@ public final class Observable<Value: Sendable>: Sendable {
     }
   }
 
-  private let state: Locked<State>
+  /// Everything that changes, behind the lock.
+  let state: Locked<State>
 
   /// How many changes may wait in the queue before a setter waits for its change to be
   /// delivered: see ``value``.
@@ -202,23 +203,7 @@ public final class Observable<Value: Sendable>: Sendable {
   /// ```
   ///
   /// - Complexity: O(1).
-  public var storedSubscriptionCount: Int { _storedSubscriptionCount }
-
-  /// The number of subscriptions stored, those whose owner is gone but that no delivery has
-  /// reached yet included.
-  ///
-  /// For tests and the comparison's scenarios only.
-  package var _storedSubscriptionCount: Int { state.withLock { $0.slots.count } }
-
-  /// A copy of the state, taken under the lock: `Mirror` cannot see inside a `Mutex`. For the
-  /// reference graph's test only.
-  package var _state: State { state.withLock { $0 } }
-
-  /// The number of deliveries queued. For tests only.
-  package var _queuedCount: Int { state.withLock { $0.queue.count } }
-
-  /// Whether some thread holds the lock right now. For tests only.
-  package var _isLocked: Bool { state.withLockIfAvailable { _ in } == nil }
+  public var storedSubscriptionCount: Int { state.withLock { $0.slots.count } }
 
   // MARK: - Observing
 

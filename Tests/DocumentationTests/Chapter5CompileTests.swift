@@ -5,14 +5,19 @@
   /// Compiles `snippet` in Swift 6 mode, with stage 5's lesson sources beside it when
   /// `withStage5` is set, and returns the compiler's diagnostics, or `nil` if it compiled.
   /// Isolation is checked by a pass after type checking, so the snippet is compiled to SIL.
+  ///
+  /// - Parameter asAnApp: Compile the lesson's copy list only, with no package name, as an app
+  ///   target that copied it would be compiled.
   private func diagnostics(
-    compiling snippet: String, withStage5: Bool = false, flags: [String] = []
+    compiling snippet: String, withStage5: Bool = false, asAnApp: Bool = false,
+    flags: [String] = []
   ) throws -> String? {
     let sources = packageRoot.appending(path: "Sources/Stage5Concurrency")
     let files =
-      withStage5
+      withStage5 || asAnApp
       ? try FileManager.default.contentsOfDirectory(atPath: sources.path)
-        .filter { $0.hasSuffix(".swift") }.map { sources.appending(path: $0).path } : []
+        .filter { $0.hasSuffix(".swift") && (!asAnApp || lessonCopyList.contains($0)) }
+        .map { sources.appending(path: $0).path } : []
     let folder = FileManager.default.temporaryDirectory.appending(path: "chapter5-\(UUID())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -23,8 +28,8 @@
     process.arguments =
       [
         "swiftc", "-swift-version", "6", "-parse-as-library", "-module-name", "Snippet",
-        "-package-name", "Snippet", "-wmo", "-emit-sil", "-o", "/dev/null",
-      ] + flags + files + [snippetFile.path]
+      ] + (asAnApp ? [] : ["-package-name", "Snippet"])
+      + ["-wmo", "-emit-sil", "-o", "/dev/null"] + flags + files + [snippetFile.path]
     let output = Pipe()
     process.standardOutput = output
     process.standardError = output
@@ -33,6 +38,12 @@
     process.waitUntilExit()
     return process.terminationStatus == 0 ? nil : text
   }
+
+  /// The files of `Sources/Stage5Concurrency` that an app copies: all but the test hooks.
+  let lessonCopyList: Set<String> = [
+    "Change.swift", "Locked.swift", "Observable.swift", "ObservableOptions.swift",
+    "ObservationToken.swift", "Queue.swift", "Subscription.swift",
+  ]
 
   /// A step's class as chapter 5 shows it: its source in `Chapter5Steps.swift`, from `start` to
   /// the first `end` after it.
@@ -177,6 +188,32 @@
       let errors = try diagnostics(
         compiling: box.replacingOccurrences(
           of: "%@", with: #"box.watch(isolation: MainActor.shared) { self.text = "\($0)" }"#))
+      #expect(errors == nil, "\(errors ?? "")")
+    }
+
+    @Test(
+      "the lesson's copy list compiles in an app target: Swift 6, no package name, no test hooks"
+    )
+    func copyListCompilesAsAnApp() throws {
+      let sources = packageRoot.appending(path: "Sources/Stage5Concurrency")
+      let all = try FileManager.default.contentsOfDirectory(atPath: sources.path)
+        .filter { $0.hasSuffix(".swift") }
+      #expect(
+        Set(all).subtracting(lessonCopyList) == ["Observable+Testing.swift"],
+        "every file of the lesson but its test hooks is on the copy list")
+      let errors = try diagnostics(
+        compiling: """
+          @MainActor final class Label { var text = "" }
+          @MainActor final class Screen {
+            let label = Label()
+            let score = Observable(0)
+            func start() {
+              score.observe(label, options: .initial) { label, change in
+                label.text = "\\(change.newValue)"
+              }
+            }
+          }
+          """, asAnApp: true)
       #expect(errors == nil, "\(errors ?? "")")
     }
 

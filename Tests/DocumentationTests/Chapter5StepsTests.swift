@@ -53,8 +53,9 @@ let stage5Chapters = ["Tutorial/05-concurrency-age.md", "Tutorial/05b-stage-5-wh
 @Suite("Chapter 5 shows stage 5 whole")
 struct Stage5WholeTests {
   @Test(
-    "every line of code of Sources/Stage5Concurrency is in a block of chapter 5 or 5b",
-    arguments: swiftFiles(under: "Sources/Stage5Concurrency").map(\.lastPathComponent))
+    "every line of code of Sources/Stage5Concurrency, its test hooks aside, is in a block of chapter 5 or 5b",
+    arguments: swiftFiles(under: "Sources/Stage5Concurrency").map(\.lastPathComponent)
+      .filter { $0 != "Observable+Testing.swift" })
   func everyLineShown(file: String) throws {
     let path = "Sources/Stage5Concurrency/\(file)"
     let source = try String(contentsOf: packageRoot.appending(path: path), encoding: .utf8)

@@ -52,7 +52,7 @@ extension Design {
 
 /// Stage 5's state as `Mirror` can walk it: copied out of its lock.
 private struct MirroredState {
-  let state: Stage5Concurrency.Observable<Int>.State
+  let state: Any
   /// Kept alive while the graph is walked.
   let observable: Stage5Concurrency.Observable<Int>
 }
