@@ -5,9 +5,8 @@
   /// Compiles `snippet` in Swift 6 mode, with stage 5's lesson sources beside it when
   /// `withStage5` is set, and returns the compiler's diagnostics, or `nil` if it compiled.
   /// Isolation is checked by a pass after type checking, so the snippet is compiled to SIL.
-  ///
-  /// - Parameter asAnApp: Compile the lesson's copy list only, with no package name, as an app
-  ///   target that copied it would be compiled.
+  /// With `asAnApp`, only the lesson's copy list is compiled beside it, with no package name,
+  /// as an app target that copied it would be.
   private func diagnostics(
     compiling snippet: String, withStage5: Bool = false, asAnApp: Bool = false,
     flags: [String] = []
