@@ -85,6 +85,15 @@ extension Demo {
         counter.value = thread * 1_000 + step
       }
     }
+    // A setter delivers its own change only: what the others set meanwhile may still be on its
+    // way, with a task that took the turn up. An initial value, queued behind all of it,
+    // arrives once it has all been delivered.
+    let delivered = DispatchSemaphore(value: 0)
+    let lastInLine = counter.observeOnAnyThread(options: .initial) { change in
+      if change.kind == .initial { delivered.signal() }
+    }
+    delivered.wait()
+    lastInLine.cancel()
     let changes = seen.all
     let chained = zip(changes, changes.dropFirst()).allSatisfy { $0.newValue == $1.oldValue }
     print("changes seen: \(changes.count)")
