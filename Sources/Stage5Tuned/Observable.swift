@@ -911,7 +911,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   ///
   /// - Returns: The slot of a handler that must run on an actor this code is not running on,
   ///   where the delivery stopped; `nil` once every subscription has been reached.
-  @inlinable
+  @inlinable @inline(__always)
   static func deliver(
     _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from start: Int,
     here: (any Actor)?, endingIn observable: Observable
@@ -969,7 +969,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     case elsewhere
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   static func deliver(
     _ change: Change<Value>, to subscription: Subscription<Value>, before: UInt64,
     here: (any Actor)?, onMainActor: inout Bool?
