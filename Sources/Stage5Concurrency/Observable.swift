@@ -125,6 +125,13 @@ public final class Observable<Value: Sendable>: Sendable {
       }
       return true
     }
+
+    /// Makes `thread` the deliverer, with `work` deliveries of the queue's to make.
+    mutating func giveTurn(to thread: ObjectIdentifier?, work: Int, onAnActor: Bool = false) {
+      deliverer = thread
+      delivererIsAnActor = onAnActor
+      turnWork = work
+    }
   }
 
   /// Everything that changes, behind the lock.
@@ -442,9 +449,7 @@ public final class Observable<Value: Sendable>: Sendable {
       // Nobody is delivering: this thread takes the turn, for this one delivery.
       state.queue.append(delivery)
       state.isDelivering = true
-      state.deliverer = thread
-      state.delivererIsAnActor = false
-      state.turnWork = state.queue.count
+      state.giveTurn(to: thread, work: state.queue.count)
       return .taken
     }
     if state.deliverer == thread {
@@ -468,9 +473,7 @@ public final class Observable<Value: Sendable>: Sendable {
       // The turn is free for the taking: this setter takes it, and delivers up to its change.
       state.queue.append(delivery)
       state.isHandedOn = false
-      state.deliverer = thread
-      state.delivererIsAnActor = false
-      state.turnWork = state.queue.count
+      state.giveTurn(to: thread, work: state.queue.count)
       return .taken
     }
     let waiter = Waiter(thread: thread, position: state.queuedCount)
@@ -542,9 +545,7 @@ public final class Observable<Value: Sendable>: Sendable {
   private func continueDelivery(_ delivery: Delivery, on actor: isolated any Actor) {
     let thread = Self.currentThread
     state.withLock { state in
-      state.deliverer = thread
-      state.delivererIsAnActor = true
-      state.turnWork = min(state.queue.count, Self.backlogLimit)
+      state.giveTurn(to: thread, work: min(state.queue.count, Self.backlogLimit), onAnActor: true)
     }
     deliver(delivery, here: actor)
   }
@@ -571,9 +572,7 @@ public final class Observable<Value: Sendable>: Sendable {
       if state.queue.count == 0 {
         state.isDelivering = false
       } else if let waiter = state.waiters.popFirst() {
-        state.deliverer = waiter.thread
-        state.delivererIsAnActor = false
-        state.turnWork = waiter.position - state.takenCount + 1
+        state.giveTurn(to: waiter.thread, work: waiter.position - state.takenCount + 1)
         wakeUp = waiter.wakeUp
       } else {
         state.isHandedOn = true
@@ -593,9 +592,7 @@ public final class Observable<Value: Sendable>: Sendable {
     let takesTurn = state.withLock { state in
       guard state.isHandedOn else { return false }
       state.isHandedOn = false
-      state.deliverer = thread
-      state.delivererIsAnActor = false
-      state.turnWork = state.queue.count
+      state.giveTurn(to: thread, work: state.queue.count)
       return true
     }
     if takesTurn { deliver(nil, here: nil) }
