@@ -34,6 +34,15 @@ private enum ProbeStep: CaseIterable, CustomStringConvertible {
   case set, observeWithInitial, observeWithOwner, cancel, releaseOwner, removeObserver
   case readValues, readValue
 
+  /// Whether the step may deliver at all: cancelling, removing, letting an owner go and
+  /// reading the value never do.
+  var mayDeliver: Bool {
+    switch self {
+    case .set, .observeWithInitial, .observeWithOwner, .readValues: true
+    case .cancel, .releaseOwner, .removeObserver, .readValue: false
+    }
+  }
+
   var description: String {
     switch self {
     case .set: "value = …"
@@ -174,6 +183,14 @@ private final class ProbeReport: @unchecked Sendable {
     }
   }
 
+  /// Calls that delivered when they should not have.
+  var unexpected: [String] { lock.withLock { unexpectedDeliveries } }
+  private var unexpectedDeliveries: [String] = []
+
+  func recordUnexpected(_ call: String) {
+    lock.withLock { unexpectedDeliveries.append(call) }
+  }
+
   func keep(_ log: SharedLog<Change<String>>) {
     lock.withLock { subscriptionLogs.append(log) }
   }
@@ -289,6 +306,9 @@ private func problems(running schedule: Schedule) async -> [String] {
       }
       report.record(
         "the probe's step \(index), \(step)", took: duration, delivering: deliveries)
+      if !step.mayDeliver && deliveries > 0 {
+        report.recordUnexpected("the probe's step \(index), \(step), made \(deliveries) deliveries")
+      }
       Thread.sleep(forTimeInterval: pause)
     }
     withExtendedLifetime((tokens, owners)) {}
@@ -311,6 +331,7 @@ private func problems(running schedule: Schedule) async -> [String] {
     problems.append(
       "\(schedule): \(slowest.call) took \(slowest.duration), over \(callBound)")
   }
+  for call in report.unexpected { problems.append("\(schedule): \(call), which never delivers") }
   if detector.overlapCount > 0 { problems.append("\(schedule): two handlers ran at once") }
   let changes = steady.entries
   if changes.first?.oldValue != "start" || !isChain(changes)
