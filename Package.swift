@@ -2,9 +2,9 @@
 import PackageDescription
 
 // The package is written as tables, each fact once: the stages (Sources/NAME), the lab around
-// them (Sources/Lab/NAME, its commands in Sources/Lab/Commands/NAME), the exercises' solutions,
-// the bench's variants of stage 5 tuned and the tests. Products and dependency lists are derived
-// from them.
+// them (Sources/Lab/NAME, its commands in Sources/Lab/Commands/NAME), the exercises' solutions
+// and the tests. Products and dependency lists are derived from them. Appendix 05a's versions of
+// stage 5 tuned are built by a package of their own, in Benchmarks/.
 
 /// The stages of the evolution, in order: one module, one library product and one test target
 /// each (`Tests/NAMETests`, with what else its tests use). A stage depends on nothing.
@@ -34,13 +34,6 @@ let solutions: [(module: String, folder: String, dependencies: [String])] = [
   ("10", "10-scores-on-the-main-actor", ["Stage5Concurrency", "WorkshopKit"]),
 ].map { ("Solution" + $0.0, $0.1, $0.2) }
 
-/// Stage 5 tuned's source again (Sources/Lab/Stage5TunedVariants/*/ link to its files), compiled
-/// with one optimisation taken away: appendix 5a's table, `compare-stages variants`.
-let variants: [(module: String, folder: String, condition: String)] = [
-  ("Mutex", "MUTEX"), ("TwoTrips", "TWO_TRIPS"), ("Allocating", "ALLOCATING"),
-  ("Retaining", "RETAINING"), ("Wrapped", "WRAPPED"), ("WeakToken", "WEAK_TOKEN"),
-].map { ("Stage5Tuned" + $0.0, $0.0, "BENCH_VARIANT_" + $0.1) }
-
 /// The commands: each an executable over its library.
 let commands: [(name: String, library: String)] = [
   ("compare-stages", "CompareStagesKit"), ("tutorial", "TutorialDemos"),
@@ -61,8 +54,6 @@ let lab: [(name: String, dependencies: [String])] = [
   // free; it compiles to nothing in sanitized builds.
   ("AllocationCounter", []),
   ("StageBench", ["AllocationCounter", "Support"]),
-  // Appendix 5a's table: stage 5 tuned beside its variants, each without one optimisation.
-  ("Stage5Variants", [tuned, "StageBench"] + variants.map(\.module)),
   // One descriptor per design, stage or reference, with its adapters for the scenarios and
   // the bench: what compare-stages, the tests and the tutorial read.
   ("DesignCatalog", stages + ["ObserverScenarios", "StageBench", "AllocationCounter", "Support"]),
@@ -70,8 +61,7 @@ let lab: [(name: String, dependencies: [String])] = [
   (
     "CompareStagesKit",
     [
-      "CommandSupport", "DesignCatalog", "ObserverScenarios", "StageBench", "Stage5Variants",
-      "Support",
+      "CommandSupport", "DesignCatalog", "ObserverScenarios", "StageBench", "Support",
     ]
   ),
   ("TutorialDemos", lessonStages.map(\.name) + ["KeepingScore", "CommandSupport", "Support"]),
@@ -97,7 +87,7 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
       "DocumentationTests",
       [
         "CompareStagesKit", "DesignCatalog", "ObserverScenarios", "StageBench", "TutorialDemos",
-        "KeepingScore", "Support", "CommandSupport", "WorkshopKit", "Stage5Variants",
+        "KeepingScore", "Support", "CommandSupport", "WorkshopKit",
       ], []
     ),
     (
@@ -108,7 +98,7 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
       "StageBenchTests",
       [
         "StageBench", "CompareStagesKit", "DesignCatalog", "AllocationCounter", "Support",
-        "ObserverScenarios", "Stage5Variants", "CommandSupport",
+        "ObserverScenarios", "CommandSupport",
       ], []
     ),
     // Grades the solutions and the wrong answers, never the learner's exercises, which are
@@ -149,11 +139,6 @@ let package = Package(
       .target(
         name: $0.module, dependencies: $0.dependencies.map { .init(stringLiteral: $0) },
         path: "Exercises/Solutions/\($0.folder)")
-    }
-    + variants.map {
-      .target(
-        name: $0.module, path: "Sources/Lab/Stage5TunedVariants/\($0.folder)",
-        swiftSettings: [.define($0.condition)])
     }
     + [
       // Wrong answers to every exercise, the mistakes learners make, and a grading child that

@@ -183,9 +183,6 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       pending.append(.initial(initial, subscription))
       if deliverer == thread { turnWork = pendingCount }
     }
-    #if BENCH_VARIANT_ALLOCATING
-      @usableFromInline var lastChange: ChangeBox?
-    #endif
 
     /// Adds `subscription` at the end of the list; call it inside ``withSlotsChanged(_:)``.
     @inlinable mutating func append(_ subscription: Subscription<Value>) {
@@ -236,15 +233,6 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       return true
     }
   }
-
-  #if BENCH_VARIANT_ALLOCATING
-    /// Appendix 05a's variant: a change in an object of its own.
-    @usableFromInline
-    final class ChangeBox: Sendable {
-      @usableFromInline let change: Change<Value>
-      @inlinable init(_ change: Change<Value>) { self.change = change }
-    }
-  #endif
 
   @usableFromInline let state: StateLock<State>
   /// How many deliveries are under way or queued: the one a thread is running plus those in
@@ -304,59 +292,33 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       var snapshot: [Subscription<Value>?] = []
       var turn = Turn.taken
       let thread = CurrentThread.id
-      #if BENCH_VARIANT_ALLOCATING
-        // The box this set replaces: it may hold the last reference to an old value, so it is
-        // freed after the lock is let go.
-        var replacedChange: ChangeBox?
-        defer { withExtendedLifetime(replacedChange) {} }
-      #endif
       let mustDeliver = state.withLock { state in
         _ = handoff.load(ordering: .acquiring)
         change = Change(kind: .update, oldValue: state.value, newValue: newValue)
         state.value = newValue
         before = state.nextID
         snapshot = state.slots
-        #if BENCH_VARIANT_ALLOCATING
-          // Appendix 05a's variant: one allocation a set, as a queue node for each change was
-          // (the previous one is freed once the lock is let go).
-          replacedChange = state.lastChange
-          state.lastChange = ChangeBox(change)
-        #endif
-        #if BENCH_VARIANT_TWO_TRIPS
-          // Appendix 05a's variant: every change is queued, and fetched in a second trip.
-          guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
-            turn = state.enqueue(change, before: before, by: thread, mayWait: true)
-            handoff.wrappingAdd(1, ordering: .releasing)
-            return false
-          }
-          state.pending.append(.change(change, before: before, waiter: nil))
-          state.queuedTotal += 1
-          state.giveTurn(to: thread, work: 1)
-          // One delivery under way, that has just ended, and the one queued.
-          deliveries.wrappingAdd(1, ordering: .relaxed)
-          return true
-        #else
-          // This read-modify-write comes after every access above, so that it also shows
-          // ThreadSanitizer where they end, as the handoff increment does in withState(_:).
-          guard deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else {
-            turn = state.enqueue(change, before: before, by: thread, mayWait: true)
-            handoff.wrappingAdd(1, ordering: .releasing)
-            return false
-          }
-          // This thread takes the turn, for its own change only.
-          state.giveTurn(to: thread, work: 0)
-          return true
-        #endif
+        // No delivery under way: nobody else can change the count now (it is raised only
+        // under the lock, and only a deliverer lowers it), so a plain store takes the turn,
+        // one locked instruction fewer than the add below. It comes after every access
+        // above, so that it also shows ThreadSanitizer where they end.
+        if deliveries.load(ordering: .acquiring) == 0 {
+          deliveries.store(1, ordering: .releasing)
+        } else if deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+          // A delivery is under way (unless it ended just now, between the load and the add).
+          turn = state.enqueue(change, before: before, by: thread, mayWait: true)
+          handoff.wrappingAdd(1, ordering: .releasing)
+          return false
+        }
+        // This thread takes the turn, for its own change only.
+        state.giveTurn(to: thread, work: 0)
+        return true
       }
       guard mustDeliver else {
         take(turn, by: thread)
         return
       }
-      #if BENCH_VARIANT_TWO_TRIPS
-        withExtendedLifetime(snapshot) { deliverQueued(here: nil) }
-      #else
-        deliver(change, before: before, to: snapshot, from: 0, here: nil)
-      #endif
+      deliver(change, before: before, to: snapshot, from: 0, here: nil)
     }
   }
 
@@ -653,11 +615,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   /// The token that ends `subscription`.
   @inlinable
   func token(for subscription: Subscription<Value>) -> ObservationToken {
-    #if BENCH_VARIANT_WEAK_TOKEN
-      ObservationToken(observable: self, id: subscription.id, subscription: subscription)
-    #else
-      ObservationToken(observable: self, id: subscription.id)
-    #endif
+    ObservationToken(observable: self, id: subscription.id)
   }
 
   /// Handed to a subscription with an owner, whose ``Subscription/Extra/ownerHandler`` is
@@ -920,41 +878,24 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     // to the main actor first comes up, since a thread cannot change actors in the middle of a
     // synchronous loop.
     var onMainActor: Bool?
-    #if BENCH_VARIANT_RETAINING
-      // Appendix 05a's variant: each subscription retained and released around its call.
+    // The snapshot keeps every subscription alive for the whole loop, so each one is borrowed
+    // from it, not retained and released around its call: that halves the cost of a delivery.
+    return snapshot.withUnsafeBufferPointer { snapshot -> Int? in
       for slot in start..<snapshot.count {
-        guard let subscription = snapshot[slot] else { continue }
-        observable.callingID = subscription.id
-        switch deliver(
-          change, to: subscription, before: before, here: here, onMainActor: &onMainActor)
-        {
+        guard let entry = snapshot[slot].map(Unmanaged.passUnretained) else { continue }
+        switch entry._withUnsafeGuaranteedRef({ subscription in
+          observable.callingID = subscription.id
+          return deliver(
+            change, to: subscription, before: before, here: here, onMainActor: &onMainActor)
+        }) {
         case .delivered: continue
         case .subscribedLater: return nil
-        case .ownerGone: observable.end(subscription)
+        case .ownerGone: observable.end(entry.takeUnretainedValue())
         case .elsewhere: return slot
         }
       }
       return nil
-    #else
-      // The snapshot keeps every subscription alive for the whole loop, so each one is borrowed
-      // from it, not retained and released around its call: that halves the cost of a delivery.
-      return snapshot.withUnsafeBufferPointer { snapshot -> Int? in
-        for slot in start..<snapshot.count {
-          guard let entry = snapshot[slot].map(Unmanaged.passUnretained) else { continue }
-          switch entry._withUnsafeGuaranteedRef({ subscription in
-            observable.callingID = subscription.id
-            return deliver(
-              change, to: subscription, before: before, here: here, onMainActor: &onMainActor)
-          }) {
-          case .delivered: continue
-          case .subscribedLater: return nil
-          case .ownerGone: observable.end(entry.takeUnretainedValue())
-          case .elsewhere: return slot
-          }
-        }
-        return nil
-      }
-    #endif
+    }
   }
 
   @usableFromInline
@@ -978,18 +919,10 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     guard subscription.isActive.load(ordering: .acquiring) else { return .delivered }
     // A handler that may run anywhere, with no owner: called as it was passed, one indirect
     // call.
-    #if BENCH_VARIANT_WRAPPED
-      // Appendix 05a's variant: every handler called through a closure that wraps it, as
-      // every subscription's once was.
-      if subscription.isPlain {
-        return subscription.wrapped(subscription, change) ? .delivered : .ownerGone
-      }
-    #else
-      if subscription.isPlain {
-        subscription.handlers._withUnsafeGuaranteedRef { $0.handler(change) }
-        return .delivered
-      }
-    #endif
+    if subscription.isPlain {
+      subscription.handlers._withUnsafeGuaranteedRef { $0.handler(change) }
+      return .delivered
+    }
     if let isolation = subscription.isolation, isolation !== here {
       guard subscription.isMainActor else { return .elsewhere }
       if onMainActor == nil { onMainActor = MainActorCheck.isCurrent }

@@ -23,23 +23,7 @@ public final class ObservationToken: Sendable {
   init(observable: any SubscriptionEnding, id: UInt64) {
     self.observable = observable
     self.id = id
-    #if BENCH_VARIANT_WEAK_TOKEN
-      self.subscription = nil
-    #endif
   }
-
-  #if BENCH_VARIANT_WEAK_TOKEN
-    /// Appendix 05a's variant: the token also holds its subscription weakly, as it once did,
-    /// which gives every subscription a side table.
-    private weak let subscription: (AnyObject & Sendable)?
-
-    @usableFromInline
-    init(observable: any SubscriptionEnding, id: UInt64, subscription: AnyObject & Sendable) {
-      self.observable = observable
-      self.id = id
-      self.subscription = subscription
-    }
-  #endif
 
   deinit {
     cancel()

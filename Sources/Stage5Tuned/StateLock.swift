@@ -1,4 +1,4 @@
-#if os(Linux) && !FORCE_APPLE_BRANCHES && !BENCH_VARIANT_MUTEX
+#if os(Linux) && !FORCE_APPLE_BRANCHES
   #if canImport(Glibc)
     import Glibc
   #elseif canImport(Musl)
@@ -12,14 +12,15 @@
 /// Linux.
 ///
 /// Measured on Linux (Swift 6.3.1, x86-64, 2026-11-23), when the switch was made: an
-/// uncontended `Mutex` lock and unlock took 33 ns, a `pthread_mutex_t` 4 to 5 ns. So on Linux the state sits behind an error-checking `pthread_mutex_t`: like `Mutex`, it
-/// stops the program on a recursive lock rather than deadlocking. Measured alone on today's code
-/// (appendix 05a's table, the `BENCH_VARIANT_MUTEX` version), the two cost the same. Elsewhere
+/// uncontended `Mutex` lock and unlock took 33 ns, a `pthread_mutex_t` 4 to 5 ns. So on Linux
+/// the state sits behind an error-checking `pthread_mutex_t`: like `Mutex`, it stops the
+/// program on a recursive lock rather than deadlocking. Measured alone on today's code
+/// (appendix 05a's table, the row "Mutex, not pthread_mutex_t"), the two cost the same. Elsewhere
 /// `Mutex` is used as it is (on Apple platforms it is an `os_unfair_lock`).
 @usableFromInline
 final class StateLock<State: Sendable>: @unchecked Sendable {
   // Unchecked: `state` is read and written only while `mutex` is held.
-  #if os(Linux) && !FORCE_APPLE_BRANCHES && !BENCH_VARIANT_MUTEX
+  #if os(Linux) && !FORCE_APPLE_BRANCHES
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// Unchecked for exclusivity at run time: only ever reached under `mutex`, which already
     /// makes every access exclusive.

@@ -91,18 +91,7 @@ final class Subscription<Value: Sendable>: Sendable {
     self.extra = extra
     self.isPlain = isolation == nil && ownerHandler == nil
     self.handlers = .passRetained(Handlers(handler: handler, ownerHandler: ownerHandler))
-    #if BENCH_VARIANT_WRAPPED
-      self.wrapped = { subscription, change in
-        subscription.handlers._withUnsafeGuaranteedRef { $0.handler(change) }
-        return true
-      }
-    #endif
   }
-
-  #if BENCH_VARIANT_WRAPPED
-    /// Appendix 05a's variant: the handler, wrapped in a closure of its own.
-    @usableFromInline let wrapped: @Sendable (Subscription<Value>, Change<Value>) -> Bool
-  #endif
 
   deinit {
     releaseHandlers()

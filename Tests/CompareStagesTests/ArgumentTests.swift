@@ -78,7 +78,7 @@ struct ArgumentTests {
       ),
       (
         ["tables"],
-        "unknown command 'tables' (valid: compare, list, explain, trace, graph, bench, variants)"
+        "unknown command 'tables' (valid: compare, list, explain, trace, graph, bench)"
       ),
       (["--format"], "--format needs a value (valid: text, markdown, json; mermaid with trace)"),
       (
@@ -189,9 +189,7 @@ struct ArgumentTests {
       #expect(try Command.parse(new) == Command.parse(old), "\(new) and \(old)")
     }
     // The commands added since options stopped naming commands have no old spelling.
-    #expect(
-      Command.syntax.words.filter { $0.oldSpelling == nil }.map(\.name) == ["compare", "variants"])
-    #expect(try Command.parse(["variants", "--quick"]) == .variants(quick: true))
+    #expect(Command.syntax.words.filter { $0.oldSpelling == nil }.map(\.name) == ["compare"])
   }
 
   @Test("every valid choice is listed when a scenario name is wrong")
@@ -224,7 +222,7 @@ struct BenchArgumentTests {
     arguments: [
       (
         ["--quick"],
-        "--quick goes with bench or variants (valid without a command: --format, --scenario, "
+        "--quick goes with bench (valid without a command: --format, --scenario, "
           + "--stage, "
           + "--with-platform)"
       ),

@@ -87,7 +87,7 @@ struct MarkdownDocument: CustomTestStringConvertible {
   var benchBlocks: [RawOutput] { regions(from: "bench: ", to: "end bench") }
 
   /// Text between `<!-- variants: COMMAND -->` and `<!-- end variants -->`: a run of
-  /// `compare-stages variants`, appendix 05a's table.
+  /// `bash Benchmarks/variants`, appendix 05a's table.
   var variantBlocks: [RawOutput] { regions(from: "variants: ", to: "end variants") }
 
   /// The lines between a comment that starts with `opening` (the rest of it names the command)

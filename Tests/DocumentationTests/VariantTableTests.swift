@@ -1,12 +1,16 @@
-import Stage5Variants
+import Foundation
 import StageBench
 import Testing
 
 /// Appendix 05a's table of what each optimisation of stage 5 tuned buys: a recorded run of
-/// `swift run -c release compare-stages variants`, which must keep the shape that command prints.
+/// `bash Benchmarks/variants`, the package of its own that builds each version from a patch of
+/// `Benchmarks/Patches/`. This package does not build those versions; it checks that the
+/// patches still apply to the tuned module's source, and that the recorded table has a row for
+/// each, in the shape the bench prints.
 @Suite("Documentation: appendix 05a's table")
 struct VariantTableTests {
   private let appendix = "Tutorial/05a-appendix-making-stage-5-fast.md"
+  private let patches = packageRoot.appendingPathComponent("Benchmarks/Patches")
 
   /// The recorded table's rows, by contender: each cell's text.
   private func rows(_ markdown: String) -> [String: [String]] {
@@ -19,26 +23,38 @@ struct VariantTableTests {
     return rows
   }
 
-  @Test("the appendix records one run of the command, with the rows and columns it prints")
+  /// Each patch's file, with the row it names on its first line ("Row: NAME").
+  private func patchRows() throws -> [(file: URL, row: String)] {
+    try FileManager.default.contentsOfDirectory(at: patches, includingPropertiesForKeys: nil)
+      .filter { $0.pathExtension == "patch" }.sorted { $0.path < $1.path }
+      .map { file in
+        let firstLine = try String(contentsOf: file, encoding: .utf8).prefix { $0 != "\n" }
+        try #require(firstLine.hasPrefix("Row: "), "\(file.lastPathComponent): no 'Row: NAME'")
+        return (file, String(firstLine.dropFirst("Row: ".count)))
+      }
+  }
+
+  @Test("the appendix records one run of the command: a row per patch, the columns it prints")
   func shapeOfTheTable() throws {
     let blocks = try MarkdownDocument(appendix).variantBlocks
-    try #require(
-      blocks.count == 1, "\(appendix) records no compare-stages variants run, or several")
-    #expect(blocks[0].command == "swift run -c release compare-stages variants")
-    let expected = TunedVersions.markdown(
-      of: BenchReport.shape(of: .full, contenders: TunedVersions.contenders))
-    #expect(!expected.isEmpty)
-    #expect(
-      benchTableShape(blocks[0].content) == benchTableShape(expected),
-      "\(appendix):\(blocks[0].line): the table no longer has the shape compare-stages variants prints"
-    )
+    try #require(blocks.count == 1, "\(appendix) records no Benchmarks/variants run, or several")
+    #expect(blocks[0].command == "bash Benchmarks/variants")
+    let names = try ["floor", "stage 5 tuned", "without @inlinable"] + patchRows().map(\.row)
+    #expect(Set(rows(blocks[0].content).keys) == Set(names))
+    // The columns of a full run, as the bench prints them against a baseline.
+    let shape = BenchReport.shape(
+      of: .full, contenders: names.map { Contender(name: $0) { fatalError("never run") } })
+    let expectedHeader = try #require(
+      shape.comparisonMarkdown(against: "stage 5 tuned", title: "")?.split(separator: "\n")
+        .first { $0.hasPrefix("| contender") })
+    #expect(blocks[0].content.split(separator: "\n").contains(expectedHeader))
   }
 
   @Test("the recorded figures are consistent: tuned is ×1.0 of itself, allocations are exact")
   func figures() throws {
     let block = try #require(try MarkdownDocument(appendix).variantBlocks.first)
     let rows = rows(block.content)
-    let tuned = try #require(rows[TunedVersions.baseline])
+    let tuned = try #require(rows["stage 5 tuned"])
     // Four sizes, then allocations per set, then bytes per observer.
     #expect(tuned.prefix(4).allSatisfy { $0.hasSuffix("(×1.0)") })
     for (name, cells) in rows where name != "floor" {
@@ -50,4 +66,27 @@ struct VariantTableTests {
     let bytes = try #require(Double(tuned[5]))
     #expect(bytes <= 200, "stage 5 tuned promises at most 200 bytes per observer")
   }
+
+  #if os(macOS) || os(Linux)
+    @Test("every patch still applies to Sources/Stage5Tuned, as Benchmarks/variants applies it")
+    func patchesApply() throws {
+      let copy = FileManager.default.temporaryDirectory
+        .appendingPathComponent("variants-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: copy) }
+      try FileManager.default.copyItem(
+        at: packageRoot.appendingPathComponent("Sources/Stage5Tuned"), to: copy)
+      for (file, row) in try patchRows() {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["patch", "--dry-run", "-s", "-d", copy.path, "-p1", "-i", file.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(
+          process.terminationStatus == 0,
+          "\(file.lastPathComponent) (\(row)) no longer applies: remake it (Benchmarks/README.md)")
+      }
+    }
+  #endif
 }

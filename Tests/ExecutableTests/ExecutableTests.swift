@@ -81,7 +81,7 @@ struct CommandShapeTests {
     arguments: [
       ("compare-stages", ["--colour"]), ("compare-stages", ["tables"]), ("tutorial", ["10"]),
       ("tutorial", ["--colour"]), ("keeping-score", ["--colour"]), ("keeping-score", ["1", "2"]),
-      ("compare-stages", ["variants", "--colour"]),
+      ("compare-stages", ["bench", "--colour"]),
     ])
   func badInputIsUsage(product: String, arguments: [String]) throws {
     let result = try runProduct(product, arguments)

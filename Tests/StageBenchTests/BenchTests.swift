@@ -4,7 +4,6 @@ import CompareStagesKit
 import DesignCatalog
 import Foundation
 import ObserverScenarios
-import Stage5Variants
 import StageBench
 import Support
 import Testing
@@ -198,35 +197,18 @@ struct BenchTests {
   }
 
   @Test(
-    "appendix 05a's versions of stage 5 tuned allocate as named: one a set, or none",
-    .enabled(
-      if: countingIsActive,
-      "allocation counting is off in this build: it is sanitized, or its C library is not glibc"),
-    .enabled(if: isOptimized, "exact counts need an optimized build: swift test -c release"),
-    arguments: [1, 100])
-  func versionAllocations(observers: Int) throws {
-    #expect(TunedVersions.contenders.count == 9)
-    for contender in TunedVersions.contenders {
-      let counted = try Bench.allocationsPerSet(contender, observers: observers)
-      let expected: Double = contender.name == "an allocation per set" ? 1 : 0
-      #expect(counted == expected, "\(contender.name) at N=\(observers)")
-    }
-  }
-
-  @Test(
-    "stage 5 tuned holds at most 200 heap bytes per observer, less than a token holding it weakly",
+    "stage 5 tuned holds at most 200 heap bytes per observer",
     .enabled(
       if: countingIsActive,
       "allocation counting is off in this build: it is sanitized, or its C library is not glibc"))
   func tunedMemory() throws {
-    let names = [TunedVersions.baseline, "token holds its subscription weakly"]
-    let contenders = TunedVersions.contenders.filter { names.contains($0.name) }
+    let tuned = try #require(Design.contenders.first { $0.name == "stage 5 tuned" })
     var sizes = BenchSizes.quick
     sizes.memory = 10_000
-    let rows = try Bench.run(sizes: sizes, contenders: contenders).rows
-    let bytes = rows.compactMap(\.bytesPerObserver)
-    try #require(bytes.count == 2)
-    #expect(bytes[0] <= 200, "stage 5 tuned: \(bytes[0]) bytes per observer")
-    #expect(bytes[1] > bytes[0] + 16, "a side table per subscription costs more than 16 bytes")
+    let rows = try Bench.run(sizes: sizes, contenders: [tuned]).rows
+    let bytes = try #require(rows.first?.bytesPerObserver)
+    #expect(bytes <= 200, "stage 5 tuned: \(bytes) bytes per observer")
+    // A subscription and its handler's box, with the list's slot and id: more than nothing.
+    #expect(bytes > 64, "stage 5 tuned: \(bytes) bytes per observer, too few to be measured")
   }
 }

@@ -49,9 +49,6 @@ package enum Command: Equatable, Sendable {
   /// Measure what each design costs; `quick` uses tiny sizes; `chartDirectory`, when given, is
   /// where to write the SVG charts too.
   case bench(format: OutputFormat, quick: Bool, chartDirectory: String? = nil)
-  /// Measure stage 5 tuned beside versions of it that each go without one optimisation, and
-  /// print appendix 05a's table; `quick` uses tiny sizes.
-  case variants(quick: Bool)
   /// Print the scenario names with what each checks.
   case list
   /// Tell one scenario's story.
@@ -215,12 +212,6 @@ extension Command {
           format: try outputFormat(options.format), quick: options.quick,
           chartDirectory: options.chartDirectory)
       },
-      CommandWord(
-        "variants", options: ["--quick"],
-        help: "measure stage 5 tuned beside versions of it that each go without one "
-          + "optimisation, and print appendix 5a's table as Markdown; run it as "
-          + "'swift run -c release compare-stages variants'"
-      ) { _, options in .variants(quick: options.quick) },
     ],
     initial: ParsedOptions())
 

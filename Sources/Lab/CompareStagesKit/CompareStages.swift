@@ -2,7 +2,6 @@ import CommandSupport
 import DesignCatalog
 import Foundation
 import ObserverScenarios
-import Stage5Variants
 import StageBench
 import Support
 
@@ -32,14 +31,6 @@ package enum CompareStages {
       return bench(
         format: format, quick: quick, chartDirectory: chartDirectory, io: io,
         isDebugBuild: isDebugBuild)
-    case .variants(let quick):
-      if isDebugBuild { warnOfDebugBuild("variants", io: io) }
-      do {
-        io.write(try TunedVersions.table(sizes: quick ? .quick : .full))
-      } catch {
-        io.printError("compare-stages: \(error)")
-        return .failure
-      }
     case .graph(let stage):
       io.write(stage.graph.mermaid)
     case .trace(let name, let design, let format):

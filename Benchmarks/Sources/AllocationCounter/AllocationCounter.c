@@ -1,0 +1,1 @@
+../../../Sources/Lab/AllocationCounter/AllocationCounter.c

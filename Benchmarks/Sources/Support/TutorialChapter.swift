@@ -1,0 +1,1 @@
+../../../Sources/Lab/Support/TutorialChapter.swift

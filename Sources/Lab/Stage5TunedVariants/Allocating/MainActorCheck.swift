@@ -1,1 +1,0 @@
-../../../Stage5Tuned/MainActorCheck.swift

@@ -1,1 +1,0 @@
-../../../Stage5Tuned/Observable.swift
