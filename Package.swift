@@ -82,23 +82,27 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
     // compiled with TUNED defined, so that they import the tuned module instead.
     (tuned + "Tests", [tuned], [.define("TUNED")]),
     ("ConformanceTests", ["DesignCatalog", "ObserverScenarios", "Support"], []),
-    ("KeepingScoreTests", ["KeepingScore", "CommandSupport"] + lessonStages.map(\.name), []),
+    (
+      "KeepingScoreTests",
+      ["KeepingScore", "CommandSupport", "TestSupport"] + lessonStages.map(\.name), []
+    ),
     (
       "DocumentationTests",
       [
         "CompareStagesKit", "DesignCatalog", "ObserverScenarios", "StageBench", "TutorialDemos",
-        "KeepingScore", "Support", "CommandSupport", "WorkshopKit",
+        "KeepingScore", "Support", "CommandSupport", "WorkshopKit", "TestSupport",
       ], []
     ),
     (
       "CompareStagesTests",
-      ["CompareStagesKit", "DesignCatalog", "ObserverScenarios", "CommandSupport"], []
+      ["CompareStagesKit", "DesignCatalog", "ObserverScenarios", "CommandSupport", "TestSupport"],
+      []
     ),
     (
       "StageBenchTests",
       [
         "StageBench", "CompareStagesKit", "DesignCatalog", "AllocationCounter", "Support",
-        "ObserverScenarios", "CommandSupport",
+        "ObserverScenarios", "CommandSupport", "TestSupport",
       ], []
     ),
     // Grades the solutions and the wrong answers, never the learner's exercises, which are
@@ -107,11 +111,14 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
       "WorkshopTests",
       [
         "WorkshopKit", "WorkshopSolutions", "WorkshopWrongAnswers", "workshop-wrong-answers",
-        "ObserverScenarios", "CommandSupport", "Support",
+        "ObserverScenarios", "CommandSupport", "Support", "TestSupport",
       ], []
     ),
     // Runs the built executables as a user does: arguments, standard streams, exit status.
-    ("ExecutableTests", commands.map(\.name) + ["CommandSupport", "DesignCatalog"], []),
+    (
+      "ExecutableTests", commands.map(\.name) + ["CommandSupport", "DesignCatalog", "TestSupport"],
+      []
+    ),
   ]
 
 let package = Package(
@@ -141,6 +148,9 @@ let package = Package(
         path: "Exercises/Solutions/\($0.folder)")
     }
     + [
+      // What only the tests use: running a command in-process, the products' folder, the
+      // package's root.
+      .target(name: "TestSupport", dependencies: ["CommandSupport"], path: "Tests/TestSupport"),
       // Wrong answers to every exercise, the mistakes learners make, and a grading child that
       // runs them as the workshop runs a learner's code: the tests require each one not solved.
       .target(

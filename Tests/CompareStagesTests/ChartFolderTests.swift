@@ -1,6 +1,7 @@
 import CommandSupport
 import CompareStagesKit
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

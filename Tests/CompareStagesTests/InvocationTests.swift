@@ -3,6 +3,7 @@ import CompareStagesKit
 import DesignCatalog
 import Foundation
 import ObserverScenarios
+import TestSupport
 import Testing
 
 @Suite("compare-stages: what it prints and how it exits")

@@ -1,5 +1,6 @@
 import CommandSupport
 import CompareStagesKit
+import TestSupport
 
 /// Runs `compare-stages` with `arguments`, as if on a terminal when `isTerminal`.
 func compareStages(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The charts committed beside the bench appendix must show the figures of its table: the same

@@ -1,5 +1,6 @@
 #if os(macOS) || os(Linux)
   import Foundation
+  import TestSupport
   import Testing
 
   /// Compiles `snippet` in Swift 6 mode, with stage 5's lesson sources beside it when

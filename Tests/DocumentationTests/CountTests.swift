@@ -1,6 +1,7 @@
 import DesignCatalog
 import Foundation
 import ObserverScenarios
+import TestSupport
 import Testing
 import WorkshopKit
 

@@ -1,6 +1,7 @@
 import DesignCatalog
 import Foundation
 import ObserverScenarios
+import TestSupport
 import Testing
 
 /// The folders modules live in: the stages in `Sources`, the lab in `Sources/Lab`.

@@ -1,5 +1,6 @@
 import DesignCatalog
 import Foundation
+import TestSupport
 import Testing
 
 /// The chapters of the tutorial, numbered `NN-NAME.md`: not the appendices (`05a-…`, `05b-…`).

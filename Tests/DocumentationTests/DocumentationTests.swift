@@ -4,6 +4,7 @@ import DesignCatalog
 import Foundation
 import KeepingScore
 import StageBench
+import TestSupport
 import Testing
 import TutorialDemos
 

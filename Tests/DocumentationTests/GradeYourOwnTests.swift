@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs `swift` with `arguments` in a process of its own, and returns what it printed on

@@ -1,5 +1,6 @@
 import DesignCatalog
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Documentation: the package's layout")
@@ -123,6 +124,6 @@ struct LayoutTests {
         }
       }
     }
-    #expect(offenders.isEmpty, "use _testProductsFolder (CommandSupport)")
+    #expect(offenders.isEmpty, "use testProductsFolder (CommandSupport)")
   }
 }

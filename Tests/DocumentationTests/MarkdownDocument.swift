@@ -1,9 +1,6 @@
 import Foundation
+import TestSupport
 import Testing
-
-/// The package's root folder, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// `text` with each run of white space (a line break in a paragraph, an indentation) as one space.
 func collapsed(_ text: some StringProtocol) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// APIs an iOS, tvOS, watchOS or visionOS build does not have, each with the source that says so.

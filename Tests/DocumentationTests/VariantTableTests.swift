@@ -1,5 +1,6 @@
 import Foundation
 import StageBench
+import TestSupport
 import Testing
 
 /// Appendix 05a's table of what each optimisation of stage 5 tuned buys: a recorded run of

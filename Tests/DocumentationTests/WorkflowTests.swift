@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The package's library products, as `Package.swift` declares them.

@@ -1,11 +1,12 @@
 import CommandSupport
 import DesignCatalog
 import Foundation
+import TestSupport
 import Testing
 
-/// The folder of the products `swift test` built: see `_testProductsFolder`, which says how it
+/// The folder of the products `swift test` built: see `testProductsFolder`, which says how it
 /// is found on each platform.
-let productsFolder = _testProductsFolder
+let productsFolder = testProductsFolder
 
 /// A product that `swift test` built, in ``productsFolder``, checked to be there.
 func productURL(_ name: String) throws -> URL {

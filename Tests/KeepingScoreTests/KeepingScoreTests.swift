@@ -2,6 +2,7 @@ import CommandSupport
 import Foundation
 import KeepingScore
 import Stage4Options
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

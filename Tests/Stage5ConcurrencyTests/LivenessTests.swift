@@ -24,6 +24,8 @@ private let workBound = 2 * Observable<String>.backlogLimit + 16
 /// under ThreadSanitizer on a loaded 2-core machine; one held up until the setters stop takes
 /// the whole `settingTime`.
 private let callBound: Duration = .milliseconds(250)
+/// Ends the problem a call over ``callBound`` makes, which a busy machine can cause alone.
+private let tookTooLongMark = " [over the bound]"
 
 /// How long the setters set, whatever the probe does: longer than the bound, so that a call
 /// held up until they stop shows, and the test still ends.
@@ -329,7 +331,8 @@ private func problems(running schedule: Schedule) async -> [String] {
   }
   if let slowest = report.slowest, slowest.duration > callBound {
     problems.append(
-      "\(schedule): \(slowest.call) took \(slowest.duration), over \(callBound)")
+      "\(schedule): \(slowest.call) took \(slowest.duration), over \(callBound)"
+        + tookTooLongMark)
   }
   for call in report.unexpected { problems.append("\(schedule): \(call), which never delivers") }
   if detector.overlapCount > 0 { problems.append("\(schedule): two handlers ran at once") }
@@ -366,7 +369,22 @@ struct LivenessTests {
   func generatedSchedules() async {
     var found: [String] = []
     for seed in 1...12 as ClosedRange<UInt64> {
-      found += await problems(running: Schedule(seed: seed))
+      // A wall-clock bound can be missed on a busy machine by the scheduler alone, which may
+      // leave a thread waiting for a core longer than the bound. So a schedule whose only
+      // problem is a call over the bound runs again, up to twice, and fails if every run
+      // misses it. A call held up by other threads' sets stays the whole setting time on
+      // every run, and its deliveries over `workBound` fail the first; so does every other
+      // problem.
+      var attempts = 0
+      while true {
+        attempts += 1
+        let problems = await problems(running: Schedule(seed: seed))
+        let onlyTooLong = !problems.isEmpty && problems.allSatisfy { $0.hasSuffix(tookTooLongMark) }
+        guard onlyTooLong && attempts < 3 else {
+          found += problems.map { $0.replacing(tookTooLongMark, with: " (\(attempts) runs)") }
+          break
+        }
+      }
     }
     #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
   }

@@ -6,6 +6,7 @@ import Foundation
 import ObserverScenarios
 import StageBench
 import Support
+import TestSupport
 import Testing
 
 /// A design that skips every other callback: the bench must refuse its figures.

@@ -1,5 +1,6 @@
 import CommandSupport
 import Foundation
+import TestSupport
 import Testing
 import WorkshopKit
 
@@ -8,7 +9,7 @@ import WorkshopKit
 private func builder() throws -> ExerciseBuilder {
   try #require(
     ExerciseBuilder.locate(
-      executable: _testProductsFolder.appendingPathComponent("workshop").path))
+      executable: testProductsFolder.appendingPathComponent("workshop").path))
 }
 
 /// A fresh folder, removed by the caller.

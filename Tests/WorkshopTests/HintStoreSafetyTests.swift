@@ -1,5 +1,6 @@
 import CommandSupport
 import Foundation
+import TestSupport
 import Testing
 import WorkshopKit
 

@@ -1,6 +1,7 @@
 import CommandSupport
 import Foundation
 import ObserverScenarios
+import TestSupport
 import Testing
 import WorkshopKit
 import WorkshopSolutions

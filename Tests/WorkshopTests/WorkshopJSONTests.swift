@@ -1,12 +1,9 @@
 import Foundation
 import ObserverScenarios
+import TestSupport
 import Testing
 import WorkshopKit
 import WorkshopSolutions
-
-/// The package's root folder, found from this file's path.
-private let packageRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// The first exercise's entry of `workshop --format json` on `grades`.
 private func entry(_ grades: [ExerciseGrade]) throws -> [String: Any] {

@@ -2,13 +2,10 @@ import CommandSupport
 import Foundation
 import ObserverScenarios
 import Support
+import TestSupport
 import Testing
 import WorkshopKit
 import WorkshopSolutions
-
-/// The package's root folder, found from this file's path.
-private let packageRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// A design that never calls anybody: nothing it is graded on can hold but what needs no call.
 private final class SilentAdapter: ScenarioObservable {

@@ -1,12 +1,13 @@
 import CommandSupport
 import Foundation
 import ObserverScenarios
+import TestSupport
 import Testing
 import WorkshopKit
 import WorkshopWrongAnswers
 
 /// The grading child that runs the wrong answers, built beside the tests.
-let wrongAnswersChild = _testProductsFolder.appendingPathComponent("workshop-wrong-answers")
+let wrongAnswersChild = testProductsFolder.appendingPathComponent("workshop-wrong-answers")
   .path
 
 extension WrongAnswer: CustomTestStringConvertible {

@@ -3,7 +3,7 @@ import Foundation
 /// Where this module's class lives: the anchor `Bundle(for:)` needs.
 private final class BundleAnchor {}
 
-/// For tests only: the folder of the products `swift test` built, the test bundle among them,
+/// The folder of the products `swift test` built, the test bundle among them,
 /// where the tests find the commands and helper programs they run.
 ///
 /// Found from the bundle the code is linked into, never from `CommandLine.arguments[0]`: on
@@ -21,7 +21,7 @@ private final class BundleAnchor {}
 ///
 /// `OBSERVER_EVOLUTION_PRODUCTS`, when set, names the folder instead, for a runner that puts
 /// the products elsewhere.
-package let _testProductsFolder: URL = {
+package let testProductsFolder: URL = {
   if let folder = ProcessInfo.processInfo.environment["OBSERVER_EVOLUTION_PRODUCTS"] {
     return URL(fileURLWithPath: folder, isDirectory: true)
   }
