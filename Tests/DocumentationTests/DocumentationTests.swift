@@ -70,19 +70,45 @@ struct DocumentationTests {
   @Test("every output block is what its command prints", arguments: try MarkdownDocument.all())
   @MainActor
   func outputBlocks(document: MarkdownDocument) async throws {
+    // With OBSERVER_EVOLUTION_REWRITE_OUTPUTS=1 (bash Scripts/regenerate-docs), each changed
+    // output is written into the document instead: the lines after the block's fence, or after
+    // the raw output's opening comment, are replaced by what the command prints now.
+    let rewriting = ProcessInfo.processInfo.environment["OBSERVER_EVOLUTION_REWRITE_OUTPUTS"] == "1"
+    var replacements: [(firstLine: Int, lineCount: Int, content: String)] = []
     for block in document.fencedBlocks {
       guard let marker = block.marker, marker.hasPrefix("output: ") else { continue }
       let command = String(marker.dropFirst("output: ".count))
       guard checkedHere(document.path, command: command) else { continue }
+      let printed = try await output(of: command)
+      if rewriting && block.content != printed {
+        replacements.append((block.line, block.content.count { $0 == "\n" }, printed))
+        continue
+      }
       #expect(
-        block.content == (try await output(of: command)),
+        block.content == printed,
         "\(document.path):\(block.line): the output of '\(command)' has changed")
     }
     for raw in document.rawOutputs where checkedHere(document.path, command: raw.command) {
+      let printed = try await output(of: raw.command)
+      if rewriting && raw.content != printed {
+        replacements.append((raw.line, raw.content.count { $0 == "\n" }, printed))
+        continue
+      }
       #expect(
-        raw.content == (try await output(of: raw.command)),
+        raw.content == printed,
         "\(document.path):\(raw.line): the output of '\(raw.command)' has changed")
     }
+    guard !replacements.isEmpty else { return }
+    // From the last to the first, so that each one's line numbers still hold.
+    var lines = document.lines
+    for replacement in replacements.sorted(by: { $0.firstLine > $1.firstLine }) {
+      let first = replacement.firstLine
+      lines.replaceSubrange(
+        first..<(first + replacement.lineCount),
+        with: replacement.content.dropLast().components(separatedBy: "\n"))
+    }
+    try lines.joined(separator: "\n").write(
+      to: packageRoot.appendingPathComponent(document.path), atomically: true, encoding: .utf8)
   }
 
   @Test(
