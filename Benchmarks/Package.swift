@@ -7,8 +7,8 @@ import PackageDescription
 // makes each version: a copy of Sources/Stage5Tuned with one patch of Patches/ applied, in
 // .generated/ (a version missing there stops this manifest: run the script, not swift build).
 //
-// Sources/Stage5Tuned, StageBench, Support and AllocationCounter here are links to the main
-// package's files, compiled again.
+// Sources/Stage5Tuned, Stage5Concurrency, StageBench, Support and AllocationCounter here are
+// links to the main package's files, compiled again.
 
 /// One version per patch in Patches/, by the patch's name.
 let versions = ["Mutex", "TwoTrips", "Allocating", "Retaining", "Wrapped", "WeakToken"]
@@ -21,9 +21,12 @@ let package = Package(
     .target(name: "Support"),
     .target(name: "StageBench", dependencies: ["AllocationCounter", "Support"]),
     .target(name: "Stage5Tuned"),
+    .target(name: "Stage5Concurrency"),
+    // Also the lesson's copy list, in Sources/variants/Lesson: stage 5 as chapter 5 invites a
+    // reader to copy it into the app's own module, measured beside the lesson as a product.
     .executableTarget(
       name: "variants",
-      dependencies: ["Stage5Tuned", "StageBench"]
+      dependencies: ["Stage5Tuned", "Stage5Concurrency", "StageBench"]
         + versions.map { .init(stringLiteral: "Stage5Tuned" + $0) }),
   ]
     + versions.map { .target(name: "Stage5Tuned" + $0, path: ".generated/Stage5Tuned" + $0) },

@@ -40,7 +40,16 @@ struct VariantTableTests {
     let blocks = try MarkdownDocument(appendix).variantBlocks
     try #require(blocks.count == 1, "\(appendix) records no Benchmarks/variants run, or several")
     #expect(blocks[0].command == "bash Benchmarks/variants")
-    let names = try ["floor", "stage 5 tuned", "without @inlinable"] + patchRows().map(\.row)
+    // The lesson's two rows are named in the benchmark package's source, read here as text.
+    let versions = try String(
+      contentsOf: packageRoot.appendingPathComponent(
+        "Benchmarks/Sources/variants/TunedVersions.swift"), encoding: .utf8)
+    let lessonRows = versions.matches(of: /static let lesson\w+ = "([^"]+)"/).map {
+      String($0.output.1)
+    }
+    #expect(lessonRows.count == 2, "the lesson as a product, and copied")
+    let names =
+      try ["floor", "stage 5 tuned", "without @inlinable"] + patchRows().map(\.row) + lessonRows
     #expect(Set(rows(blocks[0].content).keys) == Set(names))
     // The columns of a full run, as the bench prints them against a baseline.
     let shape = BenchReport.shape(

@@ -1,4 +1,5 @@
 import Foundation
+import Stage5Concurrency
 import Stage5Tuned
 import Stage5TunedAllocating
 import Stage5TunedMutex
@@ -8,8 +9,8 @@ import Stage5TunedWeakToken
 import Stage5TunedWrapped
 import StageBench
 
-/// Stage 5 tuned, and versions of it that each go without one of its optimisations: what
-/// `bash Benchmarks/variants` measures, for appendix 05a.
+/// Stage 5 tuned, versions of it that each go without one of its optimisations, and the lesson
+/// it is compared with: what `bash Benchmarks/variants` measures, for appendix 05a.
 ///
 /// Each version but one is the tuned module's own source with one patch of `Patches/` applied,
 /// compiled as a module of its own; its row is named on the patch's first line. The version
@@ -36,7 +37,17 @@ package enum TunedVersions {
     version("Retaining", Stage5TunedRetaining.Observable<Int>.self),
     version("Wrapped", Stage5TunedWrapped.Observable<Int>.self),
     version("WeakToken", Stage5TunedWeakToken.Observable<Int>.self),
+    // The lesson, as chapter 5 shows it: what the tuned module is compared with.
+    Contender(name: lessonAsAProduct) { VersionBench<Stage5Concurrency.Observable<Int>>() },
+    Contender(name: lessonCopied) { VersionBench<Observable<Int>>() },
   ]
+
+  /// The lesson's row as a package product: its generic code, not `@inlinable`, is not
+  /// specialized for the caller's `Int`.
+  package static let lessonAsAProduct = "the lesson (Stage5Concurrency), as a package product"
+  /// The lesson's row as copied into the caller's module (`Sources/variants/Lesson` links to
+  /// its copy list), where the compiler specializes it.
+  package static let lessonCopied = "the lesson, copied into the caller's module"
 
   /// The row of the version that `Patches/PATCH.patch` makes, measured through its token API,
   /// named as the patch's first line says ("Row: two trips through the lock").
@@ -54,15 +65,16 @@ package enum TunedVersions {
   }
 
   /// Runs the bench on every version and returns the table, as Markdown. Throws `BenchError`
-  /// when a running sum is wrong, or when a version does not allocate as its row says: one
-  /// allocation a set for "an allocation per set", none for every other.
+  /// when a running sum is wrong, and ``UnexpectedAllocations`` when a version does not
+  /// allocate as its row says: one allocation a set for "an allocation per set", none for any
+  /// other.
   package static func table(sizes: BenchSizes = .full) throws -> String {
     let report = try Bench.run(sizes: sizes, contenders: contenders)
     for row in report.rows where row.contender != "floor" {
       let expected: Double = row.contender == "an allocation per set" ? 1 : 0
       for fanOut in row.fanOut {
         guard let measured = fanOut.allocationsPerSet, measured != expected else { continue }
-        throw BenchError(
+        throw UnexpectedAllocations(
           description: "\(row.contender) made \(measured) allocations a set at N="
             + "\(fanOut.observers), not \(expected)")
       }
@@ -74,6 +86,11 @@ package enum TunedVersions {
   package static func markdown(of report: BenchReport) -> String {
     report.comparisonMarkdown(against: baseline, title: title) ?? ""
   }
+}
+
+/// A version that allocates otherwise than its row says.
+package struct UnexpectedAllocations: Error, CustomStringConvertible {
+  package var description: String
 }
 
 /// What the bench uses of one version: an `Observable<Int>` from one of the modules.
@@ -142,6 +159,19 @@ extension Stage5Tuned.Observable<Int>: TunedVersion {
   func set(_ value: Int) { self.value = value }
   func observe(adding sum: Sum) -> AnyObject { observeOnAnyThread { sum.add($0.newValue) } }
   func cancel(_ token: AnyObject) { (token as? Stage5Tuned.ObservationToken)?.cancel() }
+}
+
+extension Stage5Concurrency.Observable<Int>: TunedVersion {
+  func set(_ value: Int) { self.value = value }
+  func observe(adding sum: Sum) -> AnyObject { observeOnAnyThread { sum.add($0.newValue) } }
+  func cancel(_ token: AnyObject) { (token as? Stage5Concurrency.ObservationToken)?.cancel() }
+}
+
+// The copy in this module: `Observable` here is the lesson's, from Sources/variants/Lesson.
+extension Observable<Int>: TunedVersion {
+  func set(_ value: Int) { self.value = value }
+  func observe(adding sum: Sum) -> AnyObject { observeOnAnyThread { sum.add($0.newValue) } }
+  func cancel(_ token: AnyObject) { (token as? ObservationToken)?.cancel() }
 }
 
 extension Stage5TunedMutex.Observable<Int>: TunedVersion {

@@ -1,0 +1,1 @@
+../../../Sources/Stage5Concurrency/Observable.swift
