@@ -17,10 +17,9 @@ private struct TemporaryStore {
 
   func remove() { try? FileManager.default.removeItem(at: folder) }
 
-  /// The names in the folder, the lock file left out.
+  /// The names in the folder.
   func names() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: folder.path)
-      .filter { !$0.hasSuffix(".lock") }.sorted()
+    try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
   }
 }
 
@@ -36,57 +35,8 @@ private func workshop(_ arguments: [String], store: HintStore) -> CommandRun {
   }
 }
 
-/// Runs `body(0)`, …, `body(count - 1)` on `count` threads at once: each waits behind a
-/// barrier until all have started, so that their reads and writes of one file overlap.
-private func onThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-  let ready = DispatchSemaphore(value: 0)
-  let go = DispatchSemaphore(value: 0)
-  let done = DispatchGroup()
-  for index in 0..<count {
-    done.enter()
-    Thread {
-      ready.signal()
-      go.wait()
-      body(index)
-      done.leave()
-    }.start()
-  }
-  for _ in 0..<count { ready.wait() }
-  for _ in 0..<count { go.signal() }
-  done.wait()
-}
-
 @Suite("Workshop: the hints file is never lost nor overwritten unseen")
 struct HintStoreSafetyTests {
-  @Test("hints of ten exercises asked at once are all remembered")
-  func concurrentExercises() throws {
-    // Several rounds: a lost update needs two writes to overlap, which one round may miss.
-    for _ in 1...3 {
-      let temporary = TemporaryStore()
-      defer { temporary.remove() }
-      let store = temporary.store
-      onThreadsAtOnce(10) { index in
-        _ = workshop(["hint", String(index + 1)], store: store)
-      }
-      for number in 1...10 {
-        #expect(store.shown(for: number) == 1, "exercise \(number)")
-      }
-    }
-  }
-
-  @Test("one exercise's hint asked on several threads at once counts every one of them")
-  func concurrentSameExercise() throws {
-    // The exercise with the most hints, so that the most threads step it at once.
-    let exercise = try #require(Exercise.all.max { $0.hints.count < $1.hints.count })
-    let temporary = TemporaryStore()
-    defer { temporary.remove() }
-    let store = temporary.store
-    onThreadsAtOnce(exercise.hints.count) { _ in
-      _ = workshop(["hint", String(exercise.number)], store: store)
-    }
-    #expect(store.shown(for: exercise.number) == exercise.hints.count)
-  }
-
   @Test("a damaged file is moved aside, said so in one line, and the hint is still shown")
   func damagedFileIsKept() throws {
     let temporary = TemporaryStore()

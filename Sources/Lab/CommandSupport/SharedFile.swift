@@ -8,13 +8,15 @@ import Foundation
   import Darwin
 #endif
 
-/// A file that several runs of a command may change at once, such as the saved scores or the
-/// hints shown: what `keeping-score` and `workshop hint` keep between runs.
+/// A small file a command keeps between runs, such as the saved scores or the hints shown: what
+/// `keeping-score` and `workshop hint` remember.
 ///
-/// Each change holds a lock, reads the file as it is then, and replaces it in one step, so no
-/// run's change is lost. A file that cannot be read is never overwritten: it is first moved
-/// aside, under a name that says so. A symbolic link at ``url`` is followed: the file it points
-/// to is read and replaced, and the link stays.
+/// Each change reads the file as it is then and replaces it in one step (written to a new name
+/// beside it, then renamed over it), so a reader never sees half a file, and a crash never
+/// leaves one. Two runs that change it at the same moment may lose one of the two changes: for
+/// a quiz's scores and a hint counter, that is not worth a lock. A file that cannot be read is
+/// never overwritten: it is first moved aside, under a name that says so. A symbolic link at
+/// ``url`` is followed: the file it points to is read and replaced, and the link stays.
 package struct SharedFile: Sendable {
   /// Why a change left what has the file's name as it is, or could not reach it.
   package struct Refusal: LocalizedError, Equatable, Sendable, CustomStringConvertible {
@@ -54,10 +56,6 @@ package struct SharedFile: Sendable {
     self.now = now
   }
 
-  /// The lock file, beside ``url``: every change holds it while it reads and replaces the
-  /// file. It is never deleted, so that two processes never lock two files.
-  package var lockURL: URL { url.appendingPathExtension("lock") }
-
   /// What is at the file's place, decoded by `decode`, which returns `nil` for a file it cannot
   /// use. It changes nothing.
   package func read<Value>(_ decode: (Data) -> Value?) -> Contents<Value> {
@@ -88,48 +86,25 @@ package struct SharedFile: Sendable {
     }
   }
 
-  /// Runs `body` holding the lock file's exclusive lock, which other processes, and other
-  /// threads of this one, wait for: `flock` locks an open file, and each call opens its own.
-  ///
-  /// - Throws: ``Refusal`` when the lock file cannot be opened or locked; what `body` throws.
-  package func withLock<Result>(_ body: () throws -> Result) throws -> Result {
-    let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      throw Refusal("cannot open the lock file \(lockURL.path): \(errnoText)")
-    }
-    // Closing the descriptor lets the lock go.
-    defer { close(descriptor) }
-    while flock(descriptor, LOCK_EX) != 0 {
-      guard errno == EINTR else { throw Refusal("cannot lock \(lockURL.path): \(errnoText)") }
-    }
-    return try body()
-  }
-
   /// Replaces the file with `data` in one step: written to a new name beside it, then renamed
-  /// over it. Call it holding the lock.
+  /// over it.
   package func write(_ data: Data) throws {
     try data.write(to: try target(), options: .atomic)
   }
 
-  /// The file that ``url`` names once symbolic links are followed: the one to read and
-  /// replace. It may not exist.
+  /// The file that ``url`` names: the file a symbolic link there points to, else ``url``
+  /// itself. It may not exist.
   package func target() throws -> URL {
-    var current = url
-    for _ in 0..<32 {
-      guard
-        let destination = try? FileManager.default.destinationOfSymbolicLink(
-          atPath: current.path)
-      else { return current }
-      current =
-        destination.hasPrefix("/")
-        ? URL(fileURLWithPath: destination)
-        : current.deletingLastPathComponent().appendingPathComponent(destination)
-    }
-    throw Refusal("\(url.path) is a loop of symbolic links")
+    guard
+      let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)
+    else { return url }
+    return destination.hasPrefix("/")
+      ? URL(fileURLWithPath: destination)
+      : url.deletingLastPathComponent().appendingPathComponent(destination)
   }
 
   /// Moves the file aside, to a name no file has: its name, `.unreadable-`, the time, and a
-  /// number if that name is taken. Call it holding the lock.
+  /// number if that name is taken.
   package func setAside() throws -> URL {
     let target = try target()
     let formatter = ISO8601DateFormatter()
@@ -137,7 +112,7 @@ package struct SharedFile: Sendable {
     let base = "\(target.lastPathComponent).unreadable-\(formatter.string(from: now()))"
     var attempt = 1
     var aside = target.deletingLastPathComponent().appendingPathComponent(base)
-    // Checked under the lock, and FileManager never moves onto an existing name.
+    // FileManager never moves onto an existing name.
     while (try? FileManager.default.attributesOfItem(atPath: aside.path)) != nil {
       attempt += 1
       aside = target.deletingLastPathComponent().appendingPathComponent("\(base)-\(attempt)")
@@ -145,7 +120,4 @@ package struct SharedFile: Sendable {
     try FileManager.default.moveItem(at: target, to: aside)
     return aside
   }
-
-  /// The system's words for the last error: "Permission denied".
-  private var errnoText: String { String(cString: strerror(errno)) }
 }

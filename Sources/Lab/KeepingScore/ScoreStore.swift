@@ -12,11 +12,11 @@ import Foundation
 /// The file where the latest score of each question group is saved between runs.
 ///
 /// The file is JSON: `{"scores": {"3": {"correct": 4, "total": 5}}}`, one entry per group
-/// played. Several games may end at once, in several processes: each save takes a lock, reads
-/// the file as it is then, changes only the groups its game played, and replaces the file in
-/// one step, so no game's score is lost. A file that cannot be used is never overwritten: it is
-/// first moved aside, under a name that says so. A symbolic link at ``url`` is followed: the
-/// file it points to is read and replaced, and the link stays.
+/// played. Each save reads the file as it is then, changes only the groups its game played, and
+/// replaces the file in one step, so a game that ended since this one loaded keeps its score
+/// (two saves at the same moment may lose one: see ``SharedFile``). A file that cannot be used
+/// is never overwritten: it is first moved aside, under a name that says so. A symbolic link at
+/// ``url`` is followed: the file it points to is read and replaced, and the link stays.
 package struct ScoreStore: Sendable {
   /// What loading found.
   package enum Loaded: Equatable, Sendable {
@@ -34,10 +34,10 @@ package struct ScoreStore: Sendable {
   }
 
   /// Why the store left what has the save file's name as it is, or could not reach it: its
-  /// folder or its lock file cannot be made.
+  /// folder cannot be made.
   package typealias Refusal = SharedFile.Refusal
 
-  /// The save file, locked, read and replaced as ``SharedFile`` does it.
+  /// The save file, read and replaced as ``SharedFile`` does it.
   private let file: SharedFile
 
   /// The save file, as the user names it: it may be a symbolic link.
@@ -63,28 +63,18 @@ package struct ScoreStore: Sendable {
       now: now)
   }
 
-  /// The lock file, beside ``url``: every process that saves holds it while it reads and
-  /// replaces the save file.
-  package var lockURL: URL { file.lockURL }
-
   // MARK: - Loading
 
   /// Reads the saved scores.
   ///
-  /// Never throws. A file that cannot be read or decoded at all is moved aside under the lock
-  /// (unless another process did so first) before anything is written, and reported as
-  /// ``Loaded/setAside(_:to:)``; damaged entries in a readable file are left out and named, so
-  /// the app can go on with the rest.
+  /// Never throws. A file that cannot be read or decoded at all is moved aside before anything
+  /// is written, and reported as ``Loaded/setAside(_:to:)``; damaged entries in a readable file
+  /// are left out and named, so the app can go on with the rest.
   package func load() -> Loaded {
     let contents = read()
     guard case .unreadable(let problem) = contents else { return loaded(contents) }
     do {
-      return try file.withLock {
-        // Looked at again under the lock: another game may have set it aside meanwhile.
-        let contents = read()
-        guard case .unreadable(let problem) = contents else { return loaded(contents) }
-        return .setAside(problem, to: try file.setAside())
-      }
+      return .setAside(problem, to: try file.setAside())
     } catch {
       let reason = CommandSupport.reason(of: error)
       return .unusable(
@@ -116,50 +106,48 @@ package struct ScoreStore: Sendable {
 
   /// Saves the scores of the groups in `changes`, keeping every other group's saved score.
   ///
-  /// Under the lock, it reads the file as it is now, which other games may have changed since
-  /// this one loaded it, replaces the entries of the groups in `changes`, and writes the file
+  /// It reads the file as it is now, which other games may have changed since this one loaded
+  /// it, replaces the entries of the groups in `changes`, and writes the file
   /// to a new name beside it, then renames that over the old one. A file that cannot be used,
   /// or has damaged entries, is first moved aside, and the returned message says where (else
   /// it returns `nil`).
   ///
   /// - Throws: ``Refusal`` if something other than a file, such as a folder, has the file's
-  ///   name, or the folder or the lock file cannot be made; the file system's error if the file
-  ///   cannot be written.
+  ///   name, or the folder cannot be made; the file system's error if the file cannot be
+  ///   written.
   ///
   /// When `damageReported`, the damaged entries were already named when the file was loaded,
   /// with what happens to the file: setting it aside returns no second message.
   @discardableResult
   package func save(_ changes: Scores, damageReported: Bool = false) throws -> String? {
     try file.makeFolder()
-    return try file.withLock {
-      var scores = Scores()
-      var notice: String?
-      switch read() {
-      case .missing:
-        break
-      case .notAFile:
-        throw Refusal("\(url.path) is not a file, and no score is saved there")
-      case .unreadable(let problem):
-        notice = "\(problem); it is kept as \(try file.setAside().path)"
-      case .value((let saved, let damaged)):
-        scores = saved
-        if !damaged.isEmpty {
-          let aside = try file.setAside()
-          notice =
-            damageReported
-            ? nil
-            : "the saved scores at \(url.path) had damaged entries; the file as it was is kept "
-              + "as \(aside.path)"
-        }
+    var scores = Scores()
+    var notice: String?
+    switch read() {
+    case .missing:
+      break
+    case .notAFile:
+      throw Refusal("\(url.path) is not a file, and no score is saved there")
+    case .unreadable(let problem):
+      notice = "\(problem); it is kept as \(try file.setAside().path)"
+    case .value((let saved, let damaged)):
+      scores = saved
+      if !damaged.isEmpty {
+        let aside = try file.setAside()
+        notice =
+          damageReported
+          ? nil
+          : "the saved scores at \(url.path) had damaged entries; the file as it was is kept "
+            + "as \(aside.path)"
       }
-      scores.byGroup.merge(changes.byGroup) { $1 }
-      let saved = File(
-        scores: Dictionary(uniqueKeysWithValues: scores.byGroup.map { (String($0.key), $0.value) }))
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys]
-      try file.write(try encoder.encode(saved))
-      return notice
     }
+    scores.byGroup.merge(changes.byGroup) { $1 }
+    let saved = File(
+      scores: Dictionary(uniqueKeysWithValues: scores.byGroup.map { (String($0.key), $0.value) }))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    try file.write(try encoder.encode(saved))
+    return notice
   }
 
   // MARK: - Resetting
@@ -174,27 +162,24 @@ package struct ScoreStore: Sendable {
   /// - Throws: ``Refusal`` when something other than saved scores has the file's name;
   ///   the file system's error when the file cannot be deleted.
   package func reset() throws -> URL? {
-    if case .missing = read() { return nil }
-    return try file.withLock {
-      switch read() {
-      case .missing:
-        return nil
-      case .notAFile:
-        throw Refusal(
-          "not deleting \(url.path): it is not a regular file (a folder?), so this app did not "
-            + "write it")
-      case .unreadable(let problem):
-        throw Refusal(
-          "not deleting \(url.path): \(problem), so it may not be a file this app wrote; move it "
-            + "away yourself if you want it gone")
-      case .value:
-        let target = try file.target()
-        // unlink(2) removes one name, never a folder and what it holds.
-        guard unlink(target.path) == 0 else {
-          throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: target.path])
-        }
-        return target
+    switch read() {
+    case .missing:
+      return nil
+    case .notAFile:
+      throw Refusal(
+        "not deleting \(url.path): it is not a regular file (a folder?), so this app did not "
+          + "write it")
+    case .unreadable(let problem):
+      throw Refusal(
+        "not deleting \(url.path): \(problem), so it may not be a file this app wrote; move it "
+          + "away yourself if you want it gone")
+    case .value:
+      let target = try file.target()
+      // unlink(2) removes one name, never a folder and what it holds.
+      guard unlink(target.path) == 0 else {
+        throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: target.path])
       }
+      return target
     }
   }
 

@@ -5,9 +5,9 @@ import Support
 /// How many hints of each exercise the learner has seen, kept between runs so that each
 /// `workshop hint N` goes one step further. The file is JSON: `{"hintsShown": {"3": 2}}`.
 ///
-/// Several `workshop hint` may run at once: the file is a ``SharedFile``, changed under a lock,
-/// one exercise's count at a time, so no count is lost; a file that cannot be read as counts is
-/// moved aside, never overwritten; a symbolic link is followed, and stays.
+/// The file is a ``SharedFile``: each change reads it as it is then and replaces it in one step,
+/// one exercise's count at a time; a file that cannot be read as counts is moved aside, never
+/// overwritten; a symbolic link is followed, and stays.
 package struct HintStore: Sendable {
   private struct File: Codable {
     var hintsShown: [String: Int]
@@ -25,7 +25,7 @@ package struct HintStore: Sendable {
     package var notice: String?
   }
 
-  /// The hints file, locked, read and replaced as ``SharedFile`` does it.
+  /// The hints file, read and replaced as ``SharedFile`` does it.
   private let file: SharedFile
 
   /// The file, as the user names it: it may be a symbolic link.
@@ -43,9 +43,6 @@ package struct HintStore: Sendable {
       url: configFolder(environment: environment).appendingPathComponent("workshop-hints.json"))
   }
 
-  /// The lock file, beside ``url``: every change holds it while it reads and replaces the file.
-  package var lockURL: URL { file.lockURL }
-
   // MARK: - Reading
 
   /// How many hints of exercise `number` were shown; 0 when the file is missing or cannot be
@@ -61,13 +58,13 @@ package struct HintStore: Sendable {
 
   // MARK: - Changing
 
-  /// Shows one more hint of exercise `number`: under the lock, reads its count, clamps it to
+  /// Shows one more hint of exercise `number`: reads its count, clamps it to
   /// `0...limit` (a hand-edited file may hold anything), adds one unless it is `limit`
   /// already, and saves that. Returns the new count, 1 when the file could not be read.
   ///
   /// - Throws: ``Refusal`` if something other than a file, such as a folder, has the file's
-  ///   name, or its folder or lock cannot be made; the file system's error if the file cannot
-  ///   be written.
+  ///   name, or its folder cannot be made; the file system's error if the file cannot be
+  ///   written.
   package func advance(_ number: Int, upTo limit: Int) throws -> Change<Int> {
     try change { counts in
       let shown = min(max(counts[String(number)] ?? 0, 0), limit)
@@ -101,29 +98,27 @@ package struct HintStore: Sendable {
     }.notice
   }
 
-  /// Runs `body` on the counts as they are under the lock, then saves what it made of them.
+  /// Runs `body` on the counts as they are now, then saves what it made of them.
   private func change<Value: Sendable>(
     _ body: (inout [String: Int]) -> Value
   ) throws -> Change<Value> {
     try file.makeFolder()
-    return try file.withLock {
-      var counts: [String: Int] = [:]
-      var notice: String?
-      switch read() {
-      case .missing:
-        break
-      case .notAFile:
-        throw Refusal(
-          "\(url.path) is not a file (a folder?): it is left as it is, and no hint count is "
-            + "saved there")
-      case .unreadable(let problem):
-        notice = "\(problem); it is kept as \(try file.setAside().path), and the counts start again"
-      case .value(let saved):
-        counts = saved
-      }
-      let value = body(&counts)
-      try file.write(Data(prettyJSON(File(hintsShown: counts)).utf8))
-      return Change(value: value, notice: notice)
+    var counts: [String: Int] = [:]
+    var notice: String?
+    switch read() {
+    case .missing:
+      break
+    case .notAFile:
+      throw Refusal(
+        "\(url.path) is not a file (a folder?): it is left as it is, and no hint count is "
+          + "saved there")
+    case .unreadable(let problem):
+      notice = "\(problem); it is kept as \(try file.setAside().path), and the counts start again"
+    case .value(let saved):
+      counts = saved
     }
+    let value = body(&counts)
+    try file.write(Data(prettyJSON(File(hintsShown: counts)).utf8))
+    return Change(value: value, notice: notice)
   }
 }
