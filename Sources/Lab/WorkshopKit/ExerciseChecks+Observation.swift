@@ -562,7 +562,8 @@ enum LabelPrograms<Label: ScoreLabelModel> {
         guard let display = onMain({ world.open(slot) }) else { continue }
         let shown = display.shown
         if shown.map(\.score) != [score] || shown.contains(where: { !$0.onMainActor }) {
-          let what = shown.isEmpty ? "nothing" : shown.map { String($0.score) }.joined(separator: ", ")
+          let what =
+            shown.isEmpty ? "nothing" : shown.map { String($0.score) }.joined(separator: ", ")
           return failing(
             "\(slotName(slot)) opened on \(score) and showed \(what) before its init returned, "
               + "not \(score) once, on the main actor")
