@@ -242,7 +242,8 @@ extension WrongAnswer {
       mistake: "the label shows the score, then tracks it again: a score set meanwhile is missed",
       caughtBy: .check(.changeMadeWhileShowing),
       evidence: "the label ended on 1, not 5, the latest score: 5 was set while a label showed 1",
-      code: .observedLabel(LabelShowingThenTracking.self)),
+      code: .observedLabel(LabelShowingThenTracking.self),
+      counterexample: "was set while a label showed"),
     WrongAnswer(
       name: "11-close-does-not-stop", exercise: 11,
       mistake: "close() does nothing: the label tracks and shows on",

@@ -165,19 +165,30 @@ final class LabelWorld<Label: ScoreLabelModel>: @unchecked Sendable {
     return true
   }
 
-  /// Lets every label and the player go; whether the player was freed, and the slots of the
-  /// labels that were not.
+  /// Lets every label and the player go.
   @MainActor
-  func letEverythingGo() -> (playerFreed: Bool, labelsKept: [Int]) {
+  func letEverythingGo() {
     labels = [:]
     player = nil
-    let kept = weakLabels.filter { $0.value.label != nil }.map(\.key).sorted()
-    return (weakPlayer == nil, kept)
+  }
+
+  /// Whether the player was freed, and the slots of the labels that were not.
+  @MainActor
+  func freed() -> (player: Bool, labelsKept: [Int]) {
+    (weakPlayer == nil, weakLabels.filter { $0.value.label != nil }.map(\.key).sorted())
   }
 
   /// How many scores every display has shown: what tells the grader the labels are done.
   @MainActor
   var shownCount: Int { displays.values.reduce(0) { $0 + $1.shown.count } }
+}
+
+/// Lets every label and the player go, lets the main actor run what that queued, then tells
+/// whether the player was freed, and which labels were not.
+func freedOnceLetGo<Label>(_ world: LabelWorld<Label>) -> (player: Bool, labelsKept: [Int]) {
+  onMain { world.letEverythingGo() }
+  settle(world)
+  return onMain { world.freed() }
 }
 
 /// The name a story gives a slot's label: A, B, C.
@@ -319,7 +330,7 @@ enum ObservedLabelChecks<Label: ScoreLabelModel> {
   private static func opensOnTheScore() -> Outcome {
     let world = LabelWorld<Label>(score: 3)
     let shown = onMain { world.open(0).map(\.shown) ?? [] }
-    _ = onMain { world.letEverythingGo() }
+    onMain { world.letEverythingGo() }
     let steps = "the score was 3; a label opened on it"
     if let off = shown.first(where: { !$0.onMainActor }) {
       return .flaw("\(steps) and showed \(off.score) off the main actor")
@@ -360,12 +371,12 @@ enum ObservedLabelChecks<Label: ScoreLabelModel> {
         scoreBefore: score, sets: sets, reacted: sets.count > scores.count)
       score = seen.score
       if let flaw = seen.flaw {
-        _ = onMain { world.letEverythingGo() }
+        onMain { world.letEverythingGo() }
         let all = display.shown.map { String($0.score) }.joined(separator: ", ")
         return .flaw("\(steps): \(flaw) (it showed \(all))")
       }
     }
-    _ = onMain { world.letEverythingGo() }
+    onMain { world.letEverythingGo() }
     return .holds("\(steps): \(holds())")
   }
 
@@ -382,7 +393,7 @@ enum ObservedLabelChecks<Label: ScoreLabelModel> {
     }
     let after = closed.shown.dropFirst().map { String($0.score) }
     let witness = open.shown.last?.score
-    _ = onMain { world.letEverythingGo() }
+    onMain { world.letEverythingGo() }
     if !after.isEmpty {
       return .flaw(
         "\(steps): the closed label still showed \(after.joined(separator: ", ")). A tracking "
@@ -404,7 +415,7 @@ enum ObservedLabelChecks<Label: ScoreLabelModel> {
     let freed = onMain { world.letGo(0) }
     var steps = "two labels opened on 0; the first was let go without close()"
     if freed != true {
-      _ = onMain { world.letEverythingGo() }
+      onMain { world.letEverythingGo() }
       return .flaw(
         "\(steps): it was not freed, so it shows scores for ever: something still holds it. "
           + "Does onChange, or the task it starts, capture the label strongly? The player keeps "
@@ -415,7 +426,7 @@ enum ObservedLabelChecks<Label: ScoreLabelModel> {
     settle(world)
     let after = gone.shown.dropFirst().map { String($0.score) }
     let witness = open.shown.last?.score
-    let (playerFreed, kept) = onMain { world.letEverythingGo() }
+    let (playerFreed, kept) = freedOnceLetGo(world)
     if !after.isEmpty {
       return .flaw("\(steps): it was freed, yet its display then showed \(after.joined())")
     }
@@ -550,7 +561,7 @@ enum LabelPrograms<Label: ScoreLabelModel> {
     var labels: [Opened] = []
     var score = 0
     func failing(_ failure: String) -> String {
-      _ = onMain { world.letEverythingGo() }
+      onMain { world.letEverythingGo() }
       return failure
     }
     for step in program {
@@ -614,7 +625,7 @@ enum LabelPrograms<Label: ScoreLabelModel> {
       }
       score = sets.last ?? score
     }
-    let (playerFreed, kept) = onMain { world.letEverythingGo() }
+    let (playerFreed, kept) = freedOnceLetGo(world)
     if let slot = kept.first {
       return "once every label and the player were let go, \(slotName(slot)) was not freed: "
         + "does the task onChange starts capture it strongly?"
