@@ -32,6 +32,8 @@ let solutions: [(module: String, folder: String, dependencies: [String])] = [
   ("09", "09-sendable", []),
   // Exercise 10's code is an app's, on stage 5, with the grader's display and file.
   ("10", "10-scores-on-the-main-actor", ["Stage5Concurrency", "WorkshopKit"]),
+  // Exercise 11's too: an @Observable player and a label, with the grader's display.
+  ("11", "11-observation-label", ["WorkshopKit"]),
 ].map { ("Solution" + $0.0, $0.1, $0.2) }
 
 /// The commands: each an executable over its library.

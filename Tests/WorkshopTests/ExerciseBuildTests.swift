@@ -145,4 +145,14 @@ struct ExerciseBuildTests {
     #expect(source.contains("ExerciseCode.mainActorScores("))
     #expect(!source.contains("Exercise10.Observable"))
   }
+
+  @Test("exercise 11's entry point conforms its player and label, and no Observable")
+  func labelEntryPoint() throws {
+    let exercise = try #require(Exercise.numbered(11))
+    let source = ExerciseBuilder.entryPoint(of: exercise)
+    #expect(source.contains("extension Exercise11.Player: ObservedPlayer {}"))
+    #expect(source.contains("extension Exercise11.ScoreLabel: ScoreLabelModel {}"))
+    #expect(source.contains("ExerciseCode.observedLabel(Exercise11.ScoreLabel.self)"))
+    #expect(!source.contains("Exercise11.Observable"))
+  }
 }

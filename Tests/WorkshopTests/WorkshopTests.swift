@@ -42,17 +42,17 @@ private func workshop(
   }
 }
 
-/// The code of each solution, for the tests that grade in this process; exercise 10's is graded
-/// in its own grading child, as the workshop grades it. Its checks need a main thread that runs
-/// the main actor's jobs as they come, and in this process the `@MainActor` tests of other
-/// suites hold the main actor for seconds at a time.
+/// The code of each solution, for the tests that grade in this process; exercises 10 and 11's
+/// are graded in their own grading child, as the workshop grades them. Their checks need a main
+/// thread that runs the main actor's jobs as they come, and in this process the `@MainActor`
+/// tests of other suites hold the main actor for seconds at a time.
 private let testedCode: [Int: ExerciseCode] = solutionCode.merging([
-  10: gradedInChild(10, as: "solution-10")
+  10: gradedInChild(10, as: "solution-10"), 11: gradedInChild(11, as: "solution-11"),
 ]) { $1 }
 
 /// Code whose every check is run by the wrong answers' grading child, on the code it calls
 /// `name`: one child per check, given that check only.
-private func gradedInChild(_ number: Int, as name: String) -> ExerciseCode {
+func gradedInChild(_ number: Int, as name: String) -> ExerciseCode {
   ExerciseCode { check in
     guard var exercise = Exercise.numbered(number) else { return .flaw("no exercise \(number)") }
     (exercise.aimed, exercise.kept, exercise.checks) = ([], [], [check])
@@ -103,7 +103,7 @@ struct ExerciseCatalogueTests {
 
   @Test("aimed and kept scenarios are disjoint, and there are hints", arguments: Exercise.all)
   func scenariosAndHints(exercise: Exercise) {
-    if exercise.api == .mainActorScores {
+    if exercise.api.isAnApp {
       // An app's code, not an observable: no scenario can drive it, so its checks grade it all.
       #expect(exercise.aimed.isEmpty && exercise.kept.isEmpty)
       #expect(exercise.checks.count >= 3)
@@ -130,7 +130,9 @@ struct ExerciseCatalogueTests {
     #expect(starter == (try files(exercise.solutionFolder)))
   }
 
-  @Test("each chapter an exercise follows ends with it: 'Your turn' and the grading command")
+  @Test(
+    "each chapter an exercise follows ends with it: 'Your turn' and the grading command, or, in the last chapter, a 'Practise it' paragraph"
+  )
   func chaptersPointToTheirExercises() throws {
     let tutorial = packageRoot.appendingPathComponent("Tutorial")
     let chapters = try FileManager.default.contentsOfDirectory(atPath: tutorial.path)
@@ -138,9 +140,20 @@ struct ExerciseCatalogueTests {
     for number in Set(Exercise.all.map(\.chapter.number)).sorted() {
       let name = try #require(chapters.first { $0.hasPrefix("0\(number)-") })
       let text = try String(contentsOf: tutorial.appendingPathComponent(name), encoding: .utf8)
-      let turn = try #require(
-        text.components(separatedBy: "\n## Your turn\n").last, "\(name) has no Your turn")
       for exercise in Exercise.all where exercise.chapter.number == number {
+        // The last chapter, with no section of its own for it, ends its choosing section with
+        // a paragraph that points to it.
+        let pointer = "\nPractise it: exercise \(exercise.number) "
+        if exercise.chapter == TutorialChapter.all.last, !text.contains("\n## Your turn\n") {
+          let paragraph = try #require(
+            text.components(separatedBy: pointer).dropFirst().first, "\(name) has no pointer")
+          let end = paragraph.range(of: "\n\n")?.lowerBound ?? paragraph.endIndex
+          #expect(
+            paragraph[..<end].contains("`swift run workshop \(exercise.number)`"), "\(name)")
+          continue
+        }
+        let turn = try #require(
+          text.components(separatedBy: "\n## Your turn\n").last, "\(name) has no Your turn")
         #expect(turn.contains("swift run workshop \(exercise.number)\n"), "\(name)")
       }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import ObserverScenarios
 import WorkshopKit
 
@@ -68,7 +69,36 @@ package struct RightAnswer: Sendable, CustomStringConvertible {
       name: "09-nslock-unchecked-sendable", exercise: 9,
       how: "an NSLock and @unchecked Sendable instead of a Mutex",
       code: .exercise(9, SendableOptionsAdapter<NSLockUncheckedSendable>.self)),
+    RightAnswer(
+      name: "11-main-queue-and-no-display-once-closed", exercise: 11,
+      how: "onChange hops with DispatchQueue.main.async, and close() lets the display go",
+      code: .observedLabel(LabelOnTheMainQueue.self)),
   ]
+}
+
+// MARK: - Exercise 11
+
+/// Tracks and reads in one `withObservationTracking`, updates on the main queue's next turn,
+/// and closes by letting its display go rather than with a flag.
+@MainActor
+final class LabelOnTheMainQueue: ScoreLabelModel {
+  private let player: WrongPlayer
+  private var display: LabelDisplay?
+  init(showing player: WrongPlayer, on display: LabelDisplay) {
+    self.player = player
+    self.display = display
+    refresh()
+  }
+  private func refresh() {
+    guard let display else { return }
+    display.show(
+      withObservationTracking {
+        player.score
+      } onChange: { [weak self] in
+        DispatchQueue.main.async { MainActor.assumeIsolated { self?.refresh() } }
+      })
+  }
+  func close() { display = nil }
 }
 
 // MARK: - Exercise 1

@@ -17,9 +17,10 @@ package struct WrongAnswer: Sendable, CustomStringConvertible {
   package var evidence: String
   /// The code.
   package var code: ExerciseCode
-  /// What the shortest counterexample of the exercise's generated check must say, for
-  /// exercises 1 to 8; `|` separates phrases of which it must say one. Empty: any
-  /// counterexample will do, as long as there is one.
+  /// What the shortest counterexample of the exercise's generated check must say; `|`
+  /// separates phrases of which it must say one. For exercises 1 to 8, empty: any
+  /// counterexample will do, as long as there is one; for a later exercise, empty: its
+  /// generated check is not asked.
   package var counterexample = ""
   /// Whether its mistake is a race, which a check finds only when two threads run at once.
   package var isRace = false
@@ -39,4 +40,5 @@ package struct WrongAnswer: Sendable, CustomStringConvertible {
   package static let all: [WrongAnswer] =
     exercise1 + exercise2 + exercise3 + exercise4 + exercise5 + exercise6 + exercise7
     + exercise8 + exercise9 + exercise10 + foundByPrograms + foundByThreads + exercise10Time
+    + exercise11
 }

@@ -92,6 +92,21 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// show the value they opened on, then every later one, in order, none skipped.
   case openedWhileAnotherThreadSets = "opened-while-another-thread-sets"
 
+  /// Exercise 11: a label opened on the score shows it before its init returns.
+  case labelOpensOnTheScore = "label-opens-on-the-score"
+  /// Exercise 11: after a change, the label shows the new score, never the one it replaced.
+  case showsTheNewScore = "shows-the-new-score-not-the-old"
+  /// Exercise 11: changes in turns of their own each reach the label, not the first alone.
+  case everyChangeAfterTheFirst = "every-change-after-the-first"
+  /// Exercise 11: several changes in one turn of the main actor: the label ends on the last.
+  case severalChangesInOneTurn = "several-changes-in-one-turn"
+  /// Exercise 11: a score set while the label shows another is shown after it.
+  case changeMadeWhileShowing = "a-change-made-while-showing"
+  /// Exercise 11: a closed label shows nothing more, though its tracking fires once more.
+  case closedLabelShowsNothingMore = "closed-label-shows-nothing-more"
+  /// Exercise 11: a label let go is freed at once, and the player once everything is let go.
+  case labelLetGoIsFreed = "label-let-go-is-freed"
+
   // Generated programs (see ``GeneratedPrograms``): many short programs over the exercise's
   // API, checked against a model of its promise; the shortest failing one is the evidence.
 
@@ -115,6 +130,9 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// Exercise 9: exercise 6's programs, on one thread: removals, additions and sets from
   /// inside closures, `.initial` and `.old`.
   case generatedSendableOnOneThread = "generated-programs-on-one-thread"
+  /// Exercise 11: labels opened, closed and let go, scores set one or several to a turn and
+  /// from inside a display, checked after each turn of the main actor.
+  case generatedLabels = "generated-labels-and-changes"
 }
 
 extension Check {

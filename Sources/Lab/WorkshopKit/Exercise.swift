@@ -70,15 +70,29 @@ package enum ExerciseAPI: String, Sendable {
   /// An app's: a model of the latest scores, a screen and a saver that observe it
   /// (``ScoresScreenModel``, ``ScoreSaverModel``).
   case mainActorScores = "MainActorScores"
+  /// An app's: an `@Observable` player and a label that keeps up with it through
+  /// `withObservationTracking` (``ObservedPlayer``, ``ScoreLabelModel``).
+  case observedLabel = "ObservedLabel"
 
-  /// The protocol the code's `Observable` conforms to.
+  /// The protocol the code's `Observable` conforms to; for an app's code, its screen's.
   package var protocolName: String {
-    self == .mainActorScores ? "ScoresScreenModel" : rawValue + "Observable"
+    switch self {
+    case .mainActorScores: "ScoresScreenModel"
+    case .observedLabel: "ScoreLabelModel"
+    default: rawValue + "Observable"
+    }
   }
 
   package var adapterName: String {
-    self == .mainActorScores ? "MainActorScoresChecks" : rawValue + "Adapter"
+    switch self {
+    case .mainActorScores: "MainActorScoresChecks"
+    case .observedLabel: "ObservedLabelChecks"
+    default: rawValue + "Adapter"
+    }
   }
+
+  /// Whether the code is an app's, graded by its checks only: no scenario can drive it.
+  package var isAnApp: Bool { [.mainActorScores, .observedLabel].contains(self) }
 
   /// Whether the code declares an `ObservableOptions` option set.
   package var hasOptions: Bool { [.options, .handing, .sendableOptions].contains(self) }
@@ -87,7 +101,7 @@ package enum ExerciseAPI: String, Sendable {
 /// An exercise's code as the grader sees it: the design the scenarios drive, and its checks.
 package struct ExerciseCode: Sendable {
   /// The code behind the scenarios' interface; `nil` for an exercise graded by its checks
-  /// only, whose code is an app's rather than an observable (exercise 10).
+  /// only, whose code is an app's rather than an observable (exercises 10 and 11).
   package var design: ObservableDesign?
   /// Runs one check of the exercise's promise on fresh objects.
   package var check: @Sendable (Check) -> Outcome

@@ -89,7 +89,14 @@ package struct ExerciseBuilder: Sendable {
     let api = exercise.api
     let conformances: String
     let code: String
-    if api == .mainActorScores {
+    if api == .observedLabel {
+      // An app's code: an @Observable player and a label.
+      conformances = """
+        extension \(module).Player: ObservedPlayer {}
+        extension \(module).ScoreLabel: ScoreLabelModel {}
+        """
+      code = "ExerciseCode.observedLabel(\(module).ScoreLabel.self)"
+    } else if api == .mainActorScores {
       // An app's code: a model, a screen and a saver.
       conformances = """
         extension \(module).LatestScores: LatestScoresModel {}

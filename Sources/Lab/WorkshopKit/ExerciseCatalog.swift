@@ -253,5 +253,34 @@ extension Exercise {
           + "subscription ends at once, and cancel it in close(). The saver keeps the token of "
           + "observeOnAnyThread the same way.",
       ]),
+    Exercise(
+      number: 11, slug: "11-observation-label", title: "Keep a label up to date with Observation",
+      chapter: .inYourApp, startsFrom: "an @Observable player and a label that tracks it once",
+      task: """
+        Player is an @Observable class, and ScoreLabel keeps up with its score through \
+        withObservationTracking. As shipped, the label shows the score before each change, \
+        and hears the first change only: onChange runs before the write, and once. Make the \
+        label show the latest score after every change, on the main actor, and nothing once \
+        closed. There is no observable to grade here: the checks open labels, set the score \
+        on the main actor, let the main actor run what your label queued, then read what it \
+        showed.
+        """,
+      aimed: [], kept: [],
+      checks: [
+        .labelOpensOnTheScore, .showsTheNewScore, .everyChangeAfterTheFirst,
+        .severalChangesInOneTurn, .changeMadeWhileShowing, .closedLabelShowsNothingMore,
+        .labelLetGoIsFreed, .generatedLabels,
+      ],
+      api: .observedLabel,
+      hints: [
+        "Read the score in withObservationTracking's first closure: it returns what that "
+          + "closure returns, and tracks what it read. Show that value, and nothing read in "
+          + "onChange, which runs before the new score is stored.",
+        "In onChange, start the update later instead: Task { @MainActor in self?.update() } "
+          + "runs once the write is done. Capture self weakly: the player keeps onChange until "
+          + "its next change.",
+        "A tracking fires once: let update() track again every time it runs, and return "
+          + "early, showing nothing, once the label is closed.",
+      ]),
   ]
 }

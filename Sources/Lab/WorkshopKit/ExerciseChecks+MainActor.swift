@@ -39,7 +39,7 @@ package final class ScoreDisplay: Sendable {
 /// Tells, without trapping, whether code runs on the main actor, as stage 5's own `MainQueue`
 /// does: on the main thread, or in work of the main queue, which on Linux a test runner drains
 /// from another thread.
-private enum MainQueue {
+enum MainQueue {
   /// A mark on the main dispatch queue, which runs the main actor's jobs.
   private static let mark = Mark()
 
@@ -111,8 +111,28 @@ extension ExerciseCode {
 
 /// A value handed between the main actor and the check's threads. The check is what finds out
 /// whether the objects inside may be used where it hands them.
-private struct Handed<Value>: @unchecked Sendable {
+struct Handed<Value>: @unchecked Sendable {
   let value: Value
+}
+
+/// Runs `body` on a thread of its own while the main thread runs the main actor's jobs,
+/// when called on the main thread (a grading child); else here, while whoever drains the main
+/// queue runs them (the test runner).
+func servingTheMainActor(_ body: @escaping @Sendable () -> Outcome) -> Outcome {
+  guard Thread.isMainThread else { return body() }
+  let result = Recording<Outcome>()
+  let thread = Thread { result.append(body()) }
+  thread.start()
+  while result.all.isEmpty {
+    _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01))
+  }
+  return result.all[0]
+}
+
+/// Runs `body` on the main actor and waits for it.
+func onMain<T>(_ body: @MainActor () -> T) -> T {
+  let result = DispatchQueue.main.sync { MainActor.assumeIsolated { Handed(value: body()) } }
+  return result.value
 }
 
 /// A screen, held by the check so that it can let it go and see whether it is freed.
@@ -160,26 +180,6 @@ where Saver.Scores == Screen.Scores {
       default: .flaw("\(check.rawValue) is not a check of this exercise's API")
       }
     }
-  }
-
-  /// Runs `body` on a thread of its own while the main thread runs the main actor's jobs,
-  /// when called on the main thread (a grading child); else here, while whoever drains the main
-  /// queue runs them (the test runner).
-  private static func servingTheMainActor(_ body: @escaping @Sendable () -> Outcome) -> Outcome {
-    guard Thread.isMainThread else { return body() }
-    let result = Recording<Outcome>()
-    let thread = Thread { result.append(body()) }
-    thread.start()
-    while result.all.isEmpty {
-      _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01))
-    }
-    return result.all[0]
-  }
-
-  /// Runs `body` on the main actor and waits for it.
-  private static func onMain<T>(_ body: @MainActor () -> T) -> T {
-    let result = DispatchQueue.main.sync { MainActor.assumeIsolated { Handed(value: body()) } }
-    return result.value
   }
 
   /// Sets each of `values` as chapter 7's score, in order, from a thread of its own, and waits

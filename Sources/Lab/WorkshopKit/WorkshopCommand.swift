@@ -285,7 +285,11 @@ package enum WorkshopCommand {
     }
     lines.append("")
     if grade.isSolved {
-      lines.append("Solved. Read next: \(exercise.next.path)")
+      // The last chapter's exercise has no chapter after it to read.
+      lines.append(
+        exercise.next == exercise.chapter
+          ? "Solved: that was the last chapter's exercise."
+          : "Solved. Read next: \(exercise.next.path)")
     } else {
       let failing = grade.results.filter { $0.outcome.verdict != .holds }
       let broken = failing.filter { !$0.aimed }.count

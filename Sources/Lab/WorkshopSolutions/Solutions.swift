@@ -9,6 +9,7 @@ import Solution07
 import Solution08
 import Solution09
 import Solution10
+import Solution11
 import WorkshopKit
 
 // Each exercise's module declares the API its adapter drives: one line each.
@@ -32,6 +33,8 @@ extension Solution09.ObservableOptions: DeliveryOptions {}
 extension Solution10.LatestScores: LatestScoresModel {}
 extension Solution10.ScoresScreen: ScoresScreenModel {}
 extension Solution10.ScoreSaver: ScoreSaverModel {}
+extension Solution11.Player: ObservedPlayer {}
+extension Solution11.ScoreLabel: ScoreLabelModel {}
 
 /// The design of each exercise in the solutions, in `Exercises/Solutions/`: what the tests grade.
 package let solutionCode: [Int: ExerciseCode] = [
@@ -45,4 +48,5 @@ package let solutionCode: [Int: ExerciseCode] = [
   8: .exercise(8, HandingAdapter<Solution08.Observable<Int>>.self),
   9: .exercise(9, SendableOptionsAdapter<Solution09.Observable<Int>>.self),
   10: .mainActorScores(Solution10.ScoresScreen.self, Solution10.ScoreSaver.self),
+  11: .observedLabel(Solution11.ScoreLabel.self),
 ]

@@ -1,0 +1,702 @@
+import Foundation
+import ObserverScenarios
+import Synchronization
+
+// Exercise 11: an `@Observable` player, and a score label that keeps up with it through
+// `withObservationTracking`. Like exercise 10's, its code is an app's, not an observable the
+// scenarios can drive: its checks and its generated programs open labels, set the score and
+// close labels on the main actor, let the main actor run what the labels queued, and then read
+// what each label showed.
+
+// MARK: - What the grader hands the label
+
+/// The score label's text, as a UI toolkit has it: exercise 11's stand-in for a `UILabel`,
+/// which must be set on the main actor only.
+///
+/// It notes each score shown, and whether it came on the main actor; the grader reads them.
+/// Like a game that reacts to what the player sees, the grader may also set the score from
+/// inside ``show(_:)``.
+package final class LabelDisplay: Sendable {
+  /// One call of ``show(_:)``.
+  package struct Shown: Sendable, Equatable {
+    package var score: Int
+    package var onMainActor: Bool
+  }
+
+  /// What the grader does, once, the first time the label shows `on`. Unchecked `Sendable`:
+  /// it is made on the main actor and run there, inside `show`.
+  struct Reaction: @unchecked Sendable {
+    var on: Int
+    var act: () -> Void
+  }
+
+  private let recording = Recording<Shown>()
+  private let reaction = Mutex<Reaction?>(nil)
+
+  /// A display that shows nothing yet.
+  package init() {}
+
+  /// Shows `score` on the label. Call it on the main actor.
+  package func show(_ score: Int) {
+    let onMainActor = MainQueue.isCurrent
+    recording.append(Shown(score: score, onMainActor: onMainActor))
+    // The reaction uses the player, which lives on the main actor: a call from elsewhere is a
+    // flaw the grader reports, and does not run it.
+    guard onMainActor else { return }
+    let due = reaction.withLock { waiting -> Reaction? in
+      guard let reaction = waiting, reaction.on == score else { return nil }
+      waiting = nil
+      return reaction
+    }
+    due?.act()
+  }
+
+  /// Every call so far, in order.
+  package var shown: [Shown] { recording.all }
+
+  /// Has `act` run, once, the first time the label shows `score`, from inside ``show(_:)``.
+  func react(on score: Int, _ act: @escaping () -> Void) {
+    reaction.withLock { $0 = Reaction(on: score, act: act) }
+  }
+}
+
+// MARK: - Exercise 11's API
+
+/// Exercise 11's model: a player whose score a game sets, an `@Observable` class used on the
+/// main actor, as an app's model is.
+package protocol ObservedPlayer: AnyObject {
+  /// A player called `name`, with `score`.
+  init(name: String, score: Int)
+  /// The player's name, which the label does not show.
+  var name: String { get set }
+  /// The score the label shows.
+  var score: Int { get set }
+}
+
+/// Exercise 11's score label: shows a player's latest score on `display` while it is open.
+@MainActor
+package protocol ScoreLabelModel: AnyObject, SendableMetatype {
+  associatedtype Player: ObservedPlayer
+  /// Opens the label, showing the score at once and the latest score after every change.
+  init(showing player: Player, on display: LabelDisplay)
+  /// Closes the label: it shows nothing more.
+  func close()
+}
+
+extension ExerciseCode {
+  /// The code of exercise 11: a player and a label, graded by its checks only.
+  package static func observedLabel<Label: ScoreLabelModel>(_ label: Label.Type) -> ExerciseCode {
+    ExerciseCode { ObservedLabelChecks<Label>.run($0) }
+  }
+}
+
+// MARK: - The objects a check drives
+
+/// A player, and the labels a check opens on it, each in a slot (A, B, C) with a display of
+/// its own. Unchecked `Sendable`: the check's thread hands it to the main actor, and touches
+/// the player and the labels only there, in `onMain`.
+final class LabelWorld<Label: ScoreLabelModel>: @unchecked Sendable {
+  private var player: Label.Player?
+  private weak var weakPlayer: Label.Player?
+  private var labels: [Int: Label] = [:]
+  private var weakLabels: [Int: WeakLabel] = [:]
+  /// The display of each slot's label, the last one opened there.
+  private var displays: [Int: LabelDisplay] = [:]
+  /// Every display, of labels open, closed and let go.
+  private var allDisplays: [LabelDisplay] = []
+  /// Every score set, in order: by a step, or by a reaction from inside a display.
+  let sets = Recording<Int>()
+
+  /// A label, held weakly, to see whether it is freed.
+  private final class WeakLabel {
+    weak var label: Label?
+    init(_ label: Label) { self.label = label }
+  }
+
+  init(score: Int) {
+    let player = Label.Player(name: "Ada", score: score)
+    self.player = player
+    weakPlayer = player
+  }
+
+  /// Opens a label in `slot`, on a fresh display, and returns the display; `nil` when a label
+  /// is already there, or the player is gone.
+  @MainActor
+  func open(_ slot: Int) -> LabelDisplay? {
+    guard labels[slot] == nil, let player else { return nil }
+    let display = LabelDisplay()
+    let label = Label(showing: player, on: display)
+    labels[slot] = label
+    weakLabels[slot] = WeakLabel(label)
+    displays[slot] = display
+    allDisplays.append(display)
+    return display
+  }
+
+  /// Closes `slot`'s label; whether there was one.
+  @MainActor
+  func close(_ slot: Int) -> Bool {
+    guard let label = labels[slot] else { return false }
+    label.close()
+    return true
+  }
+
+  /// Lets `slot`'s label go; whether it was freed at once, `nil` when there was none.
+  @MainActor
+  func letGo(_ slot: Int) -> Bool? {
+    guard labels.removeValue(forKey: slot) != nil else { return nil }
+    return weakLabels[slot]?.label == nil
+  }
+
+  /// Sets each of `scores`, in order, in this one turn of the main actor.
+  @MainActor
+  func set(_ scores: [Int]) {
+    for score in scores {
+      sets.append(score)
+      player?.score = score
+    }
+  }
+
+  /// Sets the player's name, which no label shows.
+  @MainActor
+  func rename() {
+    player?.name += "!"
+  }
+
+  /// Has the game set `score` from inside `slot`'s display, the first time it shows `on`;
+  /// whether there is a label there.
+  @MainActor
+  func react(_ slot: Int, on: Int, set score: Int) -> Bool {
+    guard labels[slot] != nil, let display = displays[slot] else { return false }
+    display.react(on: on) { [weak self] in self?.set([score]) }
+    return true
+  }
+
+  /// Lets every label and the player go.
+  @MainActor
+  func letEverythingGo() {
+    labels = [:]
+    player = nil
+  }
+
+  /// Whether the player was freed, and the slots of the labels that were not.
+  @MainActor
+  func freed() -> (player: Bool, labelsKept: [Int]) {
+    (weakPlayer == nil, weakLabels.filter { $0.value.label != nil }.map(\.key).sorted())
+  }
+
+  /// How many scores every display has shown: what tells the grader the labels are done.
+  @MainActor
+  var shownCount: Int { allDisplays.reduce(0) { $0 + $1.shown.count } }
+}
+
+/// Lets every label and the player go, lets the main actor run what that queued, then tells
+/// whether the player was freed, and which labels were not.
+func freedOnceLetGo<Label>(_ world: LabelWorld<Label>) -> (player: Bool, labelsKept: [Int]) {
+  onMain { world.letEverythingGo() }
+  settle(world)
+  return onMain { world.freed() }
+}
+
+/// The name a story gives a slot's label: A, B, C.
+func slotName(_ slot: Int) -> String { String(UnicodeScalar(UInt8(65 + slot))) }
+
+/// Lets the main actor run what the labels queued (a `Task`, a `DispatchQueue.main.async`)
+/// until nothing more is shown: at least three turns, then until two turns in a row show
+/// nothing new, at most twenty.
+func settle<Label>(_ world: LabelWorld<Label>) {
+  var last = onMain { world.shownCount }
+  var quiet = 0
+  for turn in 1...20 {
+    let count = onMain { world.shownCount }
+    quiet = count == last ? quiet + 1 : 0
+    last = count
+    if turn >= 3, quiet >= 2 { return }
+  }
+}
+
+// MARK: - What a label must show
+
+/// What one label showed during one step, and what it should have.
+struct LabelStepSeen {
+  /// The label's name in the story: A.
+  var name: String
+  /// What it showed before the step, all of it.
+  var before: [Int]
+  /// What it showed during the step.
+  var new: [LabelDisplay.Shown]
+  /// The score before the step.
+  var scoreBefore: Int
+  /// The scores set during the step, in order.
+  var sets: [Int]
+  /// Whether a display set a score during the step, as a game reacting to what it shows.
+  var reacted: Bool
+
+  /// The score after the step.
+  var score: Int { sets.last ?? scoreBefore }
+
+  /// What is wrong with what an open label showed, in the learner's terms; `nil` when it
+  /// shows the latest score, and showed only scores set during the step, in order.
+  var flaw: String? {
+    if let off = new.first(where: { !$0.onMainActor }) {
+      return "\(name) showed \(off.score) off the main actor: a label must be set on the main "
+        + "actor only"
+    }
+    let scores = new.map(\.score)
+    let last = before.last
+    // The scores before each set: what a read in onChange, which runs before the write, gets.
+    let replaced = Array(([scoreBefore] + sets).dropLast())
+    for score in scores where !sets.contains(score) && !(sets.isEmpty && score == last) {
+      guard replaced.contains(score) else {
+        return "\(name) showed \(score), a score never set"
+      }
+      let next = sets[replaced.lastIndex(of: score) ?? 0]
+      return "\(name) showed \(score), the score before \(next) was set: onChange runs before "
+        + "the write, so a score read there (or kept from when the tracking was armed) is the "
+        + "old one. Read it once the write is done: on the main actor's next turn"
+    }
+    if !isInOrder(scores) {
+      return "\(name) showed \(listed(scores)), not in the order they were set "
+        + "(\(listed(sets)))"
+    }
+    guard (scores.last ?? last) != score else { return nil }
+    let shown = scores.last ?? last ?? scoreBefore
+    if scores.isEmpty, Set(before).count > 1 {
+      return "\(name) still showed \(shown), not \(score): it showed a change before, and none "
+        + "after it. A tracking fires once: track again each time it fires"
+    }
+    if scores.isEmpty {
+      return "\(name) still showed \(shown), not \(score): its tracking never fired. "
+        + "withObservationTracking tracks what its first closure reads: read the score there"
+    }
+    if reacted {
+      return "\(name) ended on \(shown), not \(score), the latest score: \(score) was set while "
+        + "a label showed \(shown), before \(name) tracked the score again. Track the score and "
+        + "read it in one withObservationTracking, then show what it read"
+    }
+    return "\(name) ended on \(shown), not \(score), the latest score"
+  }
+
+  /// Whether `scores`, each shown possibly more than once in a row, come in the order of
+  /// `sets`.
+  private func isInOrder(_ scores: [Int]) -> Bool {
+    var remaining = sets[...]
+    var previous: Int?
+    for score in scores where score != previous {
+      previous = score
+      guard sets.contains(score) else { continue }
+      guard let index = remaining.firstIndex(of: score) else { return false }
+      remaining = remaining[(index + 1)...]
+    }
+    return true
+  }
+
+  private func listed(_ scores: [Int]) -> String {
+    scores.map(String.init).joined(separator: ", ")
+  }
+}
+
+// MARK: - The checks
+
+/// Runs exercise 11's checks: the player and the labels on the main actor, the check on a
+/// thread of its own.
+enum ObservedLabelChecks<Label: ScoreLabelModel> {
+  static func run(_ check: Check) -> Outcome {
+    // A task-local value, which the check's own thread would not see.
+    let seed = GeneratedPrograms.seed ?? GeneratedPrograms.defaultSeed
+    return servingTheMainActor {
+      switch check {
+      case .labelOpensOnTheScore: opensOnTheScore()
+      case .showsTheNewScore:
+        steps([[1]], "a label opened on 0; the score was set to 1") {
+          "it showed 0, then 1"
+        }
+      case .everyChangeAfterTheFirst:
+        steps(
+          [[1], [2], [3]],
+          "a label opened on 0; the score was set to 1, then, each in a turn of its own, 2 and 3"
+        ) { "it showed 0, 1, 2, 3" }
+      case .severalChangesInOneTurn:
+        steps([[1, 2, 3]], "a label opened on 0; the score was set to 1, 2, 3 in one turn") {
+          "it ended on 3, and showed no score that was not set"
+        }
+      case .changeMadeWhileShowing:
+        steps(
+          [[1], [2]],
+          "a label opened on 0; the score was set to 1, and, while the label showed 1, the game "
+            + "set 5; then 2", reaction: (on: 1, set: 5)
+        ) { "it showed 1, then 5, then 2" }
+      case .closedLabelShowsNothingMore: closedShowsNothingMore()
+      case .labelLetGoIsFreed: letGoIsFreed()
+      case .generatedLabels: LabelPrograms<Label>.check(seed: seed)
+      default: .flaw("\(check.rawValue) is not a check of this exercise's API")
+      }
+    }
+  }
+
+  private static func opensOnTheScore() -> Outcome {
+    let world = LabelWorld<Label>(score: 3)
+    let shown = onMain { world.open(0).map(\.shown) ?? [] }
+    onMain { world.letEverythingGo() }
+    let steps = "the score was 3; a label opened on it"
+    if let off = shown.first(where: { !$0.onMainActor }) {
+      return .flaw("\(steps) and showed \(off.score) off the main actor")
+    }
+    if shown.isEmpty {
+      return .flaw(
+        "\(steps) and showed nothing before its init returned: it stays blank until the score "
+          + "changes. Show the score the tracking read, at once")
+    }
+    if shown.map(\.score) != [3] {
+      return .flaw(
+        "\(steps) and, before its init returned, showed "
+          + "\(shown.map { String($0.score) }.joined(separator: ", ")), not 3 once")
+    }
+    return .holds("\(steps): it showed 3 before its init returned")
+  }
+
+  /// Opens label A on 0, then sets each of `turns` in a turn of the main actor of its own,
+  /// letting the main actor run what the label queued after each, and checks what it showed.
+  private static func steps(
+    _ turns: [[Int]], _ steps: String, reaction: (on: Int, set: Int)? = nil,
+    holds: () -> String
+  ) -> Outcome {
+    let world = LabelWorld<Label>(score: 0)
+    guard let display = onMain({ world.open(0) }) else { return .flaw("no label opened") }
+    if let reaction {
+      _ = onMain { world.react(0, on: reaction.on, set: reaction.set) }
+    }
+    settle(world)
+    var score = 0
+    for scores in turns {
+      let (before, setsBefore) = (display.shown.map(\.score), world.sets.all.count)
+      onMain { world.set(scores) }
+      settle(world)
+      let sets = Array(world.sets.all.dropFirst(setsBefore))
+      let seen = LabelStepSeen(
+        name: "the label", before: before, new: Array(display.shown.dropFirst(before.count)),
+        scoreBefore: score, sets: sets, reacted: sets.count > scores.count)
+      score = seen.score
+      if let flaw = seen.flaw {
+        onMain { world.letEverythingGo() }
+        let all = display.shown.map { String($0.score) }.joined(separator: ", ")
+        return .flaw("\(steps): \(flaw) (it showed \(all))")
+      }
+    }
+    onMain { world.letEverythingGo() }
+    return .holds("\(steps): \(holds())")
+  }
+
+  private static func closedShowsNothingMore() -> Outcome {
+    let world = LabelWorld<Label>(score: 0)
+    let closed = onMain { world.open(0) }
+    let open = onMain { world.open(1) }
+    guard let closed, let open else { return .flaw("no label opened") }
+    _ = onMain { world.close(0) }
+    let steps = "two labels opened on 0; the first was closed; the score was set to 1, then 2"
+    for score in [1, 2] {
+      onMain { world.set([score]) }
+      settle(world)
+    }
+    let after = closed.shown.dropFirst().map { String($0.score) }
+    let witness = open.shown.last?.score
+    onMain { world.letEverythingGo() }
+    if !after.isEmpty {
+      return .flaw(
+        "\(steps): the closed label still showed \(after.joined(separator: ", ")). A tracking "
+          + "already armed fires once more after close(): check that the label is open "
+          + "before showing")
+    }
+    if witness != 2 {
+      return .flaw(
+        "\(steps): the label left open showed \(witness.map(String.init) ?? "nothing"), not 2")
+    }
+    return .holds("\(steps): the closed label showed nothing more; the other one showed 2")
+  }
+
+  private static func letGoIsFreed() -> Outcome {
+    let world = LabelWorld<Label>(score: 0)
+    let gone = onMain { world.open(0) }
+    let open = onMain { world.open(1) }
+    guard let gone, let open else { return .flaw("no label opened") }
+    let freed = onMain { world.letGo(0) }
+    var steps = "two labels opened on 0; the first was let go without close()"
+    if freed != true {
+      onMain { world.letEverythingGo() }
+      return .flaw(
+        "\(steps): it was not freed, so it shows scores for ever: something still holds it. "
+          + "Does onChange, or the task it starts, capture the label strongly? The player keeps "
+          + "onChange until its next change")
+    }
+    steps += "; the score was set to 1"
+    onMain { world.set([1]) }
+    settle(world)
+    let after = gone.shown.dropFirst().map { String($0.score) }
+    let witness = open.shown.last?.score
+    let (playerFreed, kept) = freedOnceLetGo(world)
+    if !after.isEmpty {
+      return .flaw("\(steps): it was freed, yet its display then showed \(after.joined())")
+    }
+    if witness != 1 {
+      return .flaw(
+        "\(steps): the label left open showed \(witness.map(String.init) ?? "nothing"), not 1")
+    }
+    steps += "; then the other label and the player were let go"
+    if !kept.isEmpty {
+      return .flaw(
+        "\(steps): the other label was not freed: does the task onChange starts capture it "
+          + "strongly?")
+    }
+    if !playerFreed {
+      return .flaw(
+        "\(steps): the player was not freed: something of the label's keeps it in a cycle")
+    }
+    return .holds("\(steps): each was freed at once, and the first showed nothing of 1")
+  }
+}
+
+// MARK: - Generated programs
+
+/// One step of a generated program of exercise 11, on labels A, B and C.
+enum LabelStep: Hashable {
+  /// Opens a label in the slot, on the score as it is.
+  case open(Int)
+  /// Closes the slot's label.
+  case close(Int)
+  /// Lets the slot's label go.
+  case letGo(Int)
+  /// Sets each score, in order, in one turn of the main actor.
+  case set([Int])
+  /// Sets the player's name, which no label shows.
+  case rename
+  /// Has the game set a score from inside the slot's display, the first time it shows `on`.
+  case react(Int, on: Int, set: Int)
+
+  /// The step as the story tells it.
+  var told: String {
+    switch self {
+    case .open(let slot): "open \(slotName(slot))"
+    case .close(let slot): "close \(slotName(slot))"
+    case .letGo(let slot): "let \(slotName(slot)) go"
+    case .set(let scores) where scores.count == 1: "set \(scores[0])"
+    case .set(let scores):
+      "set \(scores.map(String.init).joined(separator: ", ")) in one turn"
+    case .rename: "set the name"
+    case .react(let slot, let on, let score):
+      "when \(slotName(slot)) shows \(on), the game sets \(score)"
+    }
+  }
+}
+
+/// Exercise 11's generated programs: labels opened, closed and let go, scores set one or
+/// several to a turn, the name set, scores set from inside a display while it shows. After each
+/// step the main actor runs what the labels queued, and a model checks what each label showed:
+/// an open label ends on the latest score, and shows only scores set since its last, in
+/// order (several set in one turn may show as the last alone); a closed or let-go label shows
+/// nothing more; a label let go is freed at once, and the player once everything is let go.
+enum LabelPrograms<Label: ScoreLabelModel> {
+  /// How many programs the check runs: each takes about a millisecond, its turns of the main
+  /// actor included.
+  static var programs: Int { 600 }
+
+  /// Runs the programs drawn from `seed`.
+  static func check(seed: UInt64) -> Outcome {
+    // A stream of its own for this exercise, as the other exercises' programs have.
+    var random = SeededRandom(seed: seed &* 0x2545_F491_4F6C_DD1D &+ 11)
+    let deadline = now() + UInt64(GeneratedPrograms.seconds.programs * 1e9)
+    var ran = 0
+    for index in 0..<programs where now() < deadline {
+      ran += 1
+      let program = draw(length: 2 + index % (GeneratedPrograms.longest - 1), &random)
+      guard let found = failure(of: program) else { continue }
+      let shortest = shrunk(program)
+      let (steps, failure) = failure(of: shortest).map { (shortest, $0) } ?? (program, found)
+      return .flaw(
+        "\(steps.map(\.told).joined(separator: "; ")) → \(failure) (generated program "
+          + "\(index + 1) of seed \(seed), shrunk; replay: swift run workshop 11 --seed \(seed))")
+    }
+    return .holds(
+      "\(ran) generated programs of labels opened, closed and let go, scores set one or several "
+        + "to a turn, the name set, and scores set while a label shows (seed \(seed)): each "
+        + "open label ended on the latest score, and never showed an old one")
+  }
+
+  /// A program of at most `length` steps: label A opened first, and B now and then.
+  static func draw(length: Int, _ random: inout SeededRandom) -> [LabelStep] {
+    var held: Set<Int> = [0]
+    var steps: [LabelStep] = [.open(0)]
+    if random.chance(40) {
+      steps.append(.open(1))
+      held.insert(1)
+    }
+    while steps.count < length {
+      let slot = random.pick(0...2)
+      let score = random.pick(1...4)
+      switch random.pick(1...20) {
+      case 8...10: steps.append(.set((0..<random.pick(2...3)).map { _ in random.pick(1...4) }))
+      case 11...12 where !held.contains(slot):
+        steps.append(.open(slot))
+        held.insert(slot)
+      case 13 where held.contains(slot): steps.append(.close(slot))
+      case 14 where held.contains(slot):
+        steps.append(.letGo(slot))
+        held.remove(slot)
+      case 15...17 where held.contains(slot):
+        steps.append(.react(slot, on: random.pick(1...4), set: score))
+      case 18: steps.append(.rename)
+      default: steps.append(.set([score]))
+      }
+    }
+    if case .set = steps.last {
+    } else {
+      steps.append(.set([random.pick(1...4)]))
+    }
+    return steps
+  }
+
+  /// A label of a program, as the model knows it.
+  private struct Opened {
+    enum State { case open, closed, gone }
+    var slot: Int
+    var display: LabelDisplay
+    var state: State
+  }
+
+  /// What went wrong when `program` ran, in the learner's terms; `nil` when nothing did.
+  static func failure(of program: [LabelStep]) -> String? {
+    let world = LabelWorld<Label>(score: 0)
+    var labels: [Opened] = []
+    var score = 0
+    func failing(_ failure: String) -> String {
+      onMain { world.letEverythingGo() }
+      return failure
+    }
+    for step in program {
+      var before = labels.map { $0.display.shown.map(\.score) }
+      let setsBefore = world.sets.all.count
+      var ownSets = 0
+      switch step {
+      case .open(let slot):
+        guard let display = onMain({ world.open(slot) }) else { continue }
+        let shown = display.shown
+        if shown.map(\.score) != [score] || shown.contains(where: { !$0.onMainActor }) {
+          let what =
+            shown.isEmpty ? "nothing" : shown.map { String($0.score) }.joined(separator: ", ")
+          return failing(
+            "\(slotName(slot)) opened on \(score) and showed \(what) before its init returned, "
+              + "not \(score) once, on the main actor")
+        }
+        labels.append(Opened(slot: slot, display: display, state: .open))
+        before.append(shown.map(\.score))
+      case .close(let slot):
+        guard onMain({ world.close(slot) }),
+          let index = labels.lastIndex(where: { $0.slot == slot && $0.state != .gone })
+        else { continue }
+        labels[index].state = .closed
+      case .letGo(let slot):
+        guard let freed = onMain({ world.letGo(slot) }),
+          let index = labels.lastIndex(where: { $0.slot == slot && $0.state != .gone })
+        else { continue }
+        labels[index].state = .gone
+        if !freed {
+          return failing(
+            "\(slotName(slot)) was let go and not freed: something still holds it. Does "
+              + "onChange, or the task it starts, capture the label strongly?")
+        }
+      case .set(let scores):
+        ownSets = scores.count
+        onMain { world.set(scores) }
+      case .rename: onMain { world.rename() }
+      case .react(let slot, let on, let set):
+        guard onMain({ world.react(slot, on: on, set: set) }) else { continue }
+      }
+      settle(world)
+      let sets = Array(world.sets.all.dropFirst(setsBefore))
+      for (label, before) in zip(labels, before) {
+        let new = Array(label.display.shown.dropFirst(before.count))
+        let name = slotName(label.slot)
+        switch label.state {
+        case .open:
+          let seen = LabelStepSeen(
+            name: name, before: before, new: new, scoreBefore: score, sets: sets,
+            reacted: sets.count > ownSets)
+          if let flaw = seen.flaw { return failing(flaw) }
+        case .closed, .gone:
+          guard let first = new.first else { continue }
+          return failing(
+            label.state == .closed
+              ? "\(name), closed, still showed \(first.score). A tracking already armed fires "
+                + "once more after close(): check that the label is open before showing"
+              : "\(name), let go, still showed \(first.score)")
+        }
+      }
+      score = sets.last ?? score
+    }
+    let (playerFreed, kept) = freedOnceLetGo(world)
+    if let slot = kept.first {
+      return "once every label and the player were let go, \(slotName(slot)) was not freed: "
+        + "does the task onChange starts capture it strongly?"
+    }
+    if !playerFreed {
+      return "once every label and the player were let go, the player was not freed: something "
+        + "of a label's keeps it in a cycle"
+    }
+    return nil
+  }
+
+  /// The shortest program found that still fails: steps taken away, scores taken away and
+  /// made smaller, within the shrink's budget and time.
+  static func shrunk(_ program: [LabelStep]) -> [LabelStep] {
+    let deadline = now() + UInt64(GeneratedPrograms.seconds.shrinking * 1e9)
+    var tries = 0
+    func fails(_ candidate: [LabelStep]) -> Bool {
+      guard now() < deadline, tries < GeneratedPrograms.shrinkBudget else { return false }
+      tries += 1
+      return failure(of: candidate) != nil
+    }
+    var best = program
+    var shrinking = true
+    while shrinking {
+      shrinking = false
+      for candidate in smaller(best) where fails(candidate) {
+        best = candidate
+        shrinking = true
+        break
+      }
+    }
+    return best
+  }
+
+  /// Programs one step smaller than `program`.
+  private static func smaller(_ program: [LabelStep]) -> [[LabelStep]] {
+    var candidates: [[LabelStep]] = program.indices.map { index in
+      var candidate = program
+      candidate.remove(at: index)
+      return candidate
+    }
+    func replacing(_ index: Int, with step: LabelStep) {
+      var candidate = program
+      candidate[index] = step
+      candidates.append(candidate)
+    }
+    for (index, step) in program.enumerated() {
+      switch step {
+      case .set(let scores) where scores.count > 1:
+        for dropped in scores.indices {
+          var fewer = scores
+          fewer.remove(at: dropped)
+          replacing(index, with: .set(fewer))
+        }
+      case .set(let scores) where scores[0] > 1: replacing(index, with: .set([scores[0] - 1]))
+      case .react(let slot, let on, let set):
+        if on > 1 { replacing(index, with: .react(slot, on: on - 1, set: set)) }
+        if set > 1 { replacing(index, with: .react(slot, on: on, set: set - 1)) }
+      default: break
+      }
+    }
+    return candidates
+  }
+
+  /// The time, in nanoseconds.
+  private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}
