@@ -264,6 +264,41 @@ struct WorkshopExecutableTests {
   // Nothing here depends on whether the learner has solved anything: these check the process,
   // its streams and the grading children, never a verdict.
 
+  @Test(
+    "away from its package it grades nothing: one line on stderr, exit 64; hint still works",
+    arguments: [["3"], [], ["--format", "json"], ["--watch"]])
+  func awayFromItsPackage(arguments: [String]) throws {
+    let away = FileManager.default.temporaryDirectory
+      .appendingPathComponent("workshop-away-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: away, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: away) }
+    let copy = away.appendingPathComponent("workshop")
+    try FileManager.default.copyItem(at: try productURL("workshop"), to: copy)
+    func run(_ arguments: [String]) throws -> (output: String, error: String, status: Int32) {
+      let process = Process()
+      process.executableURL = copy
+      process.arguments = arguments
+      let (output, error) = (Pipe(), Pipe())
+      (process.standardOutput, process.standardError) = (output, error)
+      try process.run()
+      let printed = output.fileHandleForReading.readDataToEndOfFile()
+      let errors = error.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return (
+        String(decoding: printed, as: UTF8.self), String(decoding: errors, as: UTF8.self),
+        process.terminationStatus
+      )
+    }
+    let result = try run(arguments)
+    #expect(result.status == ExitCode.usage.rawValue)
+    #expect(result.output.isEmpty)
+    #expect(
+      result.error.hasPrefix("workshop: no package with an Exercises folder above \(copy.path)"))
+    #expect(result.error.filter { $0 == "\n" }.count == 1)
+    let hint = try run(["hint", "1"])
+    #expect(hint.status == 0 && !hint.output.isEmpty)
+  }
+
   @Test("grading one exercise runs every aimed and kept scenario in a child process")
   func gradesThroughChildren() throws {
     let result = try runProduct("workshop", ["1", "--format", "json"])

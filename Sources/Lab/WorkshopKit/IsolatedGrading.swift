@@ -16,11 +16,23 @@ package enum Grading: Sendable {
   /// `swift run workshop` does with the learner's code, which is not part of the package's
   /// build.
   case compiled(ExerciseBuilder, limits: GradingLimits = .standard)
+  /// No exercise can be graded, for the reason given: the workshop runs away from the package
+  /// whose `Exercises/` it grades. Grading and watching exit with a usage error that says so;
+  /// `hint` and `--help` still work.
+  case unavailable(String)
+
+  /// Why no exercise can be graded, when none can.
+  package var unavailableReason: String? {
+    if case .unavailable(let reason) = self { return reason }
+    return nil
+  }
 
   /// Whether exercises are graded in child processes.
   package var isInChildren: Bool {
-    if case .inProcess = self { return false }
-    return true
+    switch self {
+    case .inProcess, .unavailable: false
+    case .isolated, .compiled: true
+    }
   }
 }
 

@@ -169,6 +169,10 @@ package enum WorkshopCommand {
       return hint(number, io: io, store: store)
     case .resetHints(let number):
       return resetHints(number, io: io, store: store)
+    case .watch where grading.unavailableReason != nil,
+      .list where grading.unavailableReason != nil,
+      .grade where grading.unavailableReason != nil:
+      return io.usageError("workshop", grading.unavailableReason!)
     case .watch(let number):
       return watch(number, io)
     case .list, .grade:
@@ -208,6 +212,8 @@ package enum WorkshopCommand {
     switch grading {
     case .inProcess:
       return code[exercise.number].map { ExerciseGrade(exercise, code: $0) }
+    case .unavailable:
+      return nil
     case .isolated(let command, let limits):
       guard code[exercise.number] != nil else { return nil }
       return IsolatedGrading.grade(

@@ -16,9 +16,9 @@ struct WorkshopMain {
     if let builder = ExerciseBuilder.locate(executable: executable) {
       grading = .compiled(builder)
     } else {
-      FileHandle.standardError.write(
-        Data("workshop: no package with an Exercises folder above \(executable)\n".utf8))
-      grading = .inProcess
+      grading = .unavailable(
+        "no package with an Exercises folder above \(executable) (run it in the package: "
+          + "swift run workshop)")
     }
     let status = WorkshopCommand.run(arguments, io: .standard, code: [:], grading: grading)
     exit(status.rawValue)
