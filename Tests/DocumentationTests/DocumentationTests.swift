@@ -226,14 +226,14 @@ struct DocumentationStructureTests {
   }
 
   @Test(
-    "the README's first 60 lines: the two commands, the first build's time, chapter 0, the workshop"
+    "the README's first screen: one scenario's trace before any table, the two commands, the first build's time"
   )
   func readmeFirstScreen() throws {
     let readme = try MarkdownDocument("README.md")
     let firstScreen = readme.lines.prefix(60).joined(separator: "\n")
     let landmarks = [
-      "```sh\nswift run compare-stages\n```", "```sh\nswift test\n```", "The first build takes",
-      "](Tutorial/00-introduction.md)", "```sh\nswift run workshop\n```",
+      "<!-- output: swift run compare-stages trace ", "```sh\nswift run compare-stages\n```",
+      "```sh\nswift test\n```", "The first build takes",
     ]
     let positions = landmarks.map { firstScreen.range(of: $0)?.lowerBound }
     for (landmark, position) in zip(landmarks, positions) {
@@ -241,13 +241,50 @@ struct DocumentationStructureTests {
     }
     let found = positions.compactMap { $0 }
     #expect(found == found.sorted(), "README.md's first screen should follow that order")
+    // No table before the scenario is explained: neither a Markdown table nor the output of
+    // a comparison, whose rows are scenario names.
+    let trace = try #require(readme.fencedBlocks.first { $0.marker?.contains(" trace ") == true })
+    let firstTable = readme.lines.firstIndex {
+      $0.hasPrefix("|") || $0.hasPrefix("scenario ") || $0.hasPrefix("<!-- begin output")
+    }
+    #expect(firstTable.map { $0 > trace.line } ?? true, "README.md shows a table before a scenario")
   }
 
-  @Test("the README's JSON example uses only keys the real output has")
+  @Test("the README's reading path: chapter 0 first, the core, the optional chapters, the workshop")
+  func readmeReadingPath() throws {
+    let readme = try MarkdownDocument("README.md")
+    let text = readme.text
+    let landmarks = [
+      "](Tutorial/00-introduction.md)", "The core, in order:", "Optional, when you want them:",
+      "```sh\nswift run workshop\n```",
+    ]
+    let positions = landmarks.map { text.range(of: $0)?.lowerBound }
+    for (landmark, position) in zip(landmarks, positions) {
+      #expect(position != nil, "README.md should hold \(landmark)")
+    }
+    let found = positions.compactMap { $0 }
+    #expect(found == found.sorted(), "README.md's reading path should follow that order")
+    // Every chapter and appendix of Tutorial/ is on the path, core or optional: linked, or
+    // named by its number in bold.
+    let path = try #require(
+      text.components(separatedBy: "\n## ").first { $0.hasPrefix("How to read it\n") })
+    let chapters = try FileManager.default.contentsOfDirectory(
+      atPath: packageRoot.appendingPathComponent("Tutorial").path
+    ).filter { $0.hasSuffix(".md") }
+    for chapter in chapters {
+      let number = chapter.prefix { $0 != "-" }.drop { $0 == "0" }
+      #expect(
+        path.contains("](Tutorial/\(chapter))")
+          || path.contains("**\(number.isEmpty ? "0" : number)**"),
+        "README.md's reading path does not place \(chapter)")
+    }
+  }
+
+  @Test("the reference page's JSON example uses only keys the real output has")
   @MainActor
   func jsonExampleKeys() async throws {
-    let readme = try MarkdownDocument("README.md")
-    let example = try #require(readme.fencedBlocks.first { $0.language == "json" })
+    let reference = try MarkdownDocument("REFERENCE.md")
+    let example = try #require(reference.fencedBlocks.first { $0.language == "json" })
     let real = try JSONSerialization.jsonObject(
       with: Data(try await output(of: "swift run compare-stages --format json").utf8))
     let shown = try JSONSerialization.jsonObject(with: Data(example.content.utf8))
