@@ -128,6 +128,13 @@ struct DocumentationTests {
   }
 }
 
+/// The title of the last section of a chapter, which holds what is off the reader's path.
+let behindTheScenes = "Behind the scenes"
+
+/// The sentence a box behind the scenes opens with.
+let offThePath =
+  "*Nothing here is needed for the next chapter: it is how the package is built and checked, and where its claims come from.*"
+
 /// The attributes that only tune performance: a chapter shows code without them, as a reader
 /// would write it, while the compiled source keeps them for the bench.
 let performanceAttributes = [
@@ -188,16 +195,38 @@ struct DocumentationStructureTests {
     }
   }
 
-  @Test("chapters 1 to 9 end with key points and the command of their self-check")
+  @Test(
+    "chapters 1 to 9 end with key points and the command of their self-check, then at most a box behind the scenes"
+  )
   func keyPointsAndSelfCheck() throws {
     for number in 1...9 {
       let document = try #require(
         try MarkdownDocument.all().first { $0.path.hasPrefix("Tutorial/0\(number)-") },
         "no chapter \(number)")
       #expect(document.text.contains("\n## Key points\n"), "\(document.path)")
+      // What is off the reader's path (how the package is built and checked) may follow the
+      // self-check, in one last section, and nothing else may.
+      let path = document.text.components(separatedBy: "\n## \(behindTheScenes)\n")
+      #expect(path.count <= 2, "\(document.path): one box behind the scenes at most")
+      if path.count == 2 {
+        #expect(!path[1].contains("\n## "), "\(document.path): the box must be the last section")
+      }
       #expect(
-        document.text.hasSuffix("Check yourself: `swift run keeping-score \(number)`.\n"),
-        "\(document.path) must end with its self-check")
+        path[0].hasSuffix(
+          "Check yourself: `swift run keeping-score \(number)`.\n"),
+        "\(document.path) must end with its self-check, before any box behind the scenes")
+    }
+  }
+
+  @Test(
+    "a box behind the scenes says it is off the reader's path",
+    arguments: try MarkdownDocument.all())
+  func behindTheScenesBoxes(document: MarkdownDocument) {
+    let boxes = document.text.components(separatedBy: "\n## \(behindTheScenes)\n").dropFirst()
+    for box in boxes {
+      #expect(
+        box.hasPrefix("\n" + offThePath),
+        "\(document.path): the box should open with: \(offThePath)")
     }
   }
 

@@ -69,12 +69,12 @@ package struct QuestionGroup: Sendable {
     - a captured object is freed only once the closure has run
     = No cycle: a leak rooted in the long-lived observable, which keeps the closure, which keeps
       the screen.
-    ? Closures A, B and C are bound in that order; A sets the value to 2 when it receives 1. The
+    ? Closures A, B and C are bound in that order; B sets the value to 2 when it receives 1. The
       value is set to 1. What does C receive?
     + 2, then 2 again
     - 1, then 2
-    - 2, then 1
-    = A's set runs a whole round before A returns; the first round then resumes, and C reads the
+    - 2 only
+    = B's set runs a whole round before B returns; the first round then resumes, and C reads the
       value again: 2 twice, never 1.
     ? Stage 1 has no way to remove a closure. What can a screen do so that its closure stops
       touching it once it closes?
