@@ -183,7 +183,7 @@ package struct QuestionGroup: Sendable {
     ? An observer removes another during a set. Is the removed one called for that set?
     + yes
     - no: removal takes effect at once
-    - only if it comes before the one that removes it
+    - only if it comes after the one that removes it
     = The set walks a snapshot taken before the first call: removing changes the list, not the
       copy.
     ? An observer sets the value inside its closure. What do the observers after it end on?
@@ -280,10 +280,10 @@ package struct QuestionGroup: Sendable {
       freed at once, and a deinit never comes while the closure holds the owner.
     ? Why does the bench set every design beside the floor?
     + it is the cheapest loop over closures: a ratio shows what a design adds
-    - it is the harness alone, with no observer: a ratio is the observers' own cost
+    - it is the loop a first version writes: a ratio shows what a design saves
     - it is stage 1, the simplest: a ratio shows what later stages cost
-    = The floor is the cheapest loop Swift can run over closures; the harness alone is another
-      row.
+    = The floor borrows each closure; the closure array a first version writes retains and
+      releases each one, and costs more.
     ? Adding and removing ten times as many observers takes a hundred times as long. That is:
     + quadratic growth
     - linear growth, with a larger constant
