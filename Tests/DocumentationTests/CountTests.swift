@@ -63,6 +63,8 @@ private func countedSentences() throws -> [String: [String]] {
     "README.md": [
       "runs the same \(scenarios) experiments on every stage",
       "is the workshop: \(exercises) exercises in",
+    ],
+    "REFERENCE.md": [
       "the \(scenarios) scenarios are a library",
       "as \(spelled(references)) more columns on linux and on macos 26 and later, and "
         + "\(spelled(referencesBefore26)) on macos 15, which has no `observations`",

@@ -128,11 +128,11 @@ struct DocCCatalogTests {
     #expect(!links.isEmpty)
   }
 
-  @Test("the README and the changelog name every library product that has no catalog")
+  @Test("the reference page and the changelog name every library product that has no catalog")
   func productsWithoutACatalogAreNamed() throws {
     let missing = try Set(libraryProducts()).subtracting(modulesWithCatalogs())
     for (path, claim) in [
-      ("README.md", /Every library product( but [^,.]+)?[^.]* has a DocC catalog/),
+      ("REFERENCE.md", /Every library product( but [^,.]+)?[^.]* has a DocC catalog/),
       ("CHANGELOG.md", /A DocC catalog for every library product( but [^;.]+)?[;.]/),
     ] {
       let text = collapsed(

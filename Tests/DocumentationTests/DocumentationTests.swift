@@ -123,6 +123,8 @@ struct DocumentationTests {
       if marker.hasPrefix("apple-only") { continue }
       // An outside package's source, compared and built by GradeYourOwnTests.
       if marker.hasPrefix("example: ") { continue }
+      // An app's manifest lines, checked against this package's manifest by Chapter9Tests.
+      if marker.hasPrefix("manifest: ") { continue }
       guard marker.hasPrefix("from: ") else {
         Issue.record("\(document.path):\(block.line): unknown marker '\(marker)'")
         continue
@@ -152,6 +154,13 @@ struct DocumentationTests {
     }
   }
 }
+
+/// The title of the last section of a chapter, which holds what is off the reader's path.
+let behindTheScenes = "Behind the scenes"
+
+/// The sentence a box behind the scenes opens with.
+let offThePath =
+  "*Nothing here is needed for the next chapter: it is how the package is built and checked, and where its claims come from.*"
 
 /// The attributes that only tune performance: a chapter shows code without them, as a reader
 /// would write it, while the compiled source keeps them for the bench.
@@ -213,16 +222,38 @@ struct DocumentationStructureTests {
     }
   }
 
-  @Test("chapters 1 to 9 end with key points and the command of their self-check")
+  @Test(
+    "chapters 1 to 9 end with key points and the command of their self-check, then at most a box behind the scenes"
+  )
   func keyPointsAndSelfCheck() throws {
     for number in 1...9 {
       let document = try #require(
         try MarkdownDocument.all().first { $0.path.hasPrefix("Tutorial/0\(number)-") },
         "no chapter \(number)")
       #expect(document.text.contains("\n## Key points\n"), "\(document.path)")
+      // What is off the reader's path (how the package is built and checked) may follow the
+      // self-check, in one last section, and nothing else may.
+      let path = document.text.components(separatedBy: "\n## \(behindTheScenes)\n")
+      #expect(path.count <= 2, "\(document.path): one box behind the scenes at most")
+      if path.count == 2 {
+        #expect(!path[1].contains("\n## "), "\(document.path): the box must be the last section")
+      }
       #expect(
-        document.text.hasSuffix("Check yourself: `swift run keeping-score \(number)`.\n"),
-        "\(document.path) must end with its self-check")
+        path[0].hasSuffix(
+          "Check yourself: `swift run keeping-score \(number)`.\n"),
+        "\(document.path) must end with its self-check, before any box behind the scenes")
+    }
+  }
+
+  @Test(
+    "a box behind the scenes says it is off the reader's path",
+    arguments: try MarkdownDocument.all())
+  func behindTheScenesBoxes(document: MarkdownDocument) {
+    let boxes = document.text.components(separatedBy: "\n## \(behindTheScenes)\n").dropFirst()
+    for box in boxes {
+      #expect(
+        box.hasPrefix("\n" + offThePath),
+        "\(document.path): the box should open with: \(offThePath)")
     }
   }
 
@@ -253,14 +284,14 @@ struct DocumentationStructureTests {
   }
 
   @Test(
-    "the README's first 60 lines: the two commands, the first build's time, chapter 0, the workshop"
+    "the README's first screen: one scenario's trace before any table, the two commands, the first build's time"
   )
   func readmeFirstScreen() throws {
     let readme = try MarkdownDocument("README.md")
     let firstScreen = readme.lines.prefix(60).joined(separator: "\n")
     let landmarks = [
-      "```sh\nswift run compare-stages\n```", "```sh\nswift test\n```", "The first build takes",
-      "](Tutorial/00-introduction.md)", "```sh\nswift run workshop\n```",
+      "<!-- output: swift run compare-stages trace ", "```sh\nswift run compare-stages\n```",
+      "```sh\nswift test\n```", "The first build takes",
     ]
     let positions = landmarks.map { firstScreen.range(of: $0)?.lowerBound }
     for (landmark, position) in zip(landmarks, positions) {
@@ -268,13 +299,50 @@ struct DocumentationStructureTests {
     }
     let found = positions.compactMap { $0 }
     #expect(found == found.sorted(), "README.md's first screen should follow that order")
+    // No table before the scenario is explained: neither a Markdown table nor the output of
+    // a comparison, whose rows are scenario names.
+    let trace = try #require(readme.fencedBlocks.first { $0.marker?.contains(" trace ") == true })
+    let firstTable = readme.lines.firstIndex {
+      $0.hasPrefix("|") || $0.hasPrefix("scenario ") || $0.hasPrefix("<!-- begin output")
+    }
+    #expect(firstTable.map { $0 > trace.line } ?? true, "README.md shows a table before a scenario")
   }
 
-  @Test("the README's JSON example uses only keys the real output has")
+  @Test("the README's reading path: chapter 0 first, the core, the optional chapters, the workshop")
+  func readmeReadingPath() throws {
+    let readme = try MarkdownDocument("README.md")
+    let text = readme.text
+    let landmarks = [
+      "](Tutorial/00-introduction.md)", "The core, in order:", "Optional, when you want them:",
+      "```sh\nswift run workshop\n```",
+    ]
+    let positions = landmarks.map { text.range(of: $0)?.lowerBound }
+    for (landmark, position) in zip(landmarks, positions) {
+      #expect(position != nil, "README.md should hold \(landmark)")
+    }
+    let found = positions.compactMap { $0 }
+    #expect(found == found.sorted(), "README.md's reading path should follow that order")
+    // Every chapter and appendix of Tutorial/ is on the path, core or optional: linked, or
+    // named by its number in bold.
+    let path = try #require(
+      text.components(separatedBy: "\n## ").first { $0.hasPrefix("How to read it\n") })
+    let chapters = try FileManager.default.contentsOfDirectory(
+      atPath: packageRoot.appendingPathComponent("Tutorial").path
+    ).filter { $0.hasSuffix(".md") }
+    for chapter in chapters {
+      let number = chapter.prefix { $0 != "-" }.drop { $0 == "0" }
+      #expect(
+        path.contains("](Tutorial/\(chapter))")
+          || path.contains("**\(number.isEmpty ? "0" : number)**"),
+        "README.md's reading path does not place \(chapter)")
+    }
+  }
+
+  @Test("the reference page's JSON example uses only keys the real output has")
   @MainActor
   func jsonExampleKeys() async throws {
-    let readme = try MarkdownDocument("README.md")
-    let example = try #require(readme.fencedBlocks.first { $0.language == "json" })
+    let reference = try MarkdownDocument("REFERENCE.md")
+    let example = try #require(reference.fencedBlocks.first { $0.language == "json" })
     let real = try JSONSerialization.jsonObject(
       with: Data(try await output(of: "swift run compare-stages --format json").utf8))
     let shown = try JSONSerialization.jsonObject(with: Data(example.content.utf8))

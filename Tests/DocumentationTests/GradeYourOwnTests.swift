@@ -29,32 +29,32 @@ private func swiftCommand(_ arguments: [String]) throws -> (
   )
 }
 
-@Suite("README: grade your own observable")
+@Suite("REFERENCE.md: grade your own observable")
 struct GradeYourOwnTests {
   private let example = "Examples/GradeYourOwn"
 
-  @Test("the README shows the outside example's source, line for line")
+  @Test("the reference page shows the outside example's source, line for line")
   func sourceMatches() throws {
-    let readme = try MarkdownDocument("README.md")
+    let page = try MarkdownDocument("REFERENCE.md")
     let block = try #require(
-      readme.fencedBlocks.first { $0.marker == "example: grade-your-own" },
-      "README.md has no <!-- example: grade-your-own --> block")
+      page.fencedBlocks.first { $0.marker == "example: grade-your-own" },
+      "REFERENCE.md has no <!-- example: grade-your-own --> block")
     let source = try String(
       contentsOf: packageRoot.appendingPathComponent(
         "\(example)/Sources/GradeYourOwn/main.swift"),
       encoding: .utf8)
     #expect(block.language == "swift")
-    #expect(block.content == source, "README.md:\(block.line): copy \(example)'s main.swift")
+    #expect(block.content == source, "REFERENCE.md:\(block.line): copy \(example)'s main.swift")
   }
 
   @Test(
-    "the example builds as an outside package, importing only ObserverScenarios, and prints what the README shows; its library shapes get the verdicts they must"
+    "the example builds as an outside package, importing only ObserverScenarios, and prints what the reference page shows; its library shapes get the verdicts they must"
   )
   func outsidePackageRuns() throws {
-    let readme = try MarkdownDocument("README.md")
+    let page = try MarkdownDocument("REFERENCE.md")
     let shown = try #require(
-      readme.fencedBlocks.first { $0.marker == "example-output: grade-your-own" },
-      "README.md has no <!-- example-output: grade-your-own --> block")
+      page.fencedBlocks.first { $0.marker == "example-output: grade-your-own" },
+      "REFERENCE.md has no <!-- example-output: grade-your-own --> block")
     let source = try String(
       contentsOf: packageRoot.appendingPathComponent(
         "\(example)/Sources/GradeYourOwn/main.swift"),
@@ -70,7 +70,7 @@ struct GradeYourOwnTests {
       "--scratch-path", scratch.path, "--quiet", "GradeYourOwn",
     ])
     try #require(run.status == 0, "the example did not build or run:\n\(run.error)")
-    #expect(run.output == shown.content, "README.md:\(shown.line): the example's output changed")
+    #expect(run.output == shown.content, "REFERENCE.md:\(shown.line): the example's output changed")
 
     // The same build, another product: observables shaped like real libraries' storage, and one
     // graded through a ready-made adapter.

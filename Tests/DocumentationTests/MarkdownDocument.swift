@@ -43,13 +43,13 @@ struct MarkdownDocument: CustomTestStringConvertible {
   }
 
   /// The Markdown files whose code, output and links the tests check: the README, the
-  /// chapters, and the files a contributor reads.
+  /// chapters, the tools' reference, and the files a contributor reads.
   static func all() throws -> [MarkdownDocument] {
     let tutorial = try FileManager.default.contentsOfDirectory(
       atPath: packageRoot.appendingPathComponent("Tutorial").path)
     return try
       (["README.md"] + tutorial.filter { $0.hasSuffix(".md") }.sorted().map { "Tutorial/\($0)" }
-      + ["CONTRIBUTING.md", "CHANGELOG.md"])
+      + ["REFERENCE.md", "CONTRIBUTING.md", "CHANGELOG.md"])
       .map(MarkdownDocument.init)
   }
 

@@ -14,6 +14,66 @@ private final class Printed: Sendable {
   var joined: String { lines.withLock { $0.joined(separator: " / ") } }
 }
 
+/// The package's root folder, found from this file's path.
+private let packageRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// What a reader of chapter `number` has read: the chapters and appendices numbered up to it
+/// (`05a-…` counts as 5), without their tables, whose dashes are ranges of figures.
+private func read(upTo number: Int) throws -> String {
+  let folder = packageRoot.appendingPathComponent("Tutorial")
+  return try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    .filter { $0.hasSuffix(".md") && Int($0.prefix(2)).map { $0 <= number } == true }
+    .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+    .joined(separator: "\n").split(separator: "\n").filter { !$0.hasPrefix("|") }
+    .joined(separator: "\n")
+}
+
+/// The chapter a group checks, as its reader sees it.
+private func chapterText(_ number: Int) throws -> String {
+  let folder = packageRoot.appendingPathComponent("Tutorial")
+  let file = try #require(
+    try FileManager.default.contentsOfDirectory(atPath: folder.path).first {
+      $0.hasPrefix(String(format: "%02d-", number))
+    })
+  return try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+}
+
+/// The words of `text` that carry meaning: four letters or more, lowercased, without the
+/// commonest.
+private func meaningfulWords(_ text: String) -> Set<String> {
+  let common: Set<String> = [
+    "what", "does", "that", "this", "with", "from", "when", "which", "there", "their", "they",
+    "them", "were", "will", "would", "your", "have", "into", "only", "each", "then", "than",
+    "also", "every", "once",
+  ]
+  return Set(
+    text.lowercased().split { !$0.isLetter }.map(String.init).filter {
+      $0.count >= 4 && !common.contains($0)
+    })
+}
+
+/// The names a question uses that a chapter must have shown first: the verdicts' symbols,
+/// scenario names, calls (`removeObserver(forKey:)`), attributes (`@MainActor`), options
+/// (`.initial`) and type names written in camel case (`AsyncStream`).
+private func namedTerms(in text: String) -> Set<String> {
+  let pattern =
+    /[✓✗–]|[a-z]+(?:-[a-z]+){2,}|[.@]?[A-Za-z]+\([A-Za-z_:]*\)|@[A-Za-z]+|\.[a-z][A-Za-z]*|\b[A-Z][a-z]+[A-Z][A-Za-z0-9]*\b/
+  return Set(text.matches(of: pattern).map { String($0.output) })
+}
+
+/// Whether `text` shows `term`: a symbol on its own, not inside a word (`min–max` shows no
+/// verdict `–`), anything else anywhere.
+private func shows(_ term: String, _ text: String) -> Bool {
+  guard term.count == 1 else { return text.contains(term) }
+  let characters = Array(text)
+  return characters.indices.contains { index in
+    characters[index] == term.first!
+      && (index == 0 || !characters[index - 1].isLetter)
+      && (index == characters.count - 1 || !characters[index + 1].isLetter)
+  }
+}
+
 /// Each chapter's compiled snippet: its file in QuizCode/, and the function to run.
 private let snippets:
   [Int: (file: String, run: @Sendable (@escaping @Sendable (Any) -> Void) -> Void)] = [
@@ -56,6 +116,67 @@ struct QuizTests {
       #expect(
         answers.count * 5 <= questions.count * 2,
         "rank \(rank): \(answers.count) of \(questions.count): \(answers)")
+    }
+  }
+
+  @Test("wording tells nothing: the right answer echoes the prompt most in ≤ 1 question in 4")
+  func wordingTellsNothing() {
+    let questions = QuestionGroup.all.flatMap(\.questions)
+    let echoing = questions.filter { question in
+      let prompt = meaningfulWords(question.prompt)
+      let shared = { (choice: String) in meaningfulWords(choice).intersection(prompt).count }
+      return question.wrongAnswers.allSatisfy { shared($0) < shared(question.rightAnswer) }
+    }.map(\.rightAnswer)
+    #expect(
+      echoing.count * 4 <= questions.count, "\(echoing.count) of \(questions.count): \(echoing)")
+  }
+
+  @Test(
+    "a question names only what its chapter, or one before it, has shown",
+    arguments: QuestionGroup.all.map(\.number))
+  func asksOnlyWhatWasTaught(number: Int) throws {
+    let group = try #require(QuestionGroup.numbered(number))
+    let read = try read(upTo: group.number)
+    for question in group.questions {
+      let text = ([question.prompt, question.rightAnswer] + question.wrongAnswers).joined(
+        separator: " ")
+      for term in namedTerms(in: text) where !shows(term, read) {
+        Issue.record(
+          "chapter \(group.number): '\(term)' is not in the chapters up to it: \(question.prompt)")
+      }
+    }
+  }
+
+  @Test("a verdict's symbol inside a word, as in a range of figures, does not count as shown")
+  func symbolInAWord() {
+    #expect(!shows("–", "Spread: min–max nanoseconds"))
+    #expect(shows("–", "A `–` means the idea does not apply"))
+    #expect(shows("–", "a – in a column"))
+  }
+
+  @Test("the names a question uses are found: a symbol, a scenario, a call, an option")
+  func termsAreFound() {
+    let text =
+      "What does a – mean in same-observer-twice after removeObserver(forKey:)? "
+      + "@MainActor with .initial, or an AsyncStream"
+    #expect(
+      namedTerms(in: text) == [
+        "–", "same-observer-twice", "removeObserver(forKey:)", "@MainActor", ".initial",
+        "AsyncStream",
+      ])
+  }
+
+  @Test(
+    "no chapter shows its own group's questions or explanations",
+    arguments: QuestionGroup.all.map(\.number))
+  func chapterDoesNotPlayItsQuiz(number: Int) throws {
+    let group = try #require(QuestionGroup.numbered(number))
+    let chapter = try chapterText(group.number)
+    for question in group.questions {
+      if question.prompt != QuestionGroup.printsPrompt {
+        #expect(!chapter.contains(question.prompt), "chapter \(group.number) shows it")
+      }
+      #expect(!chapter.contains(question.explanation), "chapter \(group.number) shows it")
     }
   }
 

@@ -55,26 +55,34 @@ package struct QuestionGroup: Sendable {
   /// indented by two more spaces goes on with the line above.
   private static let quiz = #"""
     # 1
-    ? What does stage 1 have no way to do?
-    + remove an observer
-    - call its observers in the order they were bound
-    - store a closure that captures the observable itself
-    = bindObserver appends to an array, and nothing ever takes a closure out again.
-    ? A screen binds a closure that uses self, then is dismissed. What happens next?
-    + the screen stays alive and its closure keeps running
-    - the closure is skipped: the screen is gone
-    - the app crashes when the closure next runs
-    = The observable holds the closure and the closure holds the screen: nothing lets go.
-    ? In what order does stage 1 call its closures?
-    + the order they were bound
-    - no particular order: an array does not promise one
-    - newest first, like a stack
-    = An array keeps the order of insertion: delivery-order holds for stage 1.
-    ? One screen binds the same closure twice. How often is it called per change?
-    + twice
-    - once: the second bind is ignored
-    - never, until the first one is removed
-    = Stage 1 cannot tell two closures apart, so both are stored (same-observer-twice).
+    ? A detail screen binds a closure that captures it with [weak self], then is closed and
+      freed. What becomes of its closure?
+    + it stays stored and runs on every set, with self nil
+    - the array drops it once the screen is freed
+    - it stays stored, and the observable skips it
+    = Nothing ever takes a closure out of stage 1's array: [weak self] frees the screen, not
+      the closure.
+    ? A screen's closure captures self strongly, and nothing points back at the observable. Why
+      is the screen never freed?
+    + the observable holds the closure, which holds it
+    - the closure and the screen hold each other
+    - a captured object is freed only once the closure has run
+    = No cycle: a leak rooted in the long-lived observable, which keeps the closure, which keeps
+      the screen.
+    ? Closures A, B and C are bound in that order; B sets the value to 2 when it receives 1. The
+      value is set to 1. What does C receive?
+    + 2, then 2 again
+    - 1, then 2
+    - 2 only
+    = B's set runs a whole round before B returns; the first round then resumes, and C reads the
+      value again: 2 twice, never 1.
+    ? Stage 1 has no way to remove a closure. What can a screen do so that its closure stops
+      touching it once it closes?
+    + capture it weakly and return when it is nil
+    - set the closure to nil in the screen's deinit
+    - bind an empty closure, which replaces its own
+    = The closure keeps running for ever; a weak capture only lets it see that the screen is
+      gone.
     ?
     | let count = Observable(0)
     | count.bindObserver { print("A \($0)") }
@@ -87,26 +95,32 @@ package struct QuestionGroup: Sendable {
     = Binding calls nothing; each set calls every closure, in the order bound.
 
     # 2
-    ? What does keying closures by string add to stage 1?
-    + removal by key
-    - thread safety
-    - a call with the current value when binding
-    = removeObserver(forKey:) takes the closure filed under that key out.
-    ? Two screens bind under the key "label". Which is called on the next set?
-    + only the second
-    - both, in the order they bound
-    - only the first: the second bind is ignored
-    = A dictionary holds one value per key: the second bind replaces the first.
-    ? Why does stage 2 fail delivery-order?
-    + a dictionary keeps no insertion order
-    - it sorts its keys before every set
-    - it calls the newest closure first
-    = Iterating a dictionary visits its keys in an order of its own choosing.
-    ? A screen forgets to remove its key and is released. Is its closure still called?
-    + yes: a key cannot tell whether its owner lives
-    - no: releasing the screen removes its key
-    - only if the closure captured self strongly
-    = A string knows nothing of the object that chose it, so the entry stays and runs.
+    ? A screen calls removeObserver(forKey:) in its deinit, and its closure captures self
+      strongly. What happens when the screen is closed?
+    + its deinit never runs, and the closure stays
+    - its deinit runs and removes the key
+    - the key is removed, but the screen stays alive
+    = The dictionary keeps the closure, the closure keeps the screen: deinit never comes, so
+      neither does the removal.
+    ? Why can stage 2 not promise to call its closures in the order they were bound?
+    + a dictionary picks its own order, per run
+    - it calls the keys in sorted order
+    - it calls the newest key's closure first
+    = Swift's hashing is seeded per process: the order is the dictionary's, and it changes from
+      run to run.
+    ? Yep's Listenable keeps its listeners in a Set, equal by name. A second listener is added
+      under a name already there. Which one is called on the next set?
+    + the first
+    - the second: the newcomer wins, as in the dictionary
+    - both: each insert is stored
+    = Set.insert keeps the member it has: the opposite collision of the dictionary's.
+    ? A listener's name is built from its object's memory address. What can go wrong once the
+      object is freed without removing its listener?
+    + a new object at that address gets the same name
+    - nothing: no two objects of a run share an address
+    - the name turns nil, and the listener is skipped
+    = An address is an identity only while its object lives; the next object there inherits
+      the name.
     ?
     | let name = Observable("Ann")
     | name.bindObserver(forKey: "label") { print("first \($0)") }
@@ -120,24 +134,28 @@ package struct QuestionGroup: Sendable {
     # 3
     ? What does holding each observer weakly fix?
     + a released observer's closure is skipped
-    - the order in which the closures are called
-    - sharing one observable safely across threads
-    = A weak reference becomes nil when its object goes, and the stage checks it first.
-    ? When does stage 3 clean out the entries of observers that are gone?
-    + when someone binds
-    - on every set, before calling anyone
-    - never: dead entries stay forever
+    - a closure that captures its observer no longer leaks
+    - entries leave the list as soon as their observer is freed
+    = The entry's weak reference is nil once its object goes, and the set skips it; the entry
+      stays until the next bind.
+    ? When does stage 3 drop the entries of observers that are gone?
+    + when another observer binds
+    - on every set
+    - when its observer is freed
     = Only bindObserver filters the list, so sets alone leave dead entries behind.
-    ? The entry is weak, but its closure captures the observer strongly. Is it freed?
+    ? The entry is weak, but its closure captures the observer strongly. Is the observer freed
+      once the screen lets it go?
     + no: the stored closure keeps it alive
-    - yes: the weak entry wins
-    - yes, but only after the next set
-    = The observable keeps the closure, and the closure keeps the observer: a rooted leak.
-    ? What does [weak self] in a closure's capture list do?
-    + lets the closure use self without keeping it alive
-    - copies self into the closure
-    - makes the app crash if self is gone when it runs
-    = The closure holds a weak reference, which becomes nil when self is freed.
+    - yes: the weak entry lets it go
+    - yes, once the next bind cleans its entry
+    = The observable keeps the closure, and the closure keeps the observer: a rooted leak, which
+      [weak self] breaks.
+    ? Why was the original subscription center's static dictionary of topics a bug?
+    + every center shared one set of topics
+    - a center's topics were lost when it was freed
+    - each subclass got its own topics
+    = Two parts of an app that each made their own center saw, and could remove, each other's
+      topics.
     ?
     | final class Screen {}
     | let screen = Screen()
@@ -148,37 +166,39 @@ package struct QuestionGroup: Sendable {
     | withExtendedLifetime(screen) {}
     + first 1 / second 1
     - first 1
-    - second 1 / first 1
+    - second 1
     = Each bind stores an entry, even for the same observer; both run, in order.
-    ? Stage 3 binds closures A, B and C in that order; A sets the value to 2 when it sees 1. The
-      value is set to 1. What does B receive?
-    + 2, twice
-    - 1, then 2
-    - 2, then 1
-    = Each closure reads the value at its turn; A's nested set made it 2 before B's turn, and B is
-      called again when the first round resumes.
 
     # 4
     ? What does the .initial option do?
-    + delivers the current value at once, when subscribing
-    - skips the first change, delivers the rest
-    - delivers only the first change, then stops
-    = The observer sees the value as it is now, without waiting for a set.
-    ? With .old and .new, how does one set call an observer?
-    + twice: every .old call comes before any .new call
+    + calls the closure inside addObserver, with the current value
+    - calls the closure on the first set only
+    - hands the closure the value from before each set
+    = The observer sees the value as it is now, before addObserver returns.
+    ? An observer asks for [.old, .new]. How does one set call it?
+    + twice: every observer's .old call comes before any .new call
     - once, with old and new in one change, like KVO
-    - twice: the new value first, then the old one
-    = Unlike KVO, which puts both in one change, this design makes one call per option.
+    - twice: its .old call, then its .new call, then the next observer's
+    = Every .old call, for every observer, comes before any .new call.
     ? An observer removes another during a set. Is the removed one called for that set?
-    + yes: the set walks a snapshot taken before the first call
-    - no: removal takes effect at once, even during a set
-    - only if it was added after the one that removes it
-    = Removing changes the list, not the copy the set is walking.
+    + yes
+    - no: removal takes effect at once
+    - only if it comes after the one that removes it
+    = The set walks a snapshot taken before the first call: removing changes the list, not the
+      copy.
     ? An observer sets the value inside its closure. What do the observers after it end on?
-    + a stale value: the nested set reached them first
-    - the final value, because the nested set runs last
-    - nothing: a nested set is ignored while notifying
-    = The nested set notifies everyone, then the outer loop hands them the older value.
+    + the older value, the one the outer set was given
+    - the newer value, as in stages 1 to 3
+    - the newer value: a nested set waits its turn
+    = The nested set reaches everyone first, then the outer loop hands the rest the value its
+      setter was given.
+    ? A KVO-observed property is not marked dynamic. What happens when a plain Swift setter
+      changes it?
+    + the observation is never told of it
+    - the program traps at the change
+    - nothing different: dynamic only speeds KVO up
+    = The setter bypasses the runtime's dispatch: with .initial, the closure runs once when you
+      subscribe, then never again.
     ?
     | final class Label {}
     | let label = Label()
@@ -247,24 +267,34 @@ package struct QuestionGroup: Sendable {
     # 6
     ? What does a ✗ in the comparison mean?
     + the stage has the flaw the scenario looks for
-    - the scenario crashed before its verdict
-    - the scenario does not apply to that stage
-    = Each ✗ comes with a line of evidence from the live experiment.
-    ? What does a – mean in a reference's column?
-    + the scenario's idea does not exist in that API
-    - a flaw
-    - the reference has the flaw, but only on some platforms
-    = Its evidence says what the API does instead.
-    ? Why does the bench compare every design with the floor?
-    + the floor is the cheapest loop possible, so each ratio shows what a design adds
-    - the floor is the slowest design, so every ratio is below ×1.0
-    - the floor is stage 1, which every later stage improves upon
-    = Nothing can beat the floor: every ratio to it is at least ×1.0.
+    - the stage's own test of that row failed
+    - the stage lacks the feature, so the row is skipped
+    = A live experiment found the flaw, and its line of evidence says what it measured; the
+      stage's tests list it as a known issue.
+    ? strong-capture-freed-without-unsubscribe is ✗ for stages 1 to 4. What is the cure the
+      chapter gives?
+    + hand the owner to the closure as a parameter
+    - hold the closures weakly too, not only the owners
+    - remove the observer in the owner's deinit
+    = A closure handed its owner has no reason to capture it; a weakly held closure would be
+      freed at once, and a deinit never comes while the closure holds the owner.
+    ? Why does the bench set every design beside the floor?
+    + it is the cheapest loop over closures: a ratio shows what a design adds
+    - it is the loop a first version writes: a ratio shows what a design saves
+    - it is stage 1, the simplest: a ratio shows what later stages cost
+    = The floor borrows each closure; the closure array a first version writes retains and
+      releases each one, and costs more.
     ? Adding and removing ten times as many observers takes a hundred times as long. That is:
     + quadratic growth
-    - linear growth
-    - constant time per observer, plus a fixed setup cost
+    - linear growth, with a larger constant
+    - the cost of the first allocation, paid once
     = ×10 is linear, ×100 quadratic: O(n²), as stages 3 and 4 show.
+    ? Why is unsubscribe-during-notification ✗ for every stage before 5 that can remove?
+    + it calls from a copy of its list, taken before the first call
+    - a removed entry is only marked, and dropped on the next set
+    - removal is refused while a set is running
+    = The removed observer is still in the copy, so it is called, perhaps while its owner tears
+      down.
     ?
     | let one = Stage1Closures.Observable(0)
     | let two = Stage2KeyedDict.Observable(0)
@@ -281,13 +311,14 @@ package struct QuestionGroup: Sendable {
     # 7
     ? Why does the question groups screen observe the scores with .initial?
     + so it shows the saved scores as soon as it opens
-    - so it is called twice for every game that ends
-    - so that it, and not the saver, writes the scores to the file
-    = The first call comes at once, with the scores loaded from the file.
+    - so it is handed the old score beside the new one
+    - so it hears of the games that ended before it opened
+    = The first call comes at once, with the scores loaded from the file; it replays nothing
+      else.
     ? The screen and the saver observe the same scores. What does each know of the other?
-    + nothing
-    - the saver calls the screen after each save
-    - the screen owns the saver and starts it
+    + nothing: each knows only the scores
+    - the saver tells the screen
+    - the screen starts the saver
     = That is the point of the pattern: the game only sets the value.
     ? The input ends in the middle of a game. What is saved?
     + nothing: the last complete scores stay
@@ -297,9 +328,14 @@ package struct QuestionGroup: Sendable {
     ? A game ends on a background thread and sets the scores. Where does stage 4 run the screen's
       handler?
     + on the background thread that set them
-    - on the main thread, wherever they were set
-    - on a thread of its own
+    - on the main thread, where screens belong
+    - on the thread that added the screen as an observer
     = Stage 4 calls each handler on the setter's thread: exercise 10 moves it to the main actor.
+    ? Why does the saver ask for no .initial?
+    + what it would receive is what was just loaded
+    - without it, the first game's score would be lost
+    - .initial would run it before the file is open
+    = Saving the scores just read from the file would write the same file again, for nothing.
     ?
     | let scores = Observable(Scores([7: Score(correct: 3, total: 4)]))
     | let screen = QuestionGroupsScreen(
@@ -315,24 +351,32 @@ package struct QuestionGroup: Sendable {
     # 8
     ? In what order does NotificationCenter call its observers, as measured on Linux?
     + not in subscription order
-    - subscription order, first added first
-    - newest first
-    = On 20 fresh centers of 16 observers, the order differed every time.
+    - subscription order, as stages 1, 3 and 4 do
+    - newest first, like a stack
+    = On 20 fresh centers of 64 observers, the order differed every time: no API here promises
+      it.
     ? When does Observation's onChange run?
     + before the write, while the old value is still there
-    - after the write, once the value is stored
-    - on another thread, after the write
-    = So the value read there is the one being replaced, not the new one.
+    - after the write, with the new value stored
+    - after the write, on the next turn of the main actor
+    = So the value read there is the one being replaced, and the new one is not delivered.
     ? What does Observations do with changes made before its consumer runs?
     + coalesces them: the consumer gets the latest
     - queues every one, delivers each in order
-    - drops them all, and waits for the next one
+    - delivers each, but in no promised order
     = A label wants the latest; a log of every value loses some, silently.
     ? Which of these makes a retain cycle in Combine?
     + sink { self.… } stored in the same object's cancellables
     - sink { [weak self] … } stored in the object's cancellables
-    - assign(to: &$property), which Combine ties to the property
+    - assign(to: &$property), which ties it to the property
     = The object keeps the cancellable, which keeps the closure, which keeps the object.
+    ? A poster puts the score under "points" in userInfo; the observer reads "score". What
+      happens?
+    + it compiles, and the observer reads nil
+    - the compiler rejects the unknown key
+    - the center traps when it posts
+    = userInfo is [AnyHashable: Any]: any key compiles. The typed messages make this mistake
+      fail to compile.
     ?
     | let center = NotificationCenter()
     | let name = Notification.Name("score")
@@ -351,23 +395,30 @@ package struct QuestionGroup: Sendable {
     ? Which of these needs iOS 26 or macOS 26?
     + Observations
     - the @Observable macro
-    - Combine's @Published
-    = @Observable needs iOS 17 and macOS 14; Combine, iOS 13 and macOS 10.15.
+    - stage 5's Observable
+    = @Observable needs iOS 17 and macOS 14; stage 5, iOS 18 and macOS 15, for its Mutex.
     ? How many consumers does one AsyncStream serve?
     + one; make a stream per observer
     - every task iterating it, each value
-    - two, the second one buffered
+    - any number, each handed the latest value
     = Each value goes to one waiting iteration: a stream is not a broadcast.
     ? How does a leak test know that a released screen was freed?
-    + a weak reference to it is nil, and its deinit ran
-    - it sleeps a second, then reads the process's memory
-    - the compiler warns when a closure captures self
-    = Real objects, a weak reference and a deinit counter: no sleeps, no timing.
+    + a weak reference to it has become nil
+    - observerCount is back to zero
+    - after a sleep, its handler stays silent
+    = A count can drop while the screen lives on, and a sleep proves nothing: a weak reference
+      and a deinit counter do.
+    ? Which stage 5 product should an app depend on?
+    + Stage5Tuned: the same promises, made fast
+    - Stage5Concurrency: the tuned one drops promises
+    - Stage5Tuned: it runs on older systems
+    = Both keep every promise and need iOS 18 or macOS 15; the tuned one is many times faster as
+      a product.
     ? A @MainActor screen calls stage 5's observe(_:options:isolation:_:). Where does the handler
       run?
     + on the main actor, whichever thread sets the value
     - on the thread that set the value
-    - on a background queue stage 5 owns
+    - on the main actor, but only for sets made there
     = The handler is isolated to the caller's actor: a delivery moves there when needed.
     ?
     | let score = Observable(0)

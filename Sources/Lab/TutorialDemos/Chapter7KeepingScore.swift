@@ -1,6 +1,7 @@
 import CommandSupport
 import Foundation
 import KeepingScore
+import Support
 
 extension Demo {
   /// Why the demo of chapter 7 cannot run as the chapter shows, or `nil`: it needs a folder of
@@ -21,7 +22,8 @@ extension Demo {
 
   /// Chapter 7: one run of the keeping-score app with typed answers, against a save file in a
   /// temporary folder that an earlier game wrote, shown before and after: the screen opens on
-  /// the saved score, and both observers see the new one.
+  /// the saved score, and both observers see the new one. The game's questions and answers are
+  /// left out of the transcript, which says so: they are the reader's own self-check.
   func keepingScore() {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("keeping-score-demo-\(UUID().uuidString)")
@@ -38,17 +40,39 @@ extension Demo {
     func run(_ arguments: [String], typing answers: [String]) {
       print((["$ \(seed) swift run keeping-score"] + arguments).joined(separator: " "))
       let answers = TypedLines(answers)
+      // The game runs on this thread, start to end: it writes and reads here alone.
+      let transcript = SingleThreadedBox("")
       let io = CommandIO(
-        write: write,
+        write: { transcript.value += $0 },
         writeError: { write($0.replacingOccurrences(of: saveFile.path, with: shownPath)) },
         readLine: {
           let answer = answers.next()
-          if let answer { print("> \(answer)") }
+          if let answer { transcript.value += "> \(answer)\n" }
           return answer
         },
         environment: environment)
       _ = KeepingScoreCommand.run(arguments, io: io, now: { now })
+      write(withoutTheQuestions(transcript.value))
       print("")
+    }
+
+    /// The transcript with each game's questions, the answers typed and what the game said of
+    /// them replaced by one line: what a game asks is left for the reader to play.
+    func withoutTheQuestions(_ transcript: String) -> String {
+      var lines: [Substring] = []
+      var hiding = false
+      for line in transcript.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasPrefix("Question 1 of ") {
+          hiding = true
+          let count = line.dropFirst("Question 1 of ".count).prefix { $0.isNumber }
+          lines.append("(\(count) questions and the answers typed, left out: play them yourself)")
+          lines.append("")
+        } else if line.hasPrefix("Game over: ") {
+          hiding = false
+        }
+        if !hiding { lines.append(line) }
+      }
+      return lines.joined(separator: "\n")
     }
 
     func showSaveFile() {
@@ -57,10 +81,17 @@ extension Demo {
       print("")
     }
 
-    // An earlier game of chapter 7 scored 3 of 5, and its saver wrote it.
-    _ = try? ScoreStore(url: saveFile).save(Scores([7: Score(correct: 3, total: 5)]))
+    // An earlier game of chapter 7 scored 3, and its saver wrote it.
+    let total = QuestionGroup.numbered(7)!.questions.count
+    _ = try? ScoreStore(url: saveFile).save(Scores([7: Score(correct: 3, total: total)]))
     showSaveFile()
-    run(["7"], typing: ["a", "x", "a", "b", "a", "b"])
+    // The typed letters: the first answer wrong, then the right ones, in the order this seed
+    // shows the choices.
+    let letters = ["a", "b", "c", "d", "e", "f"]
+    let shuffler = ChoiceShuffler(seed: 12)
+    let right = QuestionGroup.numbered(7)!.questions.map { letters[shuffler.shuffle($0).answer] }
+    let wrong = letters.first { $0 != right[0] }!
+    run(["7"], typing: [wrong] + right.dropFirst())
     showSaveFile()
   }
 }
