@@ -1,5 +1,6 @@
 #if os(macOS) || os(Linux)
   import Foundation
+  import TestSupport
   import Testing
 
   /// Chapter 9's road into an app: the manifest lines it shows, and the files it says to copy.

@@ -1,6 +1,7 @@
 import Foundation
 import KeepingScore
 import Synchronization
+import TestSupport
 import Testing
 
 /// What a snippet printed, line by line.
