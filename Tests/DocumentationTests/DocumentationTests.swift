@@ -4,6 +4,7 @@ import DesignCatalog
 import Foundation
 import KeepingScore
 import StageBench
+import Support
 import Testing
 import TutorialDemos
 
@@ -23,8 +24,11 @@ private func output(of command: String) async throws -> String {
   case "compare-stages":
     run = CommandRun { CompareStages.run(arguments, io: $0) }
   case "tutorial":
-    // A demo or chapter 5's picture, and nothing else: the usage is not documented output.
-    guard words.count == 1 && Int(words[0]) != nil || words == ["5", "--picture"] else {
+    // A demo or chapter 5c's picture, and nothing else: the usage is not documented output.
+    guard
+      words.count == 1 && TutorialChapter.Number(words[0]) != nil
+        || words == ["5c", "--picture"]
+    else {
       throw DocumentationError("no demo for '\(command)'")
     }
     run = await CommandRun(awaiting: { await TutorialCommand.run(arguments, io: $0) })

@@ -16,12 +16,12 @@ private final class Printed: Sendable {
 
 /// Each chapter's compiled snippet: its file in QuizCode/, and the function to run.
 private let snippets:
-  [Int: (file: String, run: @Sendable (@escaping @Sendable (Any) -> Void) -> Void)] = [
-    1: ("Chapter1.swift", QuizCode.chapter1), 2: ("Chapter2.swift", QuizCode.chapter2),
-    3: ("Chapter3.swift", QuizCode.chapter3), 4: ("Chapter4.swift", QuizCode.chapter4),
-    5: ("Chapter5.swift", QuizCode.chapter5), 6: ("Chapter6.swift", QuizCode.chapter6),
-    7: ("Chapter7.swift", QuizCode.chapter7), 8: ("Chapter8.swift", QuizCode.chapter8),
-    9: ("Chapter9.swift", QuizCode.chapter9),
+  [String: (file: String, run: @Sendable (@escaping @Sendable (Any) -> Void) -> Void)] = [
+    "1": ("Chapter1.swift", QuizCode.chapter1), "2": ("Chapter2.swift", QuizCode.chapter2),
+    "3": ("Chapter3.swift", QuizCode.chapter3), "4": ("Chapter4.swift", QuizCode.chapter4),
+    "5": ("Chapter5.swift", QuizCode.chapter5), "5c": ("Chapter5c.swift", QuizCode.chapter5c),
+    "6": ("Chapter6.swift", QuizCode.chapter6), "7": ("Chapter7.swift", QuizCode.chapter7),
+    "8": ("Chapter8.swift", QuizCode.chapter8), "9": ("Chapter9.swift", QuizCode.chapter9),
   ]
 
 /// The body of the one function in `file`, as written, its indentation removed.
@@ -103,7 +103,7 @@ struct QuizTests {
     let withCode = group.questions.filter { $0.code != nil }
     try #require(withCode.count == 1, "chapter \(group.number)")
     let question = withCode[0]
-    let snippet = try #require(snippets[group.number])
+    let snippet = try #require(snippets[group.number.description])
     #expect(
       try body(of: snippet.file) == question.code,
       "QuizCode/\(snippet.file) and the question's code differ")
