@@ -92,7 +92,10 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
     // compiled with TUNED defined, so that they import the tuned module instead.
     (tuned + "Tests", [tuned], [.define("TUNED")]),
     ("ConformanceTests", ["DesignCatalog", "ObserverScenarios", "Support"], []),
-    ("KeepingScoreTests", ["KeepingScore", "CommandSupport", "Support", "TutorialDemos"] + lessonStages.map(\.name), []),
+    (
+      "KeepingScoreTests",
+      ["KeepingScore", "CommandSupport", "Support", "TutorialDemos"] + lessonStages.map(\.name), []
+    ),
     (
       "DocumentationTests",
       [

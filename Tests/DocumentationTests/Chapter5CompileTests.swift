@@ -13,13 +13,12 @@
     copying: [String] = [], flags: [String] = []
   ) throws -> String? {
     let sources = packageRoot.appending(path: "Sources/Stage5Concurrency")
-    let files =
-      !copying.isEmpty
-      ? copying.map { packageRoot.appending(path: $0).path }
-      : withStage5 || asAnApp
-      ? try FileManager.default.contentsOfDirectory(atPath: sources.path)
+    var files = copying.map { packageRoot.appending(path: $0).path }
+    if copying.isEmpty && (withStage5 || asAnApp) {
+      files = try FileManager.default.contentsOfDirectory(atPath: sources.path)
         .filter { $0.hasSuffix(".swift") && (!asAnApp || lessonCopyList.contains($0)) }
-        .map { sources.appending(path: $0).path } : []
+        .map { sources.appending(path: $0).path }
+    }
     let folder = FileManager.default.temporaryDirectory.appending(path: "chapter5-\(UUID())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -30,7 +30,8 @@ package enum KeepingScoreCommand {
           + "screen asks which; the word may be left out"
       ) { chapter, _ throws(UsageError) in
         guard let chapter else { return .play(nil) }
-        guard let number = TutorialChapter.Number(chapter), let group = QuestionGroup.numbered(number)
+        guard let number = TutorialChapter.Number(chapter),
+          let group = QuestionGroup.numbered(number)
         else {
           throw UsageError(message: "no question group '\(chapter)' (valid: \(groups), reset)")
         }

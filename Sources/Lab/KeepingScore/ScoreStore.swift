@@ -155,7 +155,8 @@ package struct ScoreStore: Sendable {
       }
       scores.byGroup.merge(changes.byGroup) { $1 }
       let saved = File(
-        scores: Dictionary(uniqueKeysWithValues: scores.byGroup.map { ($0.key.description, $0.value) }))
+        scores: Dictionary(
+          uniqueKeysWithValues: scores.byGroup.map { ($0.key.description, $0.value) }))
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
       try file.write(try encoder.encode(saved))

@@ -89,6 +89,8 @@ package struct TutorialChapter: Sendable, Hashable {
 
   /// The chapter to read after this one, if any.
   package var next: TutorialChapter? {
-    Self.all.firstIndex(of: self).flatMap { Self.all.indices.contains($0 + 1) ? Self.all[$0 + 1] : nil }
+    Self.all.firstIndex(of: self).flatMap {
+      Self.all.indices.contains($0 + 1) ? Self.all[$0 + 1] : nil
+    }
   }
 }

@@ -117,7 +117,9 @@ public final class SharedObservable<Value: Sendable>: Sendable {
 
   /// What a setter does once its value is queued.
   private enum Step {
-    case queued, waitForTurn(DispatchSemaphore), deliver
+    case queued
+    case waitForTurn(DispatchSemaphore)
+    case deliver
   }
 
   /// Sets the value, and delivers it to every handler, in turn.

@@ -23,7 +23,9 @@ struct Demo: Sendable {
   let write: @Sendable (String) -> Void
 
   /// Runs the demo of chapter `number`, if it has one.
-  static func run(chapter number: TutorialChapter.Number, write: @escaping @Sendable (String) -> Void) {
+  static func run(
+    chapter number: TutorialChapter.Number, write: @escaping @Sendable (String) -> Void
+  ) {
     chapters.first { $0.chapter.number == number }?.run(Demo(write: write))
   }
 
