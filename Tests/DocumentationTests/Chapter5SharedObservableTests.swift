@@ -38,10 +38,9 @@ private final class Counted: Sendable {
 }
 
 /// Starts `count` threads that each run `body` with its index, all released at once, and
-/// returns once all have started `body`; `join` waits for them to finish.
-private func startThreads(
-  _ count: Int, _ body: @escaping @Sendable (Int) -> Void
-) -> @Sendable () -> Void {
+/// returns once all have started `body`: wait on the group for them to finish.
+private func startThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> DispatchGroup
+{
   let ready = DispatchSemaphore(value: 0)
   let go = DispatchSemaphore(value: 0)
   let done = DispatchGroup()
@@ -56,7 +55,7 @@ private func startThreads(
   }
   for _ in 0..<count { ready.wait() }
   for _ in 0..<count { go.signal() }
-  return { done.wait() }
+  return done
 }
 
 @Suite("Chapter 5's SharedObservable keeps the promises of its doc comment")
@@ -79,10 +78,10 @@ struct SharedObservableTests {
     }
     let threads = 4
     let setsEach = 300
-    let join = startThreads(threads) { thread in
+    let threadsDone = startThreads(threads) { thread in
       for step in 0..<setsEach { observable.set("thread \(thread) step \(step)") }
     }
-    join()
+    threadsDone.wait()
     let seen = first.all
     #expect(seen.count == threads * setsEach)
     #expect(Set(seen).count == seen.count, "a value was delivered twice")
@@ -188,40 +187,36 @@ struct SharedObservableTests {
     }
   }
 
+  // Each thread sets in a loop, and each set must return while the others still set: a thread
+  // that took the turn and delivered whatever the others queued, for as long as they kept
+  // setting, would come back only once they stopped. The observer is slower than the setters,
+  // so such a queue would not run dry before.
   @Test("a set returns after its own work, while other threads set in loops")
   func aSetReturnsWhileOthersKeepSetting() {
-    let observable = SharedObservable("start")
-    let delivered = Counter()
-    observable.observe { _ in delivered.add() }
-    let stop = Atomic(false)
-    let join = startThreads(3) { thread in
-      var step = 0
-      while !stop.load(ordering: .relaxed) {
-        observable.set("thread \(thread) step \(step)")
-        step += 1
+    let observable = SharedObservable(0)
+    observable.observe { _ in Thread.sleep(forTimeInterval: 0.000_2) }
+    let threads = 3
+    let (wanted, each) = (20, 1_000)
+    let finished = Counter()
+    // For each thread: whether every other thread was still setting when it had returned from
+    // `wanted` sets.
+    let othersStillSetting = Mutex([Bool?](repeating: nil, count: threads))
+    let threadsDone = startThreads(threads) { thread in
+      for step in 1...each {
+        observable.set(thread * 1_000_000 + step)
+        if step == wanted {
+          let stillSetting = finished.count == 0
+          othersStillSetting.withLock { $0[thread] = stillSetting }
+        }
       }
+      finished.add()
     }
-    // The watchdog: if the calls below have not returned within the limit, it fails the test
-    // and stops the other setters, so that a call that would never return does return.
-    let returned = DispatchSemaphore(value: 0)
-    let timedOut = Atomic(false)
-    let watchdog = DispatchSemaphore(value: 0)
-    Thread {
-      if returned.wait(timeout: .now() + 20) == .timedOut {
-        timedOut.store(true, ordering: .relaxed)
-        stop.store(true, ordering: .relaxed)
-      }
-      watchdog.signal()
-    }.start()
-    for step in 0..<200 {
-      observable.set("measured step \(step)")
-    }
-    returned.signal()
-    watchdog.wait()
-    stop.store(true, ordering: .relaxed)
-    join()
-    let didTimeOut = timedOut.load(ordering: .relaxed)
-    #expect(!didTimeOut, "a set stayed inside while others kept setting")
-    #expect(delivered.count > 200)
+    // The watchdog: a thread that never returns fails the test instead of hanging it.
+    let ended = threadsDone.wait(timeout: .now() + 60) == .success
+    #expect(ended, "a set has not returned after 60 seconds")
+    let answers = othersStillSetting.withLock { $0 }
+    #expect(
+      answers == Array(repeating: true, count: threads),
+      "a thread returned from its sets only once the others had stopped: \(answers)")
   }
 }
