@@ -86,7 +86,8 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
     ("ConformanceTests", ["DesignCatalog", "ObserverScenarios", "Support"], []),
     (
       "KeepingScoreTests",
-      ["KeepingScore", "CommandSupport", "TestSupport"] + lessonStages.map(\.name), []
+      ["KeepingScore", "CommandSupport", "Support", "TutorialDemos", "TestSupport"]
+        + lessonStages.map(\.name), []
     ),
     (
       "DocumentationTests",

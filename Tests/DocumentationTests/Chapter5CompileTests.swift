@@ -7,17 +7,19 @@
   /// `withStage5` is set, and returns the compiler's diagnostics, or `nil` if it compiled.
   /// Isolation is checked by a pass after type checking, so the snippet is compiled to SIL.
   /// With `asAnApp`, only the lesson's copy list is compiled beside it, with no package name,
-  /// as an app target that copied it would be.
+  /// as an app target that copied it would be; with `copying`, those files of the package are
+  /// compiled beside it instead.
   private func diagnostics(
     compiling snippet: String, withStage5: Bool = false, asAnApp: Bool = false,
-    flags: [String] = []
+    copying: [String] = [], flags: [String] = []
   ) throws -> String? {
     let sources = packageRoot.appending(path: "Sources/Stage5Concurrency")
-    let files =
-      withStage5 || asAnApp
-      ? try FileManager.default.contentsOfDirectory(atPath: sources.path)
+    var files = copying.map { packageRoot.appending(path: $0).path }
+    if copying.isEmpty && (withStage5 || asAnApp) {
+      files = try FileManager.default.contentsOfDirectory(atPath: sources.path)
         .filter { $0.hasSuffix(".swift") && (!asAnApp || lessonCopyList.contains($0)) }
-        .map { sources.appending(path: $0).path } : []
+        .map { sources.appending(path: $0).path }
+    }
     let folder = FileManager.default.temporaryDirectory.appending(path: "chapter5-\(UUID())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -76,7 +78,7 @@
     }
     """#
 
-  /// What the compiler says to ``plainOwner``: chapter 5 quotes it.
+  /// What the compiler says to ``plainOwner``: chapter 5c quotes it.
   private let plainOwnerError =
     "error: type 'PlainLabel' does not conform to the 'Sendable' protocol"
 
@@ -151,11 +153,11 @@
         "@MainActor " + one.replacing("QueuedObservable", with: "MainActorObservable") == two)
     }
 
-    @Test("step 3: an owner that is a plain class is refused, with the error chapter 5 shows")
+    @Test("stage 5: an owner that is a plain class is refused, with the error chapter 5c shows")
     func plainOwnerIsRefused() throws {
       let errors = try diagnostics(compiling: plainOwner, withStage5: true)
       #expect(errors?.contains(plainOwnerError) == true, "\(errors ?? "it compiled")")
-      let chapter = try MarkdownDocument("Tutorial/05-concurrency-age.md")
+      let chapter = try MarkdownDocument("Tutorial/05c-handlers-on-the-main-actor.md")
       #expect(chapter.text.contains(plainOwnerError))
     }
 
@@ -214,6 +216,31 @@
             }
           }
           """, asAnApp: true)
+      #expect(errors == nil, "\(errors ?? "")")
+    }
+
+    @Test(
+      "step 3's SharedObservable compiles alone in an app target: Swift 6, no package name"
+    )
+    func sharedObservableCompilesAsAnApp() throws {
+      let path = "Sources/Lab/TutorialDemos/Chapter5SharedObservable.swift"
+      let source = try String(contentsOf: packageRoot.appending(path: path), encoding: .utf8)
+      #expect(
+        source.firstMatch(of: /\bpackage (func|var|let|init|final|struct|enum|static)\b/) == nil,
+        "the reader's copy has no package access")
+      let errors = try diagnostics(
+        compiling: """
+          final class Label: Sendable { let name = "score label" }
+          func start() {
+            let score = SharedObservable(0)
+            let label = Label()
+            let subscription = score.observe(label) { label, value in print(label.name, value) }
+            score.set(1)
+            score.cancel(subscription)
+            let shared: any Sendable = score
+            _ = shared
+          }
+          """, asAnApp: true, copying: [path])
       #expect(errors == nil, "\(errors ?? "")")
     }
 

@@ -4,6 +4,7 @@ import DesignCatalog
 import Foundation
 import KeepingScore
 import StageBench
+import Support
 import TestSupport
 import Testing
 import TutorialDemos
@@ -24,8 +25,11 @@ private func output(of command: String) async throws -> String {
   case "compare-stages":
     run = CommandRun { CompareStages.run(arguments, io: $0) }
   case "tutorial":
-    // A demo or chapter 5's picture, and nothing else: the usage is not documented output.
-    guard words.count == 1 && Int(words[0]) != nil || words == ["5", "--picture"] else {
+    // A demo or chapter 5c's picture, and nothing else: the usage is not documented output.
+    guard
+      words.count == 1 && TutorialChapter.Number(words[0]) != nil
+        || words == ["5c", "--picture"]
+    else {
       throw DocumentationError("no demo for '\(command)'")
     }
     run = await CommandRun(awaiting: { await TutorialCommand.run(arguments, io: $0) })
@@ -223,13 +227,12 @@ struct DocumentationStructureTests {
   }
 
   @Test(
-    "chapters 1 to 9 end with key points and the command of their self-check, then at most a box behind the scenes"
+    "chapters 1 to 9, and 5c, end with key points and the command of their self-check, then at most a box behind the scenes"
   )
   func keyPointsAndSelfCheck() throws {
-    for number in 1...9 {
-      let document = try #require(
-        try MarkdownDocument.all().first { $0.path.hasPrefix("Tutorial/0\(number)-") },
-        "no chapter \(number)")
+    for chapter in TutorialChapter.all where chapter.number.chapter >= 1 {
+      let number = chapter.number
+      let document = try MarkdownDocument(chapter.path)
       #expect(document.text.contains("\n## Key points\n"), "\(document.path)")
       // What is off the reader's path (how the package is built and checked) may follow the
       // self-check, in one last section, and nothing else may.

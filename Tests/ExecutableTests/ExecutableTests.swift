@@ -142,12 +142,24 @@ struct TutorialExecutableTests {
     #expect(result.output.hasPrefix("--- Observable Example ---\nUser's name is Madeline\n"))
   }
 
+  @Test("it runs chapter 5c's demo, and its picture")
+  func runsChapterFiveC() throws {
+    let demo = try runProduct("tutorial", ["5c"])
+    #expect(demo.status == 0)
+    #expect(demo.output.hasPrefix("-- stage 5: a set inside a handler is queued"))
+    let picture = try runProduct("tutorial", ["5c", "--picture"])
+    #expect(picture.status == 0)
+    #expect(picture.output.hasPrefix("sequenceDiagram\n"))
+  }
+
   @Test("no argument or --help lists the chapters with demos, and the exit statuses")
   func usage() throws {
     for arguments in [[], ["--help"]] {
       let result = try runProduct("tutorial", arguments)
       #expect(result.status == 0)
-      #expect(result.output.contains("  7  A small app: keeping score"))
+      #expect(result.output.contains("\n  5   The concurrency age\n"))
+      #expect(result.output.contains("\n  5c  Handlers on the main actor: stage 5\n"))
+      #expect(result.output.contains("\n  7   A small app: keeping score\n"))
       #expect(result.output.contains("\nEXIT STATUS:\n  0   "))
       #expect(result.output.contains("\n  64  bad usage"))
       #expect(result.output.contains("\n  74  standard output cannot be written"))
@@ -172,20 +184,21 @@ struct TutorialExecutableTests {
     arguments: [
       (
         ["6"],
-        "tutorial: no demo for chapter '6' (valid: 0, 1, 2, 3, 4, 5, 7, 8, 9); see 'tutorial --help'\n"
+        "tutorial: no demo for chapter '6' (valid: 0, 1, 2, 3, 4, 5, 5c, 7, 8, 9); "
+          + "see 'tutorial --help'\n"
       ),
       (
         ["one"],
-        "tutorial: unknown command 'one' (valid: demo; or a chapter for demo: 0, 1, 2, 3, 4, 5, 7, "
-          + "8, 9); see 'tutorial --help'\n"
+        "tutorial: unknown command 'one' (valid: demo; or a chapter for demo: 0, 1, 2, 3, 4, 5, "
+          + "5c, 7, 8, 9); see 'tutorial --help'\n"
       ),
       (
         ["dmo", "1"],
-        "tutorial: unknown command 'dmo' (valid: demo; or a chapter for demo: 0, 1, 2, 3, 4, 5, 7, "
-          + "8, 9); see 'tutorial --help'\n"
+        "tutorial: unknown command 'dmo' (valid: demo; or a chapter for demo: 0, 1, 2, 3, 4, 5, "
+          + "5c, 7, 8, 9); see 'tutorial --help'\n"
       ),
       (
-        ["5", "--picture", "--picture"],
+        ["5c", "--picture", "--picture"],
         "tutorial: --picture given more than once; see 'tutorial --help'\n"
       ),
       (
@@ -194,11 +207,25 @@ struct TutorialExecutableTests {
       ),
       (
         ["3", "--picture"],
-        "tutorial: no picture for chapter '3' (valid: 5); see 'tutorial --help'\n"
+        "tutorial: no picture for chapter '3' (valid: 5c); see 'tutorial --help'\n"
+      ),
+      (
+        ["5", "--picture"],
+        "tutorial: no picture for chapter '5' (valid: 5c); see 'tutorial --help'\n"
+      ),
+      (
+        ["5C"],
+        "tutorial: no demo for chapter '5C' (valid: 0, 1, 2, 3, 4, 5, 5c, 7, 8, 9); "
+          + "see 'tutorial --help'\n"
+      ),
+      (
+        ["05"],
+        "tutorial: no demo for chapter '05' (valid: 0, 1, 2, 3, 4, 5, 5c, 7, 8, 9); "
+          + "see 'tutorial --help'\n"
       ),
       (
         ["--picture"],
-        "tutorial: --picture needs its chapter (valid: 5 --picture); see 'tutorial --help'\n"
+        "tutorial: --picture needs its chapter (valid: 5c --picture); see 'tutorial --help'\n"
       ),
       (
         ["--version"],

@@ -2,6 +2,7 @@ import CommandSupport
 import Foundation
 import KeepingScore
 import Stage4Options
+import Support
 import TestSupport
 import Testing
 
@@ -64,9 +65,11 @@ private let chapter5 = QuestionGroup.numbered(5)!
 
 @Suite("Keeping score: the question groups")
 struct QuestionGroupTests {
-  @Test("one group per chapter 1 to 9, in order, each with at least four questions")
+  @Test("one group per chapter 1 to 9 and 5c, in order, each with at least four questions")
   func onePerChapter() {
-    #expect(QuestionGroup.all.map(\.number) == Array(1...9))
+    #expect(
+      QuestionGroup.all.map(\.number.description)
+        == ["1", "2", "3", "4", "5", "5c", "6", "7", "8", "9"])
     for group in QuestionGroup.all {
       #expect(group.questions.count >= 4, "chapter \(group.number)")
     }
@@ -399,7 +402,7 @@ struct KeepingScoreCommandTests {
     for group in QuestionGroup.all {
       #expect(result.output.contains("  \(group.number). \(group.title): no score yet"))
     }
-    #expect(result.output.contains("Please answer with a group number from 1 to 9."))
+    #expect(result.output.contains("Please answer with a group number from 1 to 9 or 5c."))
     #expect(result.output.contains("3. \(chapter3.title)"))
     #expect(
       result.output.contains(
@@ -421,6 +424,21 @@ struct KeepingScoreCommandTests {
     #expect(result.status == .success)
     #expect(result.output.contains("5. \(chapter5.title)"))
     #expect(!result.output.contains { $0.hasPrefix("Which group?") })
+  }
+
+  @Test("keeping-score 5c plays chapter 5c's group, whose score is kept apart from chapter 5's")
+  func playChapterFiveC() throws {
+    let folder = TemporaryFolder()
+    let fiveC = try #require(QuestionGroup.numbered(TutorialChapter.Number(5, part: "c")))
+    _ = run(["5"], home: folder.url, input: rightAnswers(chapter5))
+    let result = run(["5c"], home: folder.url, input: rightAnswers(fiveC))
+    #expect(result.status == .success)
+    #expect(result.output.contains("5c. \(fiveC.title)"))
+    let saved = try String(
+      contentsOf: folder.url.appending(path: "observer-evolution/keeping-score.json"),
+      encoding: .utf8)
+    #expect(saved.contains("\"5c\""), "\(saved)")
+    #expect(saved.contains("\"5\""), "\(saved)")
   }
 
   @Test("reset (once --reset) deletes the saved scores, and says when there are none")
@@ -450,18 +468,19 @@ struct KeepingScoreCommandTests {
       ),
       (
         ["10"],
-        "keeping-score: no question group '10' (valid: 1 to 9, reset); "
+        "keeping-score: no question group '10' (valid: 1 to 9 or 5c, reset); "
           + "see 'keeping-score --help'"
       ),
       (
         ["x"],
-        "keeping-score: unknown command 'x' (valid: play, reset; or a chapter for play: 1 to 9); "
+        "keeping-score: unknown command 'x' (valid: play, reset; or a chapter for play: 1 to 9 or "
+          + "5c); "
           + "see 'keeping-score --help'"
       ),
       (
         ["rest"],
         "keeping-score: unknown command 'rest' (valid: play, reset; or a chapter for play: 1 to "
-          + "9); see 'keeping-score --help'"
+          + "9 or 5c); see 'keeping-score --help'"
       ),
       (
         ["--help="],
@@ -469,12 +488,12 @@ struct KeepingScoreCommandTests {
       ),
       (
         [""],
-        "keeping-score: no question group '' (valid: 1 to 9, reset); "
+        "keeping-score: no question group '' (valid: 1 to 9 or 5c, reset); "
           + "see 'keeping-score --help'"
       ),
       (
         ["-"],
-        "keeping-score: no question group '-' (valid: 1 to 9, reset); "
+        "keeping-score: no question group '-' (valid: 1 to 9 or 5c, reset); "
           + "see 'keeping-score --help'"
       ),
     ])

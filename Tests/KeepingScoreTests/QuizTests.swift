@@ -1,5 +1,6 @@
 import Foundation
 import KeepingScore
+import Support
 import Synchronization
 import TestSupport
 import Testing
@@ -15,29 +16,29 @@ private final class Printed: Sendable {
   var joined: String { lines.withLock { $0.joined(separator: " / ") } }
 }
 
-/// The package's root folder, found from this file's path.
-private let packageRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// What a reader of chapter `number` has read: the chapters and appendices numbered up to it
-/// (`05a-…` counts as 5), without their tables, whose dashes are ranges of figures.
-private func read(upTo number: Int) throws -> String {
+/// What a reader of chapter `number` has read: the chapters numbered up to it, and the
+/// appendices of those (`05a-…` and `05b-…` count as chapter 5's), without their tables, whose
+/// dashes are ranges of figures.
+private func read(upTo number: TutorialChapter.Number) throws -> String {
   let folder = packageRoot.appendingPathComponent("Tutorial")
+  let chapters = Set(TutorialChapter.all.map(\.path))
   return try FileManager.default.contentsOfDirectory(atPath: folder.path)
-    .filter { $0.hasSuffix(".md") && Int($0.prefix(2)).map { $0 <= number } == true }
+    .filter { file in
+      guard file.hasSuffix(".md"), let chapter = Int(file.prefix(2)) else { return false }
+      guard chapters.contains("Tutorial/\(file)") else { return chapter <= number.chapter }
+      let fileNumber = TutorialChapter.all.first { $0.path == "Tutorial/\(file)" }!.number
+      return fileNumber <= number
+    }
     .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
     .joined(separator: "\n").split(separator: "\n").filter { !$0.hasPrefix("|") }
     .joined(separator: "\n")
 }
 
 /// The chapter a group checks, as its reader sees it.
-private func chapterText(_ number: Int) throws -> String {
-  let folder = packageRoot.appendingPathComponent("Tutorial")
-  let file = try #require(
-    try FileManager.default.contentsOfDirectory(atPath: folder.path).first {
-      $0.hasPrefix(String(format: "%02d-", number))
-    })
-  return try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+private func chapterText(_ number: TutorialChapter.Number) throws -> String {
+  let chapter = try #require(TutorialChapter.numbered(number))
+  return try String(
+    contentsOf: packageRoot.appendingPathComponent(chapter.path), encoding: .utf8)
 }
 
 /// The words of `text` that carry meaning: four letters or more, lowercased, without the
@@ -77,12 +78,12 @@ private func shows(_ term: String, _ text: String) -> Bool {
 
 /// Each chapter's compiled snippet: its file in QuizCode/, and the function to run.
 private let snippets:
-  [Int: (file: String, run: @Sendable (@escaping @Sendable (Any) -> Void) -> Void)] = [
-    1: ("Chapter1.swift", QuizCode.chapter1), 2: ("Chapter2.swift", QuizCode.chapter2),
-    3: ("Chapter3.swift", QuizCode.chapter3), 4: ("Chapter4.swift", QuizCode.chapter4),
-    5: ("Chapter5.swift", QuizCode.chapter5), 6: ("Chapter6.swift", QuizCode.chapter6),
-    7: ("Chapter7.swift", QuizCode.chapter7), 8: ("Chapter8.swift", QuizCode.chapter8),
-    9: ("Chapter9.swift", QuizCode.chapter9),
+  [String: (file: String, run: @Sendable (@escaping @Sendable (Any) -> Void) -> Void)] = [
+    "1": ("Chapter1.swift", QuizCode.chapter1), "2": ("Chapter2.swift", QuizCode.chapter2),
+    "3": ("Chapter3.swift", QuizCode.chapter3), "4": ("Chapter4.swift", QuizCode.chapter4),
+    "5": ("Chapter5.swift", QuizCode.chapter5), "5c": ("Chapter5c.swift", QuizCode.chapter5c),
+    "6": ("Chapter6.swift", QuizCode.chapter6), "7": ("Chapter7.swift", QuizCode.chapter7),
+    "8": ("Chapter8.swift", QuizCode.chapter8), "9": ("Chapter9.swift", QuizCode.chapter9),
   ]
 
 /// The body of the one function in `file`, as written, its indentation removed.
@@ -135,7 +136,7 @@ struct QuizTests {
   @Test(
     "a question names only what its chapter, or one before it, has shown",
     arguments: QuestionGroup.all.map(\.number))
-  func asksOnlyWhatWasTaught(number: Int) throws {
+  func asksOnlyWhatWasTaught(number: TutorialChapter.Number) throws {
     let group = try #require(QuestionGroup.numbered(number))
     let read = try read(upTo: group.number)
     for question in group.questions {
@@ -170,7 +171,7 @@ struct QuizTests {
   @Test(
     "no chapter shows its own group's questions or explanations",
     arguments: QuestionGroup.all.map(\.number))
-  func chapterDoesNotPlayItsQuiz(number: Int) throws {
+  func chapterDoesNotPlayItsQuiz(number: TutorialChapter.Number) throws {
     let group = try #require(QuestionGroup.numbered(number))
     let chapter = try chapterText(group.number)
     for question in group.questions {
@@ -225,7 +226,7 @@ struct QuizTests {
     let withCode = group.questions.filter { $0.code != nil }
     try #require(withCode.count == 1, "chapter \(group.number)")
     let question = withCode[0]
-    let snippet = try #require(snippets[group.number])
+    let snippet = try #require(snippets[group.number.description])
     #expect(
       try body(of: snippet.file) == question.code,
       "QuizCode/\(snippet.file) and the question's code differ")

@@ -1,6 +1,7 @@
 import CommandSupport
 import Foundation
 import Stage4Options
+import Support
 
 /// The "question groups" screen: every group, each with its latest score.
 ///
@@ -9,7 +10,7 @@ import Stage4Options
 package final class QuestionGroupsScreen {
   package let groups: [QuestionGroup]
   /// The label beside each group, by group number, as the screen shows it now.
-  package private(set) var scoreLabels: [Int: String] = [:]
+  package private(set) var scoreLabels: [TutorialChapter.Number: String] = [:]
 
   /// Creates the screen and starts observing `latestScores`.
   package init(groups: [QuestionGroup], observing latestScores: Observable<Scores>) {
@@ -166,7 +167,9 @@ package struct Game {
       guard let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
         return nil
       }
-      if let number = Int(line), let group = QuestionGroup.numbered(number) { return group }
+      if let number = TutorialChapter.Number(line), let group = QuestionGroup.numbered(number) {
+        return group
+      }
       print("Please answer with a group number from \(QuestionGroup.numberRange).")
     }
   }

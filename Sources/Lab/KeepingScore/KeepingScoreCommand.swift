@@ -1,5 +1,6 @@
 import CommandSupport
 import Foundation
+import Support
 
 /// The `keeping-score` command, as a function from arguments and input to output and an exit
 /// status, so tests can run it.
@@ -29,7 +30,9 @@ package enum KeepingScoreCommand {
           + "screen asks which; the word may be left out"
       ) { chapter, _ throws(UsageError) in
         guard let chapter else { return .play(nil) }
-        guard let number = Int(chapter), let group = QuestionGroup.numbered(number) else {
+        guard let number = TutorialChapter.Number(chapter),
+          let group = QuestionGroup.numbered(number)
+        else {
           throw UsageError(message: "no question group '\(chapter)' (valid: \(groups), reset)")
         }
         return .play(group)

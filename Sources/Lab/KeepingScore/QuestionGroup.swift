@@ -26,26 +26,30 @@ package struct QuestionGroup: Sendable {
   /// Its questions, asked in order.
   package var questions: [Question]
 
-  package var number: Int { chapter.number }
+  package var number: TutorialChapter.Number { chapter.number }
   package var title: String { chapter.title }
 
-  package static func numbered(_ number: Int) -> QuestionGroup? {
+  /// The group of chapter `number`, if it has one.
+  package static func numbered(_ number: TutorialChapter.Number) -> QuestionGroup? {
     all.first { $0.number == number }
   }
 
-  /// The group numbers as the help, the errors and the prompt say them: "1 to 9".
+  /// The group numbers as the help, the errors and the prompt say them: "1 to 9 or 5c", the
+  /// whole numbers as a range, then the chapters that go on from one.
   package static var numberRange: String {
-    let numbers = all.map(\.number)
-    return "\(numbers.min() ?? 0) to \(numbers.max() ?? 0)"
+    let whole = all.map(\.number).filter { $0.part.isEmpty }.map(\.chapter)
+    let lettered = all.map(\.number).filter { !$0.part.isEmpty }.map(\.description)
+    return "\(whole.min() ?? 0) to \(whole.max() ?? 0)"
+      + (lettered.isEmpty ? "" : " or " + lettered.joined(separator: ", "))
   }
 
   /// How a question about code asks: the choices list the printed lines joined by " / ".
   package static let printsPrompt = "What does this print (its lines joined by \" / \")?"
 
-  /// Every group, one per chapter 1 to 9, in order, as ``quiz`` writes them.
+  /// Every group, one per chapter 1 to 9 and 5c, in reading order, as ``quiz`` writes them.
   package static let all = runs(of: fields(of: quiz), startingAt: "#").map { group in
     QuestionGroup(
-      chapter: .numbered(Int(group.first!.text)!)!,
+      chapter: .numbered(TutorialChapter.Number(group.first!.text)!)!,
       questions: runs(of: group.dropFirst(), startingAt: "?").map(Question.init))
   }
 
@@ -217,52 +221,89 @@ package struct QuestionGroup: Sendable {
     ? What happens to a value set while a delivery is under way?
     + it is queued and delivered after the current one
     - it is delivered at once, depth first, inside the current one
-    - it is dropped
-    = One thread delivers at a time, breadth first: everyone ends on the latest.
+    - it is dropped, since a handler set it
+    = Step 1's queue: everyone sees the current value, then the one set meanwhile.
     ? Why must the lock never be held while a handler runs?
-    + a handler that sets the value would take it again
+    + a handler that reads the value would take it again
     - holding it would make each delivery a little slower
     - the compiler rejects code that calls out under a lock
     = Mutex stops the program on a recursive lock; two locks taken in turn can deadlock.
-    ? Where does a handler written in a @MainActor type run?
-    + on the main actor
-    - on any thread
-    - on a background thread the observable owns
-    = A closure that is not @Sendable takes the isolation of the code that writes it.
-    ? A value whose deinit reads the observable is replaced. When is it released?
-    + after the lock is let go
-    - under the lock
-    - never: the observable keeps every old value
-    = Stage 5 hands everything it drops to the caller, who releases it with no lock held.
-    ? How does stage 5 let a handler use its owner without capturing it?
-    + it hands the owner to the handler as a parameter
-    - it copies the owner into the handler when subscribing
-    - it captures the owner weakly on the handler's behalf
-    = The owner is held weakly and passed in, so the handler never needs to capture it.
-    ?
-    | let count = Observable(0)
-    | let first = count.observeOnAnyThread { change in
-    |   print("A \(change.newValue)")
-    |   if change.newValue == 1 { count.value = 2 }
-    | }
-    | let second = count.observeOnAnyThread { print("B \($0.newValue)") }
-    | count.value = 1
-    | first.cancel()
-    | second.cancel()
-    + A 1 / B 1 / A 2 / B 2
-    - A 1 / A 2 / B 2 / B 1
-    - A 1 / B 1
-    = The nested set waits until everyone has seen 1: breadth first.
     ? Which of these is Sendable without a lock?
     + a @MainActor class
     - a final class with a var property
     - any class whose methods are all private
     = Only code on the main actor may touch a @MainActor class, so no two threads ever do.
+    ? A SharedObservable's old value has a deinit that reads the observable. When does it run?
+    + after the lock is let go
+    - under the lock, inside set
+    - never: the observable keeps old values
+    = The old value leaves the lock with the setter, which releases it with no lock held.
+    ? How does step 1 let a handler use its owner without capturing it?
+    + it hands the owner to the handler as a parameter
+    - it copies the owner into the handler when subscribing
+    - it keeps the owner alive until the handler is cancelled
+    = The owner is held weakly and passed in, so the handler never needs to capture it.
+    ?
+    | let count = SharedObservable(0)
+    | count.observe { value in
+    |   print("A \(value)")
+    |   if value == 1 { count.set(2) }
+    | }
+    | count.observe { print("B \($0)") }
+    | count.set(1)
+    + A 1 / B 1 / A 2 / B 2
+    - A 1 / A 2 / B 2 / B 1
+    - A 1 / B 1
+    = The nested set waits until everyone has seen 1: breadth first.
+    ? A thread sets a SharedObservable while another thread delivers. What does the setter do?
+    + it waits for its turn, then delivers its own value
+    - it returns at once; the other thread delivers its value
+    - it calls the handlers at once, beside the other thread
+    = One thread at a time has the turn, and no thread is kept delivering for others.
+    ? On which thread does a handler of a SharedObservable run?
+    + the thread that delivers the value
+    - always the main thread
+    - a background thread the observable starts
+    = There is no actor and no task: whoever has the turn calls the handlers.
+
+    # 5c
+    ? Where does stage 5's observe run a handler written in a @MainActor type?
+    + on the main actor
+    - on the thread that set the value
+    - on a background thread the observable owns
+    = A closure that is not @Sendable takes the isolation of the code that writes it.
+    ? What does isolation: isolated any Actor = #isolation give observe?
+    + the caller's actor, where the handler runs
+    - a new actor for each subscription
+    - the main actor, whoever calls it
+    = #isolation is filled in where observe is called: the caller's actor.
     ? A thread sets the value; a main-actor handler's turn comes. What happens?
     + the rest of the delivery moves to the main actor, and the setter returns
     - the setter waits until the main actor has called the handler
     - the main-actor handler is called on the setting thread
     = The turn moves in one Task: handlers after it run there too, never two at a time.
+    ? Why does stage 5 store a main-actor handler as nonisolated(unsafe)?
+    + its list holds @Sendable closures, and this handler is not one
+    - to skip the actor check, so the handler runs faster
+    - a @MainActor closure can never be stored in a property
+    = From there on, stage 5 keeps the promise at run time: it calls it only on its actor.
+    ? Nobody is delivering. With .initial, when does a main-actor handler get the value?
+    + before observe returns
+    - after observe returns, in a Task
+    - with the first value set after it
+    = observe already runs on the handler's actor, so it calls it at once.
+    ?
+    | let score = Observable(0)
+    | let token = score.observeOnAnyThread(options: .initial) { change in
+    |   print(change.newValue)
+    | }
+    | score.value = 1
+    | token.cancel()
+    | score.value = 2
+    + 0 / 1
+    - 1
+    - 0 / 1 / 2
+    = .initial calls at once with 0; once cancel() returns, no more calls.
 
     # 6
     ? What does a ✗ in the comparison mean?

@@ -1,3 +1,5 @@
+import Support
+
 /// The result of one game: how many answers were right, out of how many questions.
 package struct Score: Codable, Equatable, Sendable, CustomStringConvertible {
   package var correct: Int
@@ -18,14 +20,14 @@ package struct Score: Codable, Equatable, Sendable, CustomStringConvertible {
 
 /// The latest score of each question group, by the group's number.
 package struct Scores: Equatable, Sendable {
-  package var byGroup: [Int: Score]
+  package var byGroup: [TutorialChapter.Number: Score]
 
-  package init(_ byGroup: [Int: Score] = [:]) {
+  package init(_ byGroup: [TutorialChapter.Number: Score] = [:]) {
     self.byGroup = byGroup
   }
 
   /// The latest score of group `number`, or `nil` if it was never played to the end.
-  package subscript(group number: Int) -> Score? {
+  package subscript(group number: TutorialChapter.Number) -> Score? {
     get { byGroup[number] }
     set { byGroup[number] = newValue }
   }

@@ -1,5 +1,6 @@
 import CommandSupport
 import Foundation
+import Support
 
 #if canImport(Glibc)
   import Glibc
@@ -143,7 +144,8 @@ package struct ScoreStore: Sendable {
     }
     scores.byGroup.merge(changes.byGroup) { $1 }
     let saved = File(
-      scores: Dictionary(uniqueKeysWithValues: scores.byGroup.map { (String($0.key), $0.value) }))
+      scores: Dictionary(
+        uniqueKeysWithValues: scores.byGroup.map { ($0.key.description, $0.value) }))
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     try file.write(try encoder.encode(saved))
@@ -214,7 +216,7 @@ package struct ScoreStore: Sendable {
       for (key, entry) in saved.scores {
         // A key other than a number as this app writes it ("01", "-0", "+1") is damaged too:
         // read as a number, it could silently replace another group's entry.
-        if let number = Int(key), String(number) == key, let score = entry.score {
+        if let number = TutorialChapter.Number(key), let score = entry.score {
           scores[group: number] = score
         } else {
           damaged.append(key)

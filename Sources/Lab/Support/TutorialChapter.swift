@@ -1,8 +1,46 @@
 /// A chapter of the tutorial in `Tutorial/`: the one place its number, title and file are
 /// written.
 package struct TutorialChapter: Sendable, Hashable {
-  /// Its number, as `swift run tutorial` takes it.
-  package var number: Int
+  /// A chapter's number as the commands take it and the docs write it: `5`, or `5c` for a
+  /// chapter that goes on from chapter 5 (chapters are never renumbered). Written as a whole
+  /// number, it is that chapter's: `numbered(7)`.
+  package struct Number: Hashable, Comparable, Sendable, CustomStringConvertible,
+    ExpressibleByIntegerLiteral
+  {
+    /// The chapter it belongs to: 5 for `5c`.
+    package var chapter: Int
+    /// The letter after the number, or `""`.
+    package var part: String
+
+    package init(_ chapter: Int, part: String = "") {
+      self.chapter = chapter
+      self.part = part
+    }
+
+    package init(integerLiteral chapter: Int) {
+      self.init(chapter)
+    }
+
+    /// Reads `5` or `5c` as written, and nothing else: not `05`, `+5` or `5C`.
+    package init?(_ text: String) {
+      let digits = text.prefix { $0.isASCII && $0.isNumber }
+      let part = text.dropFirst(digits.count)
+      guard let chapter = Int(digits), part.allSatisfy({ $0.isASCII && $0.isLowercase }) else {
+        return nil
+      }
+      self.init(chapter, part: String(part))
+      guard description == text else { return nil }
+    }
+
+    package var description: String { "\(chapter)\(part)" }
+
+    package static func < (left: Number, right: Number) -> Bool {
+      (left.chapter, left.part) < (right.chapter, right.part)
+    }
+  }
+
+  /// Its number, as `swift run tutorial` and `swift run keeping-score` take it.
+  package var number: Number
   package var title: String
   /// Its file, relative to the package root.
   package var path: String
@@ -23,6 +61,9 @@ package struct TutorialChapter: Sendable, Hashable {
     path: "Tutorial/04-option-sets-auto-removal.md")
   package static let concurrency = TutorialChapter(
     number: 5, title: "The concurrency age", path: "Tutorial/05-concurrency-age.md")
+  package static let handlersOnTheMainActor = TutorialChapter(
+    number: Number(5, part: "c"), title: "Handlers on the main actor: stage 5",
+    path: "Tutorial/05c-handlers-on-the-main-actor.md")
   package static let comparing = TutorialChapter(
     number: 6, title: "Comparing the stages", path: "Tutorial/06-comparing-the-stages.md")
   package static let keepingScore = TutorialChapter(
@@ -37,11 +78,19 @@ package struct TutorialChapter: Sendable, Hashable {
 
   /// Every chapter, in reading order.
   package static let all: [TutorialChapter] = [
-    introduction, closures, keyedDict, weakRefs, options, concurrency, comparing,
-    keepingScore, beyondTheStages, inYourApp,
+    introduction, closures, keyedDict, weakRefs, options, concurrency, handlersOnTheMainActor,
+    comparing, keepingScore, beyondTheStages, inYourApp,
   ]
 
-  package static func numbered(_ number: Int) -> TutorialChapter? {
+  /// The chapter numbered `number`, if there is one.
+  package static func numbered(_ number: Number) -> TutorialChapter? {
     all.first { $0.number == number }
+  }
+
+  /// The chapter to read after this one, if any.
+  package var next: TutorialChapter? {
+    Self.all.firstIndex(of: self).flatMap {
+      Self.all.indices.contains($0 + 1) ? Self.all[$0 + 1] : nil
+    }
   }
 }

@@ -1,121 +1,13 @@
 import Foundation
-import Stage5Concurrency
 import Synchronization
 
-/// A screen that may be shared across threads: stage 5 asks its owners to be `Sendable`.
-final class ScoreLabel: Sendable {
-  let name: String
-
-  init(_ name: String) {
-    self.name = name
-  }
-}
-
-/// A list that handlers on any thread may append to.
-final class SharedList<Element: Sendable>: Sendable {
-  private let elements = Mutex<[Element]>([])
-
-  var all: [Element] { elements.withLock { $0 } }
-
-  func append(_ element: Element) {
-    elements.withLock { $0.append(element) }
-  }
-}
-
-/// Holds a token that a handler may cancel, from any thread.
-final class TokenSlot: Sendable {
-  private let token = Mutex<ObservationToken?>(nil)
-
-  func hold(_ newToken: ObservationToken) {
-    token.withLock { $0 = newToken }
-  }
-
-  func cancel() {
-    token.withLock { $0 }?.cancel()
-  }
-}
-
 extension Demo {
-  /// Chapter 5: the four steps, the last two on stage 5 itself.
+  /// Chapter 5: the three steps, and the observable they end with.
   func concurrencyAge() {
     concurrencySteps()
-    print("-- step 3, stage 5: a set inside a handler is queued, not delivered depth first --")
-    let score = Observable(0)
-    let clamp = score.observeOnAnyThread { change in
-      print("clamp sees \(change.newValue)")
-      if change.newValue > 10 { score.value = 10 }
-    }
-    let display = score.observeOnAnyThread { change in
-      print("display shows \(change.newValue) (was \(change.oldValue ?? 0))")
-    }
-    score.value = 42
-    print("")
-
-    print("-- step 3, stage 5: a handler removed during a delivery is not called for it --")
-    let level = Observable(0)
-    let badge = TokenSlot()
-    let closer = level.observeOnAnyThread { change in
-      print("closer sees \(change.newValue) and cancels the badge")
-      badge.cancel()
-    }
-    badge.hold(level.observeOnAnyThread { change in print("badge shows \(change.newValue)") })
-    level.value = 1
-    level.value = 2
-    closer.cancel()
-    print("")
-
-    print("-- step 3, stage 5: an owner is handed to its handler, and ends its subscription --")
-    var label: ScoreLabel? = ScoreLabel("score label")
-    score.observeOnAnyThread(label!, options: .initial) { label, change in
-      print("\(label.name) shows \(change.newValue)")
-    }
-    print("live subscriptions: \(score.observerCount)")
-    label = nil
-    print("after the label is freed: \(score.observerCount)")
-    clamp.cancel()
-    display.cancel()
-    print("")
-
-    print("-- step 3, stage 5: many threads set at once --")
-    let counter = Observable(0)
-    let seen = SharedList<Change<Int>>()
-    let token = counter.observeOnAnyThread { seen.append($0) }
-    DispatchQueue.concurrentPerform(iterations: 4) { thread in
-      for step in 1...100 {
-        counter.value = thread * 1_000 + step
-      }
-    }
-    // A setter delivers its own change only: what the others set meanwhile may still be on its
-    // way, with a task that took the turn up. An initial value, queued behind all of it,
-    // arrives once it has all been delivered.
-    let delivered = DispatchSemaphore(value: 0)
-    let lastInLine = counter.observeOnAnyThread(options: .initial) { change in
-      if change.kind == .initial { delivered.signal() }
-    }
-    delivered.wait()
-    lastInLine.cancel()
-    let changes = seen.all
-    let chained = zip(changes, changes.dropFirst()).allSatisfy { $0.newValue == $1.oldValue }
-    print("changes seen: \(changes.count)")
-    print("each change starts where the last one ended: \(chained)")
-    print("the last change seen is the final value: \(changes.last?.newValue == counter.value)")
-    token.cancel()
-    print("")
-
-    print("-- step 4, stage 5 on the main actor: a screen's label --")
-    // The demo runs on the main actor, as an app's screen does: `swift run tutorial` calls it
-    // from its main thread.
-    MainActor.assumeIsolated {
-      let screen = MainActorScreen()
-      screen.start()
-      print("after start(), the label shows \(screen.label.text)")
-      screen.score.value = 3
-      print("right after the set, the label shows \(screen.label.text)")
-    }
+    sharedObservable()
   }
-}
 
-extension Demo {
   /// Chapter 5's first steps: a queue, a flag and an owner on one thread; the same on the main
   /// actor; then a lock let go before the handlers run.
   func concurrencySteps() {
@@ -171,5 +63,62 @@ extension Demo {
     }
     shared.value = 7
     print("")
+  }
+}
+
+extension Demo {
+  /// Chapter 5's last step: the lock and the queue together, with one thread at a time
+  /// delivering.
+  func sharedObservable() {
+    print("-- step 3, the turn: a set inside a handler waits its turn --")
+    let score = SharedObservable(0)
+    let clamp = score.observe { value in
+      print("clamp sees \(value)")
+      if value > 10 { score.set(10) }
+    }
+    let display = score.observe { value in print("display shows \(value)") }
+    score.set(42)
+    score.cancel(clamp)
+    score.cancel(display)
+    print("")
+
+    print("-- step 3, the turn: a handler cancelled during a delivery is skipped --")
+    let level = SharedObservable(0)
+    let badge = Mutex<SharedObservable<Int>.Subscription?>(nil)
+    level.observe { value in
+      print("closer sees \(value) and cancels the badge")
+      if let badge = badge.withLock({ $0 }) { level.cancel(badge) }
+    }
+    badge.withLock { $0 = level.observe { value in print("badge shows \(value)") } }
+    level.set(1)
+    print("")
+
+    print("-- step 3, the turn: many threads set at once --")
+    let counter = SharedObservable("none")
+    let first = Mutex<[String]>([])
+    let second = Mutex<[String]>([])
+    let setters = Mutex<Set<ObjectIdentifier>>([])
+    let deliverers = Mutex<Set<ObjectIdentifier>>([])
+    counter.observe { value in
+      first.withLock { $0.append(value) }
+      _ = deliverers.withLock { $0.insert(ObjectIdentifier(Thread.current)) }
+    }
+    counter.observe { value in second.withLock { $0.append(value) } }
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      _ = setters.withLock { $0.insert(ObjectIdentifier(Thread.current)) }
+      for step in 1...100 {
+        counter.set("\(thread)-\(step)")
+      }
+    }
+    let seen = first.withLock { $0 }
+    let inOrder = (0..<4).allSatisfy { thread in
+      seen.filter { $0.hasPrefix("\(thread)-") } == (1...100).map { "\(thread)-\($0)" }
+    }
+    print("values seen: \(seen.count)")
+    print("each thread's values in the order it set them: \(inOrder)")
+    print("the second handler saw the same order: \(seen == second.withLock { $0 })")
+    print("the last value seen is the final value: \(seen.last == counter.value)")
+    let onSetters = deliverers.withLock { $0 }.isSubset(of: setters.withLock { $0 })
+    print("every handler ran on a thread that was setting: \(onSetters)")
   }
 }

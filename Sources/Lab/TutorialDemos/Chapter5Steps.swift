@@ -1,8 +1,8 @@
 import Synchronization
 
-// Chapter 5 builds stage 5 in four steps. These are the code of steps 1 to 3 before stage 5,
-// compiled so that the chapter's code is real; stage 5 itself is step 3's answer, and step 4
-// is stage 5 on the main actor.
+// Chapter 5 climbs three steps. These are their code, compiled so that the chapter's code is
+// real; step 3 ends with `SharedObservable` (Chapter5SharedObservable.swift), and chapter 5c's
+// step 4 is stage 5, whose handlers run on the main actor.
 
 // MARK: - Step 1: one thread, a queue, a flag and an owner
 
@@ -179,8 +179,8 @@ package final class LockedWhileCalling<Value: Sendable>: Sendable {
 ///
 /// Each set copies the handlers under the lock and calls the copy afterwards, so a handler may
 /// read or set the value. It still lacks step 1's queue: two threads that set at once deliver
-/// at once, in no particular order. Stage 5 puts the two together: one thread delivers at a
-/// time, and the others queue their changes for it.
+/// at once, in no particular order. `SharedObservable` puts the two together: one thread
+/// delivers at a time, and the others wait for their turn.
 package final class CopyThenCall<Value: Sendable>: Sendable {
   private struct State {
     var value: Value

@@ -3,7 +3,7 @@ import Foundation
 import Stage5Concurrency
 import Synchronization
 
-/// Where a handler ran, or a set was made, in chapter 5's picture: on the thread that sets the
+/// Where a handler ran, or a set was made, in chapter 5c's picture: on the thread that sets the
 /// value, on the main actor, or anywhere else (never expected, and drawn if it happens).
 enum TurnPlace: String, Sendable {
   case setter = "T"
@@ -94,7 +94,7 @@ final class TurnLog: Sendable {
 }
 
 extension Demo {
-  /// Chapter 5's picture, from a live run: a thread sets twice while the main actor is busy;
+  /// Chapter 5c's picture, from a live run: a thread sets twice while the main actor is busy;
   /// the delivery reaches a main-actor handler, and the turn moves to the main actor.
   /// Returns the run as a Mermaid sequence diagram.
   @MainActor

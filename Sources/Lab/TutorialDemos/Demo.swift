@@ -13,6 +13,7 @@ struct Demo: Sendable {
     (.weakRefs, { $0.informationAge() }),
     (.options, { $0.optionSets() }),
     (.concurrency, { $0.concurrencyAge() }),
+    (.handlersOnTheMainActor, { $0.handlersOnTheMainActor() }),
     (.keepingScore, { $0.keepingScore() }),
     (.beyondTheStages, { $0.beyondTheStages() }),
     (.inYourApp, { $0.inYourApp() }),
@@ -22,7 +23,9 @@ struct Demo: Sendable {
   let write: @Sendable (String) -> Void
 
   /// Runs the demo of chapter `number`, if it has one.
-  static func run(chapter number: Int, write: @escaping @Sendable (String) -> Void) {
+  static func run(
+    chapter number: TutorialChapter.Number, write: @escaping @Sendable (String) -> Void
+  ) {
     chapters.first { $0.chapter.number == number }?.run(Demo(write: write))
   }
 

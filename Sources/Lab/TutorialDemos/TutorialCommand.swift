@@ -7,13 +7,13 @@ import Support
 package enum TutorialCommand {
   package enum Request: Sendable, Equatable {
     case help
-    case demo(Int)
-    /// Chapter 5's picture of the turn, drawn from a live run.
+    case demo(TutorialChapter.Number)
+    /// Chapter 5c's picture of the turn, drawn from a live run.
     case picture
   }
 
   private static var chapters: String {
-    Demo.chapters.map { String($0.chapter.number) }.joined(separator: ", ")
+    Demo.chapters.map { $0.chapter.number.description }.joined(separator: ", ")
   }
 
   /// The command line of `tutorial`: one word, which may be left out, and its option, parsed
@@ -24,7 +24,8 @@ package enum TutorialCommand {
     options: [
       .flag(
         "--picture",
-        help: "with chapter 5: run its step 4 live and print it as a Mermaid diagram"
+        help: "with chapter \(picturedChapter): run its picture of the turn live, and print it "
+          + "as a Mermaid diagram"
       ) { picture in picture = true },
       .flag("--help", alias: "-h", help: "print this help") { _ in },
     ],
@@ -38,31 +39,48 @@ package enum TutorialCommand {
           guard !picture else {
             throw UsageError(
               message: "--picture needs its chapter "
-                + "(valid: \(TutorialChapter.concurrency.number) --picture)")
+                + "(valid: \(picturedChapter) --picture)")
           }
           return .help
         }
-        guard let number = Int(chapter),
+        guard let number = TutorialChapter.Number(chapter),
           Demo.chapters.contains(where: { $0.chapter.number == number })
         else {
           throw UsageError(message: "no demo for chapter '\(chapter)' (valid: \(chapters))")
         }
         guard picture else { return .demo(number) }
-        guard number == TutorialChapter.concurrency.number else {
+        guard number == picturedChapter else {
           throw UsageError(
-            message: "no picture for chapter '\(chapter)' "
-              + "(valid: \(TutorialChapter.concurrency.number))")
+            message: "no picture for chapter '\(chapter)' (valid: \(picturedChapter))")
         }
         return .picture
       }
     ],
     initial: false)
 
+  /// The chapter whose picture `--picture` draws: the turn moving to the main actor.
+  private static var picturedChapter: TutorialChapter.Number {
+    TutorialChapter.handlersOnTheMainActor.number
+  }
+
+  /// `number` followed by spaces up to the width of the longest, so that the titles line up.
+  private static func padded(_ number: TutorialChapter.Number) -> String {
+    let width = Demo.chapters.map(\.chapter.number.description.count).max() ?? 0
+    let text = number.description
+    return text + String(repeating: " ", count: width - text.count)
+  }
+
+  /// The chapters with demos, one a line, their titles lined up.
+  private static var chapterList: String {
+    Demo.chapters.map { "  \(padded($0.chapter.number))  \($0.chapter.title)" }
+      .joined(separator: "\n")
+  }
+
   /// The text of `--help`, which no argument prints too.
   package static let usage = """
     \(syntax.usage)
     Runs the demo of a chapter of the tutorial in Tutorial/:
-    \(Demo.chapters.map { "  \($0.chapter.number)  \($0.chapter.title)" }.joined(separator: "\n"))
+    \(chapterList)
 
     OPTIONS:
     \(syntax.optionsHelp)
@@ -75,9 +93,9 @@ package enum TutorialCommand {
         + "file in the temporary folder ($TMPDIR)"))
     """
 
-  /// Runs the command: the demo of the chapter given, chapter 5's picture, or the usage.
+  /// Runs the command: the demo of the chapter given, chapter 5c's picture, or the usage.
   ///
-  /// On the main actor, where an app's screens live: chapter 5's demo and picture show one.
+  /// On the main actor, where an app's screens live: chapter 5c's demo and picture show one.
   ///
   /// - Returns: ``ExitCode/success``; ``ExitCode/usage`` on bad input, named in one line on
   ///   standard error with the valid choices; ``ExitCode/ioError`` when chapter 7's demo cannot

@@ -28,7 +28,7 @@ package struct Exercise: Sendable, Identifiable {
   package var hints: [String]
 
   /// What to read once it is solved: the chapter after the one it follows.
-  package var next: TutorialChapter { TutorialChapter.numbered(chapter.number + 1) ?? chapter }
+  package var next: TutorialChapter { chapter.next ?? chapter }
 
   package var id: Int { number }
 

@@ -355,7 +355,7 @@ package enum WorkshopCommand {
         exercises: grades.map { grade in
           JSONOutput.Entry(
             number: grade.exercise.number, slug: grade.exercise.slug, title: grade.exercise.title,
-            chapter: grade.exercise.chapter.number, solved: grade.isSolved,
+            chapter: grade.exercise.chapter.number.chapter, solved: grade.isSolved,
             status: grade.stop?.reason.rawValue ?? "graded", statusDetail: grade.stop?.detail,
             compilerErrors: grade.buildErrors.map { $0.split(separator: "\n").map(String.init) },
             scenarios: grade.results.map {

@@ -1,15 +1,13 @@
-import Stage5Concurrency
+import TutorialDemos
 
 extension QuizCode {
   static func chapter5(_ print: @escaping @Sendable (Any) -> Void) {
-    let count = Observable(0)
-    let first = count.observeOnAnyThread { change in
-      print("A \(change.newValue)")
-      if change.newValue == 1 { count.value = 2 }
+    let count = SharedObservable(0)
+    count.observe { value in
+      print("A \(value)")
+      if value == 1 { count.set(2) }
     }
-    let second = count.observeOnAnyThread { print("B \($0.newValue)") }
-    count.value = 1
-    first.cancel()
-    second.cancel()
+    count.observe { print("B \($0)") }
+    count.set(1)
   }
 }
