@@ -291,7 +291,7 @@ public final class Observable<Value: Sendable>: Sendable {
   /// ```
   ///
   /// - Parameters:
-  ///   - options: `.initial` to receive the current value once, before this method returns.
+  ///   - options: `.initial` to receive the current value once, when subscribing.
   ///   - handler: Called with each change.
   /// - Returns: The token that keeps the subscription alive.
   public func observeOnAnyThread(

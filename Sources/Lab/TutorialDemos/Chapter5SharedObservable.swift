@@ -18,8 +18,9 @@ import Synchronization
 ///   had already begun may finish), and is released then.
 /// - Nothing of yours is released under the lock: old values and cancelled handlers are let
 ///   go after it.
-/// - A set returns once its own value, and what its handlers set, are delivered, even while
-///   other threads keep setting.
+/// - A set made outside a handler returns once its own value, and what its handlers set, are
+///   delivered, even while other threads keep setting. A set made inside a handler returns at
+///   once: the turn under way delivers it.
 ///
 /// Only one thread at a time has the *turn*: it calls the handlers. A setter that finds another
 /// thread delivering waits until the turn is handed to it, and delivers its own value itself.
