@@ -1,28 +1,12 @@
 #if os(macOS) || os(Linux)
   import Foundation
+  import TestSupport
   import Testing
 
   /// The compiler's diagnostics for `source`, compiled alone as a library in Swift 6 mode, or
   /// `nil` if it compiled.
   private func diagnostics(compiling source: String) throws -> String? {
-    let folder = FileManager.default.temporaryDirectory.appending(path: "chapter4-\(UUID())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appending(path: "Snippet.swift")
-    try source.write(to: file, atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = URL(filePath: "/usr/bin/env")
-    process.arguments = [
-      "swiftc", "-swift-version", "6", "-parse-as-library", "-module-name", "Snippet",
-      "-typecheck", file.path,
-    ]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return process.terminationStatus == 0 ? nil : text
+    try compilerDiagnostics(compiling: source, flags: ["-typecheck"])
   }
 
   @Suite("Chapter 4's claims, compiled here")

@@ -20,25 +20,12 @@
         .filter { $0.hasSuffix(".swift") && (!asAnApp || lessonCopyList.contains($0)) }
         .map { sources.appending(path: $0).path }
     }
-    let folder = FileManager.default.temporaryDirectory.appending(path: "chapter5-\(UUID())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let snippetFile = folder.appending(path: "Snippet.swift")
-    try snippet.write(to: snippetFile, atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = URL(filePath: "/usr/bin/env")
-    process.arguments =
-      [
-        "swiftc", "-swift-version", "6", "-parse-as-library", "-module-name", "Snippet",
-      ] + (asAnApp ? [] : ["-package-name", "Snippet"])
-      + ["-wmo", "-emit-sil", "-o", "/dev/null"] + flags + files + [snippetFile.path]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return process.terminationStatus == 0 ? nil : text
+    return try compilerDiagnostics(
+      compiling: snippet, with: files,
+      flags: (asAnApp ? [] : ["-package-name", "Snippet"]) + [
+        "-wmo", "-emit-sil", "-o", "/dev/null",
+      ]
+        + flags)
   }
 
   /// The files of `Sources/Stage5Concurrency` that an app copies: all but the test hooks.

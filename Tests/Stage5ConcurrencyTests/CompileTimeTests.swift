@@ -1,5 +1,6 @@
 #if os(macOS) || os(Linux)
   import Foundation
+  import TestSupport
   import Testing
 
   /// Compiles a snippet together with stage 5's sources, as one module, and returns the
@@ -11,31 +12,12 @@
     #else
       let module = "Stage5Concurrency"
     #endif
-    let packageRoot = URL(filePath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
     let sources = packageRoot.appending(path: "Sources/\(module)")
     let files = try FileManager.default.contentsOfDirectory(atPath: sources.path)
       .filter { $0.hasSuffix(".swift") }.map { sources.appending(path: $0).path }
-    let folder = FileManager.default.temporaryDirectory.appending(path: "stage5-\(UUID())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let snippetFile = folder.appending(path: "Snippet.swift")
-    try snippet.write(to: snippetFile, atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = URL(filePath: "/usr/bin/env")
-    process.arguments =
-      [
-        "swiftc", "-swift-version", "6", "-parse-as-library", "-module-name", "Snippet",
-        "-package-name", "Snippet", "-wmo", "-emit-sil", "-o", "/dev/null",
-      ]
-      + files + [snippetFile.path]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return process.terminationStatus == 0 ? nil : text
+    return try compilerDiagnostics(
+      compiling: snippet, with: files,
+      flags: ["-package-name", "Snippet", "-wmo", "-emit-sil", "-o", "/dev/null"])
   }
 
   private let screen = """

@@ -1,0 +1,38 @@
+#if os(macOS) || os(Linux)
+  import Foundation
+
+  /// What the compiler says of `snippet`, compiled in Swift 6 mode as the module `Snippet`,
+  /// with `files` beside it and `flags` added (`-typecheck`, or `-wmo -emit-sil -o /dev/null`
+  /// for the checks made after type checking, such as isolation); `nil` if it compiled.
+  ///
+  /// Runs `swiftc` from the `PATH`, as a reader's shell would, on a file in a folder of its own,
+  /// removed afterwards.
+  ///
+  /// - Parameters:
+  ///   - snippet: The code to compile, as a file of its own.
+  ///   - files: Paths of Swift files compiled beside it, in the same module.
+  ///   - flags: More of the compiler's options.
+  /// - Returns: Everything the compiler printed, when it failed.
+  /// - Throws: When the folder cannot be made, or `swiftc` cannot be started.
+  package func compilerDiagnostics(
+    compiling snippet: String, with files: [String] = [], flags: [String]
+  ) throws -> String? {
+    let folder = FileManager.default.temporaryDirectory.appending(path: "snippet-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let snippetFile = folder.appending(path: "Snippet.swift")
+    try snippet.write(to: snippetFile, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(filePath: "/usr/bin/env")
+    process.arguments =
+      ["swiftc", "-swift-version", "6", "-parse-as-library", "-module-name", "Snippet"] + flags
+      + files + [snippetFile.path]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return process.terminationStatus == 0 ? nil : text
+  }
+#endif
