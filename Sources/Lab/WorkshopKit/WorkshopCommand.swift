@@ -17,6 +17,15 @@ package enum WorkshopCommand {
     /// Regrade, one exercise or all, whenever a file under `Exercises/` changes.
     case watch(Int?)
     case help
+
+    /// Whether it grades exercises, which needs the package's `Exercises/`: listing, grading
+    /// and watching do; hints and help do not.
+    package var grades: Bool {
+      switch self {
+      case .list, .grade, .watch: true
+      case .hint, .resetHints, .help: false
+      }
+    }
   }
 
   package enum Format: String, CaseIterable, Sendable {
@@ -160,6 +169,9 @@ package enum WorkshopCommand {
       return .success
     }
     guard let invocation = io.parseReportingUsage(try parse(arguments)) else { return .usage }
+    if invocation.request.grades, let reason = grading.unavailableReason {
+      return io.usageError("workshop", reason)
+    }
     let store = hints ?? .inConfigFolder(environment: io.environment)
     switch invocation.request {
     case .help:
@@ -169,10 +181,6 @@ package enum WorkshopCommand {
       return hint(number, io: io, store: store)
     case .resetHints(let number):
       return resetHints(number, io: io, store: store)
-    case .watch where grading.unavailableReason != nil,
-      .list where grading.unavailableReason != nil,
-      .grade where grading.unavailableReason != nil:
-      return io.usageError("workshop", grading.unavailableReason!)
     case .watch(let number):
       return watch(number, io)
     case .list, .grade:
