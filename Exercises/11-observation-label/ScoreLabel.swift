@@ -34,7 +34,8 @@ package final class ScoreLabel {
     self.display = display
     display.show(player.score)
     // TODO: the label shows the score before each change, and hears only the first change:
-    // onChange runs before the new score is stored, and a tracking fires once.
+    // onChange runs before the new score is stored, and a tracking fires once. A score set
+    // while the label shows one (the display may set it) must be shown too.
     withObservationTracking {
       _ = player.score
     } onChange: { [weak self] in

@@ -117,7 +117,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     @usableFromInline var takenTotal = 0
     /// The thread that has the turn and is delivering now (see ``CurrentThread``); 0 while the
     /// turn waits for an actor or a task to take it up. Not cleared when a turn ends without
-    /// the lock: it is read only while a turn is under way.
+    /// the lock: it is read while a turn is under way, and by a setter that waited, once woken,
+    /// which it names only if the turn was handed to that setter.
     @usableFromInline var deliverer: UInt = 0
     /// Whether the deliverer is an actor, on which handlers isolated to it run.
     @usableFromInline var delivererIsAnActor = false

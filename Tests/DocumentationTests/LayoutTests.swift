@@ -128,6 +128,6 @@ struct LayoutTests {
         }
       }
     }
-    #expect(offenders.isEmpty, "use testProductsFolder (CommandSupport)")
+    #expect(offenders.isEmpty, "use testProductsFolder (TestSupport)")
   }
 }

@@ -6,7 +6,7 @@
   /// Compiles a snippet together with stage 5's sources, as one module, and returns the
   /// compiler's diagnostics, or `nil` if it compiled. Diagnostics about isolation come from a
   /// later pass than type checking, so the snippet is compiled to SIL, not only type-checked.
-  private func diagnostics(compiling snippet: String) throws -> String? {
+  private func diagnostics(compiling snippet: String, swiftVersion: Int = 6) throws -> String? {
     #if TUNED
       let module = "Stage5Tuned"
     #else
@@ -16,7 +16,7 @@
     let files = try FileManager.default.contentsOfDirectory(atPath: sources.path)
       .filter { $0.hasSuffix(".swift") }.map { sources.appending(path: $0).path }
     return try compilerDiagnostics(
-      compiling: snippet, with: files,
+      compiling: snippet, with: files, swiftVersion: swiftVersion,
       flags: ["-package-name", "Snippet", "-wmo", "-emit-sil", "-o", "/dev/null"])
   }
 
@@ -110,6 +110,23 @@
       arguments: designsNotTaken.indices)
     func designsNotTakenFail(index: Int) throws {
       try expectRefused(designsNotTaken[index], in: "%@")
+    }
+
+    // What the `isolation:` parameter's doc warns of: Swift 6 refuses another actor, and the
+    // Swift 5 language mode lets it through without a word.
+    @Test("passing another actor as isolation: refused in Swift 6, silent in the Swift 5 mode")
+    func anotherActorInSwift5Mode() throws {
+      let code = """
+        actor Elsewhere {}
+        @MainActor final class Label { var text = "" }
+        @MainActor func start(_ score: Observable<Int>, _ label: Label) async -> ObservationToken {
+          await score.observe(isolation: Elsewhere()) { change in label.text = "\\(change.newValue)" }
+        }
+        """
+      let swift6 = try diagnostics(compiling: code)
+      #expect(swift6?.contains("risks causing data races") == true, "\(swift6 ?? "it compiled")")
+      let swift5 = try diagnostics(compiling: code, swiftVersion: 5)
+      #expect(swift5 == nil, "\(swift5 ?? "")")
     }
 
     /// Compiles `code`, put in `template` at `%@`, and expects the compiler's `error`.

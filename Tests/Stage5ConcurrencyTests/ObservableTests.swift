@@ -332,6 +332,18 @@ struct ObservableTests {
     #expect(received == [1, 2, 3])
   }
 
+  @Test("values: a stream dropped without being read ends its subscription")
+  func valuesDropped() {
+    let observable = Observable(0)
+    do {
+      let stream = observable.values
+      #expect(observable.observerCount == 1)
+      withExtendedLifetime(stream) {}
+    }
+    observable.value = 1
+    #expect(observable.observerCount == 0)
+  }
+
   @Test("values: cancelling the consuming task ends the subscription")
   func valuesCancellation() async {
     let observable = Observable(0)

@@ -1,7 +1,8 @@
 #if os(macOS) || os(Linux)
   import Foundation
 
-  /// What the compiler says of `snippet`, compiled in Swift 6 mode as the module `Snippet`,
+  /// What the compiler says of `snippet`, compiled in the language mode `swiftVersion` (6
+  /// unless said) as the module `Snippet`,
   /// with `files` beside it and `flags` added (`-typecheck`, or `-wmo -emit-sil -o /dev/null`
   /// for the checks made after type checking, such as isolation); `nil` if it compiled.
   ///
@@ -11,11 +12,12 @@
   /// - Parameters:
   ///   - snippet: The code to compile, as a file of its own.
   ///   - files: Paths of Swift files compiled beside it, in the same module.
+  ///   - swiftVersion: The language mode, `-swift-version`.
   ///   - flags: More of the compiler's options.
   /// - Returns: Everything the compiler printed, when it failed.
   /// - Throws: When the folder cannot be made, or `swiftc` cannot be started.
   package func compilerDiagnostics(
-    compiling snippet: String, with files: [String] = [], flags: [String]
+    compiling snippet: String, with files: [String] = [], swiftVersion: Int = 6, flags: [String]
   ) throws -> String? {
     let folder = FileManager.default.temporaryDirectory.appending(path: "snippet-\(UUID())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -25,7 +27,11 @@
     let process = Process()
     process.executableURL = URL(filePath: "/usr/bin/env")
     process.arguments =
-      ["swiftc", "-swift-version", "6", "-parse-as-library", "-module-name", "Snippet"] + flags
+      [
+        "swiftc", "-swift-version", String(swiftVersion), "-parse-as-library", "-module-name",
+        "Snippet",
+      ]
+      + flags
       + files + [snippetFile.path]
     let output = Pipe()
     process.standardOutput = output

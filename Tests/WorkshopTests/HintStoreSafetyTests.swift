@@ -148,6 +148,46 @@ struct HintStoreSafetyTests {
     #expect(store.shown(for: 5) == 1)
     #expect(try String(contentsOf: real, encoding: .utf8).contains("\"5\""))
   }
+
+  @Test("a chain of two symbolic links is followed to the file, and both links stay")
+  func chainOfLinks() throws {
+    let temporary = TemporaryStore()
+    defer { temporary.remove() }
+    let store = temporary.store
+    try FileManager.default.createDirectory(
+      at: temporary.folder, withIntermediateDirectories: true)
+    let real = temporary.folder.appendingPathComponent("real.json")
+    try FileManager.default.createSymbolicLink(
+      atPath: temporary.folder.appendingPathComponent("middle.json").path,
+      withDestinationPath: "real.json")
+    try FileManager.default.createSymbolicLink(
+      atPath: store.url.path, withDestinationPath: "middle.json")
+    _ = workshop(["hint", "3"], store: store)
+    let second = workshop(["hint", "3"], store: store)
+    #expect(second.output.contains("Hint 2 of"), "\(second.output)")
+    #expect(second.error.isEmpty, "\(second.error)")
+    #expect(store.shown(for: 3) == 2)
+    #expect(try String(contentsOf: real, encoding: .utf8).contains("\"3\""))
+    #expect(try temporary.names() == ["middle.json", "real.json", "workshop-hints.json"])
+  }
+
+  @Test("links that lead back to themselves: the hint is shown, one line says why it is not kept")
+  func loopOfLinks() throws {
+    let temporary = TemporaryStore()
+    defer { temporary.remove() }
+    let store = temporary.store
+    try FileManager.default.createDirectory(
+      at: temporary.folder, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: temporary.folder.appendingPathComponent("other.json").path,
+      withDestinationPath: "workshop-hints.json")
+    try FileManager.default.createSymbolicLink(
+      atPath: store.url.path, withDestinationPath: "other.json")
+    let result = workshop(["hint", "3"], store: store)
+    #expect(result.output.contains("Hint 1 of"))
+    #expect(result.error.contains("loop of symbolic links"), "\(result.error)")
+    #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
+  }
 }
 
 @Suite("Workshop: --help tells the exit statuses as they are")

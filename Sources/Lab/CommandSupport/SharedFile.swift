@@ -13,8 +13,9 @@ import Foundation
 ///
 /// Each change reads the file as it is then and replaces it in one step (written to a new name
 /// beside it, then renamed over it), so a reader never sees half a file, and a crash never
-/// leaves one. Two runs that change it at the same moment may lose one of the two changes: for
-/// a quiz's scores and a hint counter, that is not worth a lock. A file that cannot be read is
+/// leaves one. Two runs that change it at the same moment may lose one of the two changes, and
+/// a damaged file one run sets aside may, in that moment, be the other's good one (kept, under
+/// the set-aside name): for a quiz's scores and a hint counter, that is not worth a lock. A file that cannot be read is
 /// never overwritten: it is first moved aside, under a name that says so. A symbolic link at
 /// ``url`` is followed: the file it points to is read and replaced, and the link stays.
 package struct SharedFile: Sendable {
@@ -92,15 +93,24 @@ package struct SharedFile: Sendable {
     try data.write(to: try target(), options: .atomic)
   }
 
-  /// The file that ``url`` names: the file a symbolic link there points to, else ``url``
-  /// itself. It may not exist.
+  /// The file that ``url`` names once symbolic links are followed, a chain of them included:
+  /// the one to read and replace. It may not exist.
+  ///
+  /// - Throws: ``Refusal`` for links that lead back to themselves.
   package func target() throws -> URL {
-    guard
-      let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)
-    else { return url }
-    return destination.hasPrefix("/")
-      ? URL(fileURLWithPath: destination)
-      : url.deletingLastPathComponent().appendingPathComponent(destination)
+    var current = url
+    // A chain longer than the system's own limit (40 on Linux, 32 on macOS) is a loop.
+    for _ in 0..<40 {
+      guard
+        let destination = try? FileManager.default.destinationOfSymbolicLink(
+          atPath: current.path)
+      else { return current }
+      current =
+        destination.hasPrefix("/")
+        ? URL(fileURLWithPath: destination)
+        : current.deletingLastPathComponent().appendingPathComponent(destination)
+    }
+    throw Refusal("\(url.path) is a loop of symbolic links")
   }
 
   /// Moves the file aside, to a name no file has: its name, `.unreadable-`, the time, and a

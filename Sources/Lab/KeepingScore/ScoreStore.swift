@@ -77,6 +77,9 @@ package struct ScoreStore: Sendable {
     do {
       return .setAside(problem, to: try file.setAside())
     } catch {
+      // Another game may have set it aside, and saved a good one, in the meantime.
+      let now = read()
+      if case .unreadable = now {} else { return loaded(now) }
       let reason = CommandSupport.reason(of: error)
       return .unusable(
         "\(problem), and cannot be moved aside (\(reason)): it is left as it is, and no score "

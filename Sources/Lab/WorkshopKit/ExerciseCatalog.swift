@@ -261,9 +261,9 @@ extension Exercise {
         withObservationTracking. As shipped, the label shows the score before each change, \
         and hears the first change only: onChange runs before the write, and once. Make the \
         label show the latest score after every change, on the main actor, and nothing once \
-        closed. There is no observable to grade here: the checks open labels, set the score \
-        on the main actor, let the main actor run what your label queued, then read what it \
-        showed.
+        closed; a score set while a label shows (the display may set one) counts too. There \
+        is no observable to grade here: the checks open labels, set the score on the main \
+        actor, let the main actor run what your label queued, then read what it showed.
         """,
       aimed: [], kept: [],
       checks: [

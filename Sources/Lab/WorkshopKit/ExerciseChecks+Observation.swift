@@ -271,8 +271,9 @@ struct LabelStepSeen {
     }
     if reacted {
       return "\(name) ended on \(shown), not \(score), the latest score: \(score) was set while "
-        + "a label showed \(shown), before \(name) tracked the score again. Track the score and "
-        + "read it in one withObservationTracking, then show what it read"
+        + "a label showed \(shown), and \(name) was not tracking the score then, or did not "
+        + "read it again. Track it again each time, reading the score in the same "
+        + "withObservationTracking, before you show it"
     }
     return "\(name) ended on \(shown), not \(score), the latest score"
   }
@@ -425,8 +426,8 @@ enum ObservedLabelChecks<Label: ScoreLabelModel> {
       onMain { world.letEverythingGo() }
       return .flaw(
         "\(steps): it was not freed, so it shows scores for ever: something still holds it. "
-          + "Does onChange, or the task it starts, capture the label strongly? The player keeps "
-          + "onChange until its next change")
+          + "Does onChange, the task it starts, or a closure the label keeps, capture the label "
+          + "strongly? The player keeps onChange until its next change")
     }
     steps += "; the score was set to 1"
     onMain { world.set([1]) }
@@ -435,7 +436,8 @@ enum ObservedLabelChecks<Label: ScoreLabelModel> {
     let witness = open.shown.last?.score
     let (playerFreed, kept) = freedOnceLetGo(world)
     if !after.isEmpty {
-      return .flaw("\(steps): it was freed, yet its display then showed \(after.joined())")
+      return .flaw(
+        "\(steps): it was freed, yet its display then showed \(after.joined(separator: ", "))")
     }
     if witness != 1 {
       return .flaw(
@@ -601,7 +603,8 @@ enum LabelPrograms<Label: ScoreLabelModel> {
         if !freed {
           return failing(
             "\(slotName(slot)) was let go and not freed: something still holds it. Does "
-              + "onChange, or the task it starts, capture the label strongly?")
+              + "onChange, the task it starts, or a closure the label keeps, capture the label "
+              + "strongly?")
         }
       case .set(let scores):
         ownSets = scores.count

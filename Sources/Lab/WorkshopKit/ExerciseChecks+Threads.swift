@@ -23,8 +23,8 @@ extension SendableOptionsAdapter {
   /// skipped, until it is removed.
   static func addedWhileAnotherThreadSets() -> Outcome {
     let steps =
-      "one thread set 1, 2, 3, … while another added \(observersAdded) observers asking for "
-      + ".initial, one after another, each removed once 3 more were added"
+      "one thread set 1, 2, 3, … while another added observers asking for .initial (up to "
+      + "\(observersAdded) a round), one after another, each removed once 3 more were added"
     // However loaded the machine, the check takes under a second.
     let deadline = now() + 800_000_000
     var rounds = 0
