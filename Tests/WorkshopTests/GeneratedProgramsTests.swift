@@ -35,24 +35,23 @@ private func programsInChild(_ number: Int, as name: String, seed: UInt64? = nil
 
 @Suite("Workshop: generated programs against a model of each exercise's promise")
 struct GeneratedProgramsTests {
-  @Test("exercises 1 to 9 and 11 each have one generated check; 10 none")
+  @Test("every exercise has one generated check")
   func oneEach() {
     for exercise in Exercise.all {
-      #expect(
-        exercise.checks.count(where: \.isGenerated) == (exercise.number == 10 ? 0 : 1),
-        "\(exercise.slug)")
+      #expect(exercise.checks.count(where: \.isGenerated) == 1, "\(exercise.slug)")
     }
   }
 
   @Test(
     "every solution keeps the promise in every generated program, whatever the seed",
-    arguments: Array(1...9) + [11])
+    arguments: Exercise.all.map(\.number))
   func solutionsHold(number: Int) throws {
     let code = try #require(solutionCode[number])
     for seed: UInt64? in [nil, 2, 3, 17, 2026] {
+      // Exercises 10 and 11 need the main actor of a grading child.
       let outcome =
-        number == 11
-        ? try programsInChild(11, as: "solution-11", seed: seed)
+        number >= 10
+        ? try programsInChild(number, as: "solution-\(number)", seed: seed)
         : try programs(number, on: code, seed: seed)
       #expect(outcome.verdict == .holds, "seed \(seed.map(String.init) ?? "default"): \(outcome)")
     }
@@ -63,8 +62,8 @@ struct GeneratedProgramsTests {
     arguments: RightAnswer.all)
   func rightAnswerSolved(answer: RightAnswer) throws {
     let exercise = try #require(Exercise.numbered(answer.exercise))
-    // Exercise 11's checks need the main actor of a grading child.
-    let onMainActor = answer.exercise == 11
+    // Exercise 10's and 11's checks need the main actor of a grading child.
+    let onMainActor = answer.exercise >= 10
     let grade =
       onMainActor
       ? IsolatedGrading.grade(exercise, command: [wrongAnswersChild, answer.name])
@@ -73,20 +72,18 @@ struct GeneratedProgramsTests {
     #expect(
       grade.isSolved,
       "\(answer.how): \(failing.map { "\($0.criterion.name): \($0.outcome.detail)" })")
-    if answer.exercise != 10 {
-      for seed: UInt64 in [2, 3, 17] {
-        let outcome =
-          onMainActor
-          ? try programsInChild(11, as: answer.name, seed: seed)
-          : try programs(answer.exercise, on: answer.code, seed: seed)
-        #expect(outcome.verdict == .holds, "\(answer.how), seed \(seed): \(outcome.detail)")
-      }
+    for seed: UInt64 in [2, 3, 17] {
+      let outcome =
+        onMainActor
+        ? try programsInChild(answer.exercise, as: answer.name, seed: seed)
+        : try programs(answer.exercise, on: answer.code, seed: seed)
+      #expect(outcome.verdict == .holds, "\(answer.how), seed \(seed): \(outcome.detail)")
     }
   }
 
-  @Test("every exercise but 10 has a right answer written unlike its solution")
+  @Test("every exercise has a right answer written unlike its solution")
   func rightAnswerEach() {
-    for number in Exercise.all.map(\.number) where number != 10 {
+    for number in Exercise.all.map(\.number) {
       #expect(RightAnswer.all.contains { $0.exercise == number }, "exercise \(number)")
     }
   }
@@ -123,15 +120,18 @@ struct GeneratedProgramsTests {
     }
   }
 
-  @Test("exercise 11's programs, in a grading child, draw the same from the same seed")
-  func labelsReplay() throws {
-    let first = try programsInChild(11, as: "11-tracks-once")
+  @Test(
+    "exercises 10's and 11's programs, in a grading child, draw the same from the same seed",
+    arguments: ["10-close-cancels-every-screen", "11-tracks-once"])
+  func mainActorReplay(name: String) throws {
+    let number = try #require(WrongAnswer.named(name)).exercise
+    let first = try programsInChild(number, as: name)
     #expect(first.verdict == .flaw)
     #expect(first.detail.contains("seed \(GeneratedPrograms.defaultSeed)"))
-    #expect(first == (try programsInChild(11, as: "11-tracks-once")))
-    let other = try programsInChild(11, as: "11-tracks-once", seed: 99)
+    #expect(first == (try programsInChild(number, as: name)))
+    let other = try programsInChild(number, as: name, seed: 99)
     #expect(other.verdict == .flaw, "seed 99: \(other.detail)")
-    #expect(other.detail.contains("replay: swift run workshop 11 --seed 99"))
+    #expect(other.detail.contains("replay: swift run workshop \(number) --seed 99"))
   }
 
   @Test("workshop N --seed S takes a whole number, and not with --watch")

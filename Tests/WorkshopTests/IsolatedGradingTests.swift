@@ -135,7 +135,22 @@ struct IsolatedGradingTests {
     #expect(grade.results.allSatisfy { $0.outcome.verdict == .flaw })
   }
 
-  @Test("a trap shows the runtime's own line once, under its criterion; the ones after are not run")
+  @Test("code that traps in every criterion gets each one's ✗, each from a process of its own")
+  func everyCriterionTraps() throws {
+    let (exercise, _) = try exercise2()
+    let child = try StandIn("  kill -ILL $$")
+    defer { child.remove() }
+    let grade = IsolatedGrading.grade(exercise, command: [child.path])
+    #expect(grade.stop == nil)
+    for result in grade.results {
+      #expect(result.ran)
+      #expect(
+        result.outcome.detail.hasPrefix("while it ran, the program crashed (signal \(SIGILL))"),
+        "\(result.criterion.name): \(result.outcome.detail)")
+    }
+  }
+
+  @Test("a trap shows the runtime's own line once, under its criterion; the ones after are graded")
   func trapShowsTheRuntimesLine() throws {
     let (exercise, criteria) = try exercise2()
     let trapping = criteria[2]
@@ -159,9 +174,10 @@ struct IsolatedGradingTests {
           "while it ran, the program crashed (signal \(SIGILL)): Observable.swift:73: Fatal error: "
             + "Index out of range, in Observable.removeObserver(_:) at Observable.swift:74"))
     for criterion in criteria.dropFirst(3) {
-      #expect(
-        outcomes[criterion] == .flaw("not run: the program crashed in \(trapping.name), above"))
+      #expect(outcomes[criterion] == graded, "\(criterion.name), graded by a new process")
     }
+    #expect(grade.stop == nil)
+    #expect(grade.results.allSatisfy { $0.ran })
     let text = WorkshopCommand.text(of: grade)
     #expect(text.components(separatedBy: "Fatal error").count == 2, "shown once")
   }

@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import ObserverScenarios
+import Stage5Concurrency
 import WorkshopKit
 
 // Right answers written differently from the solutions: the grader must call each solved. No
@@ -68,12 +69,46 @@ package struct RightAnswer: Sendable, CustomStringConvertible {
     RightAnswer(
       name: "09-nslock-unchecked-sendable", exercise: 9,
       how: "an NSLock and @unchecked Sendable instead of a Mutex",
-      code: .exercise(9, SendableOptionsAdapter<NSLockUncheckedSendable>.self)),
+      code: .exercise(
+        9, SendableOptionsAdapter<NSLockUncheckedSendable<Int>>.self,
+        threaded: NSLockUncheckedSendable<Stamp>.self)),
     RightAnswer(
       name: "11-main-queue-and-no-display-once-closed", exercise: 11,
       how: "onChange hops with DispatchQueue.main.async, and close() lets the display go",
       code: .observedLabel(LabelOnTheMainQueue.self)),
+    RightAnswer(
+      name: "10-tokens-let-go-and-a-main-actor-saver", exercise: 10,
+      how: "close() lets the token go rather than cancel it, and the saver saves on the main actor",
+      code: .mainActorScores(ScreenLettingItsTokenGo.self, SaverOnTheMainActor.self)),
   ]
+}
+
+// MARK: - Exercise 10
+
+/// Closes by letting its token go, which cancels it, and shows the scores through a method of
+/// its own, the handler holding the screen weakly.
+@MainActor
+final class ScreenLettingItsTokenGo: ScoresScreenModel {
+  private var token: ObservationToken?
+  private let display: ScoreDisplay
+  init(showing scores: WrongScores, on display: ScoreDisplay) {
+    self.display = display
+    token = scores.observable.observe(options: [.initial]) { [weak self] change in
+      self?.show(change.newValue)
+    }
+  }
+  private func show(_ scores: [Int: Int]) { display.show(scores) }
+  func close() { token = nil }
+}
+
+/// Saves on the main actor: `observe` called from its main-actor init. The exercise lets the
+/// saver save on any thread, this one included.
+@MainActor
+final class SaverOnTheMainActor: ScoreSaverModel {
+  private let token: ObservationToken
+  init(saving scores: WrongScores, to file: ScoreFile) {
+    token = scores.observable.observe { file.save($0.newValue) }
+  }
 }
 
 // MARK: - Exercise 11
@@ -357,16 +392,16 @@ final class WeakOwnerInTheCallback: HandingObservable {
 // MARK: - Exercise 9
 
 /// Exercise 9 with an NSLock around every stored property, and `@unchecked Sendable`.
-final class NSLockUncheckedSendable: @unchecked Sendable, SendableOptionsObservable {
+final class NSLockUncheckedSendable<Value: Sendable>: @unchecked Sendable {
   typealias Options = WrongOptions
   // The lock guards every stored property below it.
   private let lock = NSLock()
-  private var callbacks: [SendableCallback] = []
+  private var callbacks: [ThreadedCallback<Value>] = []
   private var lastID = 0
-  private var storedValue: Int
-  init(_ value: Int) { storedValue = value }
+  private var storedValue: Value
+  init(_ value: Value) { storedValue = value }
   var observerCount: Int { lock.withLock { callbacks.count } }
-  var value: Int {
+  var value: Value {
     get { lock.withLock { storedValue } }
     set {
       let (oldValue, snapshot) = lock.withLock {
@@ -386,14 +421,14 @@ final class NSLockUncheckedSendable: @unchecked Sendable, SendableOptionsObserva
   }
   func addObserver(
     _ observer: AnyObject & Sendable, removeIfExists: Bool, options: WrongOptions,
-    closure: @escaping @Sendable (Int, WrongOptions) -> Void
+    closure: @escaping @Sendable (Value, WrongOptions) -> Void
   ) {
     let (value, replaced) = lock.withLock {
       let replaced = removeIfExists ? callbacks.filter { $0.observer === observer } : []
       if removeIfExists { callbacks.removeAll { $0.observer === observer } }
       lastID += 1
       callbacks.append(
-        SendableCallback(id: lastID, observer: observer, options: options, closure: closure))
+        ThreadedCallback(id: lastID, observer: observer, options: options, closure: closure))
       return (storedValue, replaced)
     }
     // What the replaced callbacks captured is freed here, with the lock let go.
@@ -409,6 +444,10 @@ final class NSLockUncheckedSendable: @unchecked Sendable, SendableOptionsObserva
     withExtendedLifetime(removed) {}
   }
 }
+
+extension NSLockUncheckedSendable: ThreadedObservable {}
+extension NSLockUncheckedSendable: AdaptableObservable, SendableOptionsObservable
+where Value == Int {}
 
 // MARK: - Each exercise's promise, and more
 

@@ -146,7 +146,8 @@ extension WrongAnswer {
       mistake: "a @MainActor screen observes with observeOnAnyThread",
       caughtBy: .check(.screenShowsOnMainThread),
       evidence: "off the main actor, on the thread that set it",
-      code: .mainActorScores(ScreenObservingOnAnyThread.self, RightSaver.self)),
+      code: .mainActorScores(ScreenObservingOnAnyThread.self, RightSaver.self),
+      counterexample: "off the main actor"),
     WrongAnswer(
       name: "10-screen-assumes-the-main-actor", exercise: 10,
       mistake: "the handler, on any thread, asserts MainActor.assumeIsolated",
@@ -158,43 +159,50 @@ extension WrongAnswer {
       mistake: "the screen drops the token observe returns",
       caughtBy: .check(.screenShowsOnMainThread),
       evidence: "its subscription ended",
-      code: .mainActorScores(ScreenDroppingItsToken.self, RightSaver.self)),
+      code: .mainActorScores(ScreenDroppingItsToken.self, RightSaver.self),
+      counterexample: "its subscription ended"),
     WrongAnswer(
       name: "10-close-does-not-cancel", exercise: 10,
       mistake: "close() does not cancel the token",
       caughtBy: .check(.closedScreenStopsAndIsFreed),
       evidence: "the closed screen still showed 1, 2",
-      code: .mainActorScores(ScreenNotCancellingOnClose.self, RightSaver.self)),
+      code: .mainActorScores(ScreenNotCancellingOnClose.self, RightSaver.self),
+      counterexample: "closed, still showed"),
     WrongAnswer(
       name: "10-screen-leaked-through-its-token", exercise: 10,
       mistake: "the handler captures self strongly, in a token the screen keeps",
       caughtBy: .check(.screenLetGoIsFreed),
       evidence: "it was not freed",
-      code: .mainActorScores(ScreenLeakedThroughItsToken.self, RightSaver.self)),
+      code: .mainActorScores(ScreenLeakedThroughItsToken.self, RightSaver.self),
+      counterexample: "let go and not freed"),
     WrongAnswer(
       name: "10-screen-without-initial", exercise: 10,
       mistake: "the screen observes without .initial",
       caughtBy: .check(.screenOpensOnSavedScores),
       evidence: "showed nothing before its init returned",
-      code: .mainActorScores(ScreenWithoutInitial.self, RightSaver.self)),
+      code: .mainActorScores(ScreenWithoutInitial.self, RightSaver.self),
+      counterexample: "showed nothing before its init returned"),
     WrongAnswer(
       name: "10-saver-drops-its-token", exercise: 10,
       mistake: "the saver drops the token observeOnAnyThread returns",
       caughtBy: .check(.everyScoreToBothInOrder),
       evidence: "the saver saved nothing",
-      code: .mainActorScores(RightScreen.self, SaverDroppingItsToken.self)),
+      code: .mainActorScores(RightScreen.self, SaverDroppingItsToken.self),
+      counterexample: "saved nothing"),
     WrongAnswer(
       name: "10-screen-hops-in-a-task", exercise: 10,
       mistake: "each change hops to the main actor in a Task of the screen's own",
       caughtBy: .check(.closedWithAScoreOnItsWay),
       evidence: "the closed screen still showed 1",
-      code: .mainActorScores(ScreenHoppingInATask.self, RightSaver.self)),
+      code: .mainActorScores(ScreenHoppingInATask.self, RightSaver.self),
+      counterexample: "before set returns|closed, still showed"),
     WrongAnswer(
       name: "10-screen-hops-off-the-main-thread-only", exercise: 10,
       mistake: "a change is shown at once on the main thread, through main.async from others",
       caughtBy: .check(.latestScoreShownLast),
       evidence: "the screen showed 0, 4, 1, not 0, 1, 4",
-      code: .mainActorScores(ScreenHoppingOffTheMainThreadOnly.self, RightSaver.self)),
+      code: .mainActorScores(ScreenHoppingOffTheMainThreadOnly.self, RightSaver.self),
+      counterexample: "closed, still showed"),
   ]
 }
 
@@ -254,6 +262,7 @@ extension WrongAnswer {
       name: "10-set-done-later", exercise: 10,
       mistake: "set hands the change to another queue, so it is not done when set returns",
       caughtBy: .check(.setSeenWhenItReturns), evidence: "not done when set returned",
-      code: .mainActorScores(ScreenOfScoresSetLater.self, SaverOfScoresSetLater.self)),
+      code: .mainActorScores(ScreenOfScoresSetLater.self, SaverOfScoresSetLater.self),
+      counterexample: "before set returns"),
   ]
 }

@@ -68,6 +68,10 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// Exercise 9: one thread sets 1, 2, 3, … while another adds observers with `.initial`:
   /// each is shown the value it was added at, then every later one, once.
   case addedWhileAnotherThreadSets = "added-while-another-thread-sets"
+  /// Exercise 9: two threads set values of eight numbers and a string while others read the
+  /// value and add observers: every value read or delivered is whole and was set, each set's
+  /// old and new value reach every observer once, each thread's values in the order it set them.
+  case valuesSetOnTwoThreads = "values-set-on-two-threads"
   /// Exercise 10: a screen opened on saved scores shows them before its init returns.
   case screenOpensOnSavedScores = "screen-opens-on-saved-scores"
   /// Exercise 10: scores set on another thread reach the screen on the main thread, in order.
@@ -130,6 +134,9 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// Exercise 9: exercise 6's programs, on one thread: removals, additions and sets from
   /// inside closures, `.initial` and `.old`.
   case generatedSendableOnOneThread = "generated-programs-on-one-thread"
+  /// Exercise 10: screens opened, closed and let go, savers started, scores set on the main
+  /// actor and on other threads, checked after each step.
+  case generatedScreens = "generated-screens-and-scores"
   /// Exercise 11: labels opened, closed and let go, scores set one or several to a turn and
   /// from inside a display, checked after each turn of the main actor.
   case generatedLabels = "generated-labels-and-changes"

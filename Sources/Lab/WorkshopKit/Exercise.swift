@@ -197,8 +197,8 @@ package struct ExerciseGrade: Sendable {
     package enum Reason: String, Sendable {
       /// The code does not compile: nothing was run.
       case doesNotCompile = "does-not-compile"
-      /// The code crashed (a trap, a signal): the criteria after the one it crashed in were
-      /// not run.
+      /// The code crashed (a trap, a signal) outside every scenario and check, as the grading
+      /// process started: the criteria left were not run. A crash within one is that one's ✗.
       case crashed
       /// The exercise's time ran out: the criteria left were not run.
       case timedOut = "timed-out"

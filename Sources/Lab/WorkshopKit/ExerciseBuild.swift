@@ -106,6 +106,20 @@ package struct ExerciseBuilder: Sendable {
       code =
         "ExerciseCode.mainActorScores("
         + "\(module).ScoresScreen.self, \(module).ScoreSaver.self)"
+    } else if api == .sendableOptions {
+      // Exercise 9: its checks set wide values too, through the observable of any value.
+      conformances = """
+        extension \(module).Observable: AdaptableObservable, \(api.protocolName)
+        where Value == Int {}
+        extension \(module).Observable: ThreadedObservable {
+          package typealias Options = \(module).ObservableOptions
+        }
+        extension \(module).ObservableOptions: DeliveryOptions {}
+        """
+      code =
+        "ExerciseCode.exercise(\(exercise.number), "
+        + "\(api.adapterName)<\(module).Observable<Int>>.self, "
+        + "threaded: \(module).Observable<Stamp>.self)"
     } else {
       let options = """
          {

@@ -210,7 +210,7 @@ extension Exercise {
       checks: [
         .threadsShareIt, .closureUsesTheObservable, .otherThreadDuringClosure,
         .initialCallWithNoLockHeld, .capturesFreedWithNoLockHeld, .generatedSendableOnOneThread,
-        .addedWhileAnotherThreadSets,
+        .addedWhileAnotherThreadSets, .valuesSetOnTwoThreads,
       ],
       api: .sendableOptions,
       hints: [
@@ -241,6 +241,7 @@ extension Exercise {
         .screenOpensOnSavedScores, .screenShowsOnMainThread, .everyScoreToBothInOrder,
         .closedScreenStopsAndIsFreed, .screenLetGoIsFreed, .closedWithAScoreOnItsWay,
         .latestScoreShownLast, .setSeenWhenItReturns, .openedWhileAnotherThreadSets,
+        .generatedScreens,
       ],
       api: .mainActorScores,
       hints: [

@@ -108,3 +108,296 @@ extension SendableOptionsAdapter {
         + "\(listed(new.map(String.init))), not in the order they were set")
   }
 }
+
+// MARK: - Values set on two threads
+
+/// Exercise 9's observable, generic over its value as the exercise declares it
+/// (`Observable<Value: Sendable>`): ``ValuesOnThreads`` drives it with ``Stamp``s, whose races
+/// show where an `Int`'s stay hidden.
+package protocol ThreadedObservable: AnyObject, SendableMetatype {
+  /// The value's type.
+  associatedtype Value: Sendable
+  /// The option set.
+  associatedtype Options: DeliveryOptions
+  /// Creates an observable holding `value`, with no observers.
+  init(_ value: Value)
+  /// The value; setting it notifies.
+  var value: Value { get set }
+  /// Adds a callback for `observer`, held weakly, called on any thread with each value
+  /// `options` asks for and the option it answers; `removeIfExists` removes the observer's
+  /// earlier callbacks first.
+  func addObserver(
+    _ observer: AnyObject & Sendable, removeIfExists: Bool, options: Options,
+    closure: @escaping @Sendable (Value, Options) -> Void)
+  /// Removes `observer`'s callbacks.
+  func removeObserver(_ observer: AnyObject & Sendable)
+}
+
+/// A value that shows a race: eight numbers and a string, all made from one thread's number
+/// and its count. Copying it takes many loads and stores, and a retain of the string's own
+/// buffer, so a read that races a write finds half of one value and half of another, or a
+/// buffer already freed, where an `Int`, as racy, would have been read whole on today's
+/// processors (x86-64 and arm64 load an aligned word at once).
+package struct Stamp: Sendable, Hashable, CustomStringConvertible {
+  /// The setting thread, and how many values it had set with this one.
+  package let thread: Int
+  package let number: Int
+  // The same key six times more, and a text of its thread's length: a torn read changes
+  // some of them, not all.
+  private let marks: (Int, Int, Int, Int, Int, Int)
+  private let text: String
+
+  /// The `number`th value thread `thread` sets.
+  package init(thread: Int, number: Int) {
+    self.thread = thread
+    self.number = number
+    let key = thread * 1_000_000 + number
+    marks = (key, key, key, key, key, key)
+    // A buffer of its own each time, of its thread's length.
+    text = String(repeating: "·", count: Self.length(of: thread))
+  }
+
+  /// How many characters the text of thread `thread`'s values has: two bytes each.
+  private static func length(of thread: Int) -> Int { 12 + 20 * thread }
+
+  /// Whether it is whole: every part made from the same thread and number. Quick, so that a
+  /// thread that reads and checks values reads often.
+  package var isWhole: Bool {
+    let key = thread * 1_000_000 + number
+    return marks == (key, key, key, key, key, key)
+      && text.utf8.count == 2 * Self.length(of: thread)
+  }
+
+  /// `thread:number`, as evidence shows it.
+  package var description: String { isWhole ? "\(thread):\(number)" : "a torn value" }
+
+  package static func == (lhs: Stamp, rhs: Stamp) -> Bool {
+    lhs.thread == rhs.thread && lhs.number == rhs.number
+  }
+
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(thread)
+    hasher.combine(number)
+  }
+}
+
+extension ExerciseCode {
+  /// The code of exercise 9: `adapter` drives its observable of `Int` through the scenarios and
+  /// the checks, and `threaded`, the same observable holding ``Stamp``s, through
+  /// ``Check/valuesSetOnTwoThreads``; `isSendable` as in ``exercise(_:_:isSendable:)``.
+  package static func exercise<Adapter: ExerciseAdapter, Threaded: ThreadedObservable>(
+    _ number: Int, _ adapter: Adapter.Type, threaded: Threaded.Type, isSendable: Bool
+  ) -> ExerciseCode where Threaded.Value == Stamp {
+    let code = exercise(number, adapter, isSendable: isSendable)
+    return ExerciseCode(design: code.design) { check in
+      check == .valuesSetOnTwoThreads ? ValuesOnThreads<Threaded>.run() : code.check(check)
+    }
+  }
+
+  /// The code of exercise 9, whose observable is not `Sendable`.
+  package static func exercise<Adapter: ExerciseAdapter, Threaded: ThreadedObservable>(
+    _ number: Int, _ adapter: Adapter.Type, threaded: Threaded.Type
+  ) -> ExerciseCode where Threaded.Value == Stamp {
+    exercise(number, adapter, threaded: threaded, isSendable: false)
+  }
+
+  /// The code of exercise 9, whose observable is `Sendable`.
+  package static func exercise<Adapter: ExerciseAdapter, Threaded: ThreadedObservable>(
+    _ number: Int, _ adapter: Adapter.Type, threaded: Threaded.Type
+  ) -> ExerciseCode where Adapter.Observable: Sendable, Threaded.Value == Stamp {
+    exercise(number, adapter, threaded: threaded, isSendable: true)
+  }
+}
+
+/// Two threads set ``Stamp``s while a third reads the value and a fourth adds and removes an
+/// observer asking for `.initial`; three observers, added before, ask for `.old` and `.new`.
+/// Whatever the threads' interleaving, a lock makes the sets happen one after another, so:
+/// every value read or delivered is whole and was set; each set's new value reaches each of the
+/// three once, each thread's values in the order it set them; and the old values they are shown
+/// are the first value and every value set, but the last, each once.
+package enum ValuesOnThreads<Observed: ThreadedObservable> where Observed.Value == Stamp {
+  /// How many values each setting thread sets, at most: as many as fit in the check's time.
+  private static var setsPerThread: Int { 20_000 }
+
+  /// The observable, handed to the threads: the check is what finds out whether that is safe.
+  private struct Handed: @unchecked Sendable {
+    let observable: Observed
+  }
+
+  /// Runs the check: first on an observable with no observers, whose sets are quick, so that
+  /// a read races many writes; then on a fresh one, observed.
+  package static func run() -> Outcome {
+    if let torn = tornRead() {
+      return .flaw(
+        "two threads set values (each eight numbers and a string), with no observer, while "
+          + "two others read the value: \(torn), half of one value and half of another: the value "
+          + "was read while another thread wrote it, outside the lock")
+    }
+    return observed()
+  }
+
+  /// What two threads reading the value saw that was torn, while two others set it, as
+  /// quickly as they can, for 0.3 seconds at most; `nil` when every value read was whole.
+  private static func tornRead() -> String? {
+    let handed = Handed(observable: Observed(Stamp(thread: 9, number: 0)))
+    let torn = Atomic<Int>(0)
+    let settersDone = Atomic<Int>(0)
+    let deadline = DispatchTime.now().uptimeNanoseconds + 500_000_000
+    onThreads(4) { thread in
+      if thread < 2 {
+        var number = 0
+        while torn.load(ordering: .relaxed) == 0, DispatchTime.now().uptimeNanoseconds < deadline {
+          number += 1
+          handed.observable.value = Stamp(thread: thread, number: number)
+        }
+        settersDone.add(1, ordering: .releasing)
+      } else {
+        while settersDone.load(ordering: .acquiring) < 2 {
+          if !handed.observable.value.isWhole { torn.add(1, ordering: .relaxed) }
+        }
+      }
+    }
+    let count = torn.load(ordering: .relaxed)
+    return count == 0
+      ? nil : count == 1 ? "a value read was torn" : "\(count) values read were torn"
+  }
+
+  /// The check itself, on an observed observable.
+  private static func observed() -> Outcome {
+    let first = Stamp(thread: 9, number: 0)
+    let handed = Handed(observable: Observed(first))
+    let names = ["A", "B", "C"]
+    let owners = names.indices.map(SendableOwner.init)
+    let news = owners.map { _ in Recording<Stamp>() }
+    let olds = owners.map { _ in Recording<Stamp>() }
+    for index in owners.indices {
+      let (new, old) = (news[index], olds[index])
+      handed.observable.addObserver(
+        owners[index], removeIfExists: true, options: Observed.Options.old.union(.new)
+      ) { value, option in
+        if option == .new { new.append(value) } else if option == .old { old.append(value) }
+      }
+    }
+    let torn = Recording<String>()
+    let setCounts = Recording<Int>()
+    let settersDone = Atomic<Int>(0)
+    // However loaded the machine, the check takes under a second.
+    let deadline = DispatchTime.now().uptimeNanoseconds + 700_000_000
+    onThreads(4) { thread in
+      switch thread {
+      case 0, 1:
+        var number = 0
+        while number < setsPerThread, DispatchTime.now().uptimeNanoseconds < deadline {
+          number += 1
+          handed.observable.value = Stamp(thread: thread, number: number)
+        }
+        setCounts.append(thread * 1_000_000 + number)
+        settersDone.add(1, ordering: .releasing)
+      case 2:
+        while settersDone.load(ordering: .acquiring) < 2 {
+          if !handed.observable.value.isWhole { torn.append("the value read was torn") }
+        }
+      default:
+        let owner = SendableOwner(3)
+        var step = 0
+        while settersDone.load(ordering: .acquiring) < 2 {
+          step += 1
+          handed.observable.addObserver(
+            owner, removeIfExists: true, options: Observed.Options.initial.union(.new)
+          ) { value, option in
+            if !value.isWhole {
+              torn.append(
+                "D's \(option == .initial ? ".initial" : ".new") call showed a torn value")
+            }
+          }
+          if step % 8 == 0 { handed.observable.removeObserver(owner) }
+        }
+        withExtendedLifetime(owner) {}
+      }
+    }
+    var counts = [0, 0]
+    for entry in setCounts.all { counts[entry / 1_000_000] = entry % 1_000_000 }
+    let steps =
+      "two threads set values (\(grouped(counts[0])) and \(grouped(counts[1])), each eight "
+      + "numbers and a string) while a third read the value and a fourth added and removed D, "
+      + "asking for .initial; A, B and C asked for .old and .new"
+    if let stray = torn.all.first {
+      return .flaw(
+        "\(steps): \(stray), half of one value and half of another: the value was read "
+          + "while another thread wrote it, outside the lock")
+    }
+    let set = (0..<2).flatMap { thread in
+      (0..<counts[thread]).map { Stamp(thread: thread, number: $0 + 1) }
+    }
+    let last = handed.observable.value
+    for index in owners.indices {
+      if let flaw = flaw(
+        names[index], new: news[index].all, old: olds[index].all, set: set, first: first,
+        last: last, steps)
+      {
+        return flaw
+      }
+    }
+    return withExtendedLifetime(owners) {
+      .holds(
+        "\(steps): every value read was whole, and A, B and C were each shown every value "
+          + "set, once, each thread's in order, and the values they replaced")
+    }
+  }
+
+  /// What is wrong with what `name` was shown: `new` and `old` values, when `set` were set, the
+  /// observable held `first`, and holds `last` now.
+  private static func flaw(
+    _ name: String, new: [Stamp], old: [Stamp], set: [Stamp], first: Stamp, last: Stamp,
+    _ steps: String
+  ) -> Outcome? {
+    if (new + old).contains(where: { !$0.isWhole }) {
+      return .flaw(
+        "\(steps): \(name) was called with a torn value, half of one and half of another: "
+          + "the value was read while another thread wrote it, outside the lock")
+    }
+    let received = counted(new)
+    if let twice = new.first(where: { received[$0, default: 0] > 1 }) {
+      return .flaw(
+        "\(steps): \(name) was called with \(twice) \(received[twice, default: 0]) times as the "
+          + "new value: each set must deliver the value it stored, not the value read again "
+          + "when the closure is called")
+    }
+    if let missed = set.first(where: { received[$0] == nil }) {
+      return .flaw(
+        "\(steps): \(name) was never called with \(missed) as the new value: every set must "
+          + "deliver the value it stored to every observer")
+    }
+    for thread in 0..<2 {
+      let numbers = new.filter { $0.thread == thread }.map(\.number)
+      if let index = numbers.indices.dropFirst().first(where: { numbers[$0] < numbers[$0 - 1] }) {
+        return .flaw(
+          "\(steps): \(name) was called with \(thread):\(numbers[index - 1]) before "
+            + "\(thread):\(numbers[index]), which the same thread set first")
+      }
+    }
+    var expected = counted(set + [first])
+    expected[last, default: 0] -= 1
+    let shown = counted(old)
+    let values = Set(expected.keys).union(shown.keys).sorted {
+      ($0.thread, $0.number) < ($1.thread, $1.number)
+    }
+    if let wrong = values.first(where: { expected[$0, default: 0] != shown[$0, default: 0] }) {
+      return .flaw(
+        "\(steps): \(name) was shown \(wrong) \(times(shown[wrong, default: 0])) as the old "
+          + "value, not \(times(expected[wrong, default: 0])): each set's old value must be the "
+          + "one it replaced, read under the lock it stores under")
+    }
+    return nil
+  }
+
+  /// `once`, `twice`, `3 times`.
+  private static func times(_ count: Int) -> String {
+    count == 0 ? "never" : count == 1 ? "once" : count == 2 ? "twice" : "\(count) times"
+  }
+
+  /// How many times each value comes in `values`.
+  private static func counted(_ values: [Stamp]) -> [Stamp: Int] {
+    values.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+  }
+}

@@ -150,9 +150,9 @@ package enum IsolatedGrading {
     }
   }
 
-  /// In the workshop: grades `exercise` in child processes. When a child hangs, the criterion
-  /// it was running gets a ✗ saying so, and a new child runs the ones after it; when it
-  /// crashes, the criterion gets the runtime's own message, and the ones after it are not run.
+  /// In the workshop: grades `exercise` in child processes. When a child hangs or crashes, the
+  /// criterion it was running gets a ✗ saying so, with the runtime's own message for a crash,
+  /// and a new child runs the ones after it.
   /// `command` is the grading child's executable and the arguments before ``childFlag``;
   /// `seed`, when given, is the generated programs' (``GeneratedPrograms``).
   package static func grade(
@@ -179,11 +179,11 @@ package enum IsolatedGrading {
       outcomes[running] = .flaw("while it ran, \(ending.detail)")
       remaining = Array(remaining[(index + 1)...])
       switch ending {
-      case .crashed: notRun = "not run: the program crashed in \(running.name), above"
+      // What crashed or hung was that criterion's doing: a new child grades the rest.
+      case .crashed, .hung: continue
       case .failedToStart, .exited: notRun = "not run: \(ending.detail)"
       case .outOfTime(let limit):
         notRun = "not run: grading stops after \(seconds(limit)) per exercise"
-      case .hung: break
       }
       stop = ending.stop
     }
@@ -219,8 +219,9 @@ package enum IsolatedGrading {
       }
     }
 
-    /// Why the exercise's grading stopped, as its grade tells it; `nil` for a hang, after
-    /// which a new child grades the rest.
+    /// Why the exercise's grading stopped, as its grade tells it, when it ended the child
+    /// outside any criterion; within one, a hang or a crash is that criterion's ✗, and a new
+    /// child grades the rest.
     var stop: ExerciseGrade.Stop? {
       switch self {
       case .failedToStart: ExerciseGrade.Stop(.couldNotStart, detail: detail)

@@ -305,15 +305,18 @@ package enum WorkshopCommand {
           ? "Solved: that was the last chapter's exercise."
           : "Solved. Read next: \(exercise.next.path)")
     } else {
-      let failing = grade.results.filter { $0.outcome.verdict != .holds }
+      // What did not run is not what the change broke: it says nothing of the code.
+      let failing = grade.results.filter { $0.ran && $0.outcome.verdict != .holds }
       let broken = failing.filter { !$0.aimed }.count
+      let notRun = grade.results.count { !$0.ran }
       if grade.buildErrors != nil {
         lines.append(
           "Not yet solved: it does not compile. Fix the errors above, then grade it again.")
       } else {
         lines.append(
           "Not yet solved: \(failing.count) of \(grade.results.count) scenarios and checks fail"
-            + (broken > 0 ? ", \(broken) of them kept ones your change broke" : "") + ".")
+            + (broken > 0 ? ", \(broken) of them kept ones your change broke" : "")
+            + (notRun > 0 ? "; \(notRun) were not run" : "") + ".")
       }
       lines.append(
         "Stuck? swift run workshop hint \(exercise.number) (run it again for the next hint)")
@@ -459,8 +462,8 @@ package enum WorkshopCommand {
     Edit the files of Exercises/NN-name/; a solution for each is in Exercises/Solutions/.
     Beside the scenarios, each exercise has checks of what its task asks. Each exercise is
     graded in a process of its own: a scenario or check that hangs (\(Int(GradingLimits.standard.perCriterion)) seconds) gets a ✗
-    that says so and the others are still graded; one that traps shows the runtime's message,
-    and the ones after it are not run. No exercise takes more than \(Int(GradingLimits.standard.total)) seconds to grade.
+    that says so, one that traps shows the runtime's message, and the others are still graded.
+    No exercise takes more than \(Int(GradingLimits.standard.total)) seconds to grade.
     Each exercise is compiled on its own when it is graded: one that does not compile shows
     the compiler's errors and stops nothing else, not the other exercises, hint or swift test.
 

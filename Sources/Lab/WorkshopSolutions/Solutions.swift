@@ -26,6 +26,9 @@ extension Solution07.ObservableOptions: DeliveryOptions {}
 extension Solution08.Observable: AdaptableObservable, HandingObservable where Value == Int {}
 extension Solution08.ObservableOptions: DeliveryOptions {}
 extension Solution09.Observable: AdaptableObservable, SendableOptionsObservable where Value == Int {
+}
+// Exercise 9's checks set wide values too: the observable of any value.
+extension Solution09.Observable: ThreadedObservable {
   // Unlike 6 to 8, the compiler does not infer this one from the methods.
   package typealias Options = Solution09.ObservableOptions
 }
@@ -46,7 +49,9 @@ package let solutionCode: [Int: ExerciseCode] = [
   6: .exercise(6, OptionsAdapter<Solution06.Observable<Int>>.self),
   7: .exercise(7, OptionsAdapter<Solution07.Observable<Int>>.self),
   8: .exercise(8, HandingAdapter<Solution08.Observable<Int>>.self),
-  9: .exercise(9, SendableOptionsAdapter<Solution09.Observable<Int>>.self),
+  9: .exercise(
+    9, SendableOptionsAdapter<Solution09.Observable<Int>>.self,
+    threaded: Solution09.Observable<Stamp>.self),
   10: .mainActorScores(Solution10.ScoresScreen.self, Solution10.ScoreSaver.self),
   11: .observedLabel(Solution11.ScoreLabel.self),
 ]

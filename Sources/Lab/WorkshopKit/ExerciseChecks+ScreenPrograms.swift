@@ -1,0 +1,348 @@
+import Dispatch
+import Foundation
+import ObserverScenarios
+
+// Exercise 10's generated programs: screens opened, closed and let go, savers started, scores
+// set on the main actor and on other threads, and a screen closed with a score on its way,
+// checked after each step against a model of what the exercise promises.
+
+/// One step of a generated program of exercise 10, on screens A, B and C. Each score set is
+/// one more than the last: the values are the order they were set in.
+enum ScreenStep: Hashable {
+  /// Opens a screen in the slot, on a fresh display.
+  case open(Int)
+  /// Closes the slot's screen.
+  case close(Int)
+  /// Lets the slot's screen go.
+  case letGo(Int)
+  /// The main actor sets this many scores, in one of its jobs.
+  case setOnTheMainActor(Int)
+  /// Another thread sets this many scores.
+  case setElsewhere(Int)
+  /// In one job of the main actor: another thread sets a score, then the slot's screen is
+  /// closed, with that score on its way.
+  case closeWithAScoreOnItsWay(Int)
+  /// A saver starts saving to a file of its own.
+  case startSaver
+}
+
+/// Exercise 10's generated programs. After each step, once every change has reached the main
+/// actor, a model checks: a screen shows, as it opens, the score it opened on, on the main
+/// actor; an open screen then shows every score set, once each, in order, on the main actor,
+/// and one set on the main actor as soon as the set returns; a closed or let-go screen shows
+/// nothing more, and one let go is freed at once; each saver saves every score set since it
+/// started, in order, once.
+enum ScreenPrograms<Screen: ScoresScreenModel, Saver: ScoreSaverModel>
+where Saver.Scores == Screen.Scores {
+  typealias Scores = Screen.Scores
+
+  /// How many programs the check runs, at most: each takes a few milliseconds.
+  static var programs: Int { 500 }
+
+  /// The most steps a program has.
+  static var longest: Int { 8 }
+
+  /// How long, in seconds, the programs may run, and then the shrink: with the wait for a
+  /// change that never comes, within the check's limit.
+  static var seconds: (programs: Double, shrinking: Double) { (1.5, 0.8) }
+
+  /// Runs the programs drawn from `seed`. Each waits `patience.quick` seconds at most for a
+  /// change to reach the main actor, so that a wrong answer's change that never comes costs
+  /// little each time the shrink tries it; a program that fails so is run again, waiting
+  /// `patience.sure`, before it is told: a loaded machine is slow, not wrong.
+  static func check(seed: UInt64, patience: (quick: Double, sure: Double)) -> Outcome {
+    // A stream of its own for this exercise, as the other exercises' programs have.
+    var random = SeededRandom(seed: seed &* 0x2545_F491_4F6C_DD1D &+ 10)
+    let deadline = now() + UInt64(seconds.programs * 1e9)
+    var ran = 0
+    for index in 0..<programs where now() < deadline {
+      ran += 1
+      let program = draw(length: 2 + index % (longest - 1), &random)
+      guard failure(of: program, patience: patience.quick) != nil else { continue }
+      let shortest = shrunk(program, patience: patience.quick)
+      let confirmed =
+        failure(of: shortest, patience: patience.sure).map { (shortest, $0) }
+        ?? failure(of: program, patience: patience.sure).map { (program, $0) }
+      guard let (steps, failure) = confirmed else { continue }
+      return .flaw(
+        "\(told(steps)) → \(failure) (generated program \(index + 1) of seed \(seed), shrunk; "
+          + "replay: swift run workshop 10 --seed \(seed))")
+    }
+    return .holds(
+      "\(ran) generated programs of screens opened, closed and let go, savers started, and "
+        + "scores set on the main actor, on other threads, and on their way to a screen as it "
+        + "closed (seed \(seed)): each open screen showed every score once, in order, on the "
+        + "main actor, and each saver saved them")
+  }
+
+  /// A program of at most `length` steps: screen A opened first.
+  static func draw(length: Int, _ random: inout SeededRandom) -> [ScreenStep] {
+    var held: Set<Int> = [0]
+    var steps: [ScreenStep] = [.open(0)]
+    while steps.count < length {
+      let slot = random.pick(0...2)
+      switch random.pick(1...20) {
+      case 1...5: steps.append(.setElsewhere(random.pick(1...3)))
+      case 6...9: steps.append(.setOnTheMainActor(random.pick(1...3)))
+      case 10...12 where !held.contains(slot):
+        steps.append(.open(slot))
+        held.insert(slot)
+      case 13 where held.contains(slot): steps.append(.close(slot))
+      case 14...15 where held.contains(slot):
+        steps.append(.letGo(slot))
+        held.remove(slot)
+      case 16 where held.contains(slot): steps.append(.closeWithAScoreOnItsWay(slot))
+      case 17: steps.append(.startSaver)
+      default: steps.append(.setElsewhere(1))
+      }
+    }
+    return steps
+  }
+
+  /// The program as a story, with the scores each set sets: "open A; another thread sets 1,
+  /// 2; close A".
+  static func told(_ program: [ScreenStep]) -> String {
+    var score = 0
+    func scores(_ count: Int) -> String {
+      defer { score += count }
+      return ((score + 1)...(score + count)).map(String.init).joined(separator: ", ")
+    }
+    return program.map { step in
+      switch step {
+      case .open(let slot): "open \(slotName(slot))"
+      case .close(let slot): "close \(slotName(slot))"
+      case .letGo(let slot): "let \(slotName(slot)) go"
+      case .setOnTheMainActor(let count): "the main actor sets \(scores(count))"
+      case .setElsewhere(let count): "another thread sets \(scores(count))"
+      case .closeWithAScoreOnItsWay(let slot):
+        "another thread sets \(scores(1)) and \(slotName(slot)) is closed before the main actor "
+          + "runs again"
+      case .startSaver: "start a saver"
+      }
+    }.joined(separator: "; ")
+  }
+
+  /// The screens, savers and scores of one program, on the main actor.
+  @MainActor
+  private final class World {
+    let scores: Scores
+    var screens: [Int: Screen] = [:]
+    var weakScreens: [Int: WeakScreen] = [:]
+    var savers: [Saver] = []
+
+    final class WeakScreen {
+      weak var screen: Screen?
+      init(_ screen: Screen) { self.screen = screen }
+    }
+
+    init(_ scores: Scores) { self.scores = scores }
+
+    func open(_ slot: Int, on display: ScoreDisplay) {
+      let screen = Screen(showing: scores, on: display)
+      screens[slot] = screen
+      weakScreens[slot] = WeakScreen(screen)
+    }
+
+    /// Lets `slot`'s screen go: whether it was freed at once.
+    func letGo(_ slot: Int) -> Bool {
+      screens[slot] = nil
+      return weakScreens[slot]?.screen == nil
+    }
+
+    func closeAll() {
+      for screen in screens.values { screen.close() }
+    }
+  }
+
+  /// A screen of a program, as the model knows it.
+  private struct Opened {
+    enum State { case open, closed, gone }
+    var slot: Int
+    var display: ScoreDisplay
+    var state: State
+  }
+
+  /// What went wrong when `program` ran, in the learner's terms; `nil` when nothing did.
+  static func failure(of program: [ScreenStep], patience: Double) -> String? {
+    let scores = Handed(value: Scores([7: 0]))
+    let world = onMain { Handed(value: World(scores.value)) }
+    defer { onMain { world.value.closeAll() } }
+    var screens: [Opened] = []
+    var savers: [(file: ScoreFile, from: Int)] = []
+    var score = 0
+    var all: [Int] = []
+    /// Another thread sets each of `values`, and the caller waits for it to end.
+    func setElsewhere(_ values: [Int]) {
+      onThreads(1) { _ in
+        for value in values { scores.value.set([7: value]) }
+      }
+    }
+    for step in program {
+      let before = screens.map { $0.display.shown.count }
+      var sets: [Int] = []
+      func next(_ count: Int) -> [Int] {
+        sets = Array((score + 1)...(score + count))
+        return sets
+      }
+      switch step {
+      case .open(let slot):
+        guard !screens.contains(where: { $0.slot == slot && $0.state != .gone }) else { continue }
+        let display = ScoreDisplay()
+        onMain { world.value.open(slot, on: display) }
+        let shown = display.shown
+        if shown.map(\.scores) != [[7: score]] || shown.contains(where: { !$0.onMainActor }) {
+          return "\(slotName(slot)) opened on \(score) and showed \(listed(shown)) before its "
+            + "init returned, not \(score) once, on the main actor"
+        }
+        screens.append(Opened(slot: slot, display: display, state: .open))
+        continue
+      case .close(let slot), .closeWithAScoreOnItsWay(let slot):
+        guard let index = screens.lastIndex(where: { $0.slot == slot && $0.state != .gone })
+        else { continue }
+        let onItsWay = step == .close(slot) ? [] : next(1)
+        onMain {
+          if !onItsWay.isEmpty { setElsewhere(onItsWay) }
+          world.value.screens[slot]?.close()
+        }
+        screens[index].state = .closed
+      case .letGo(let slot):
+        guard let index = screens.lastIndex(where: { $0.slot == slot && $0.state != .gone })
+        else { continue }
+        screens[index].state = .gone
+        if !onMain({ world.value.letGo(slot) }) {
+          return "\(slotName(slot)) was let go and not freed: something still holds it, and it "
+            + "shows scores for ever. A token it keeps, whose handler captures self strongly?"
+        }
+      case .setOnTheMainActor(let count):
+        let values = next(count)
+        let open = screens.filter { $0.state == .open }
+        let late = onMain { () -> String? in
+          for value in values {
+            scores.value.set([7: value])
+            for screen in open where screen.display.shown.last?.scores != [7: value] {
+              return "when the main actor's set(7: \(value)) returned, \(slotName(screen.slot)) "
+                + "showed \(listed(Array(screen.display.shown.suffix(1)))), not \(value). Set on "
+                + "the main actor, a score reaches a main-actor handler before set returns: set "
+                + "the value in set itself, and show it in the handler observe calls, not in a "
+                + "hop of your own (a Task, DispatchQueue.main.async)"
+            }
+          }
+          return nil
+        }
+        if let late { return late }
+      case .setElsewhere(let count): setElsewhere(next(count))
+      case .startSaver:
+        let file = ScoreFile()
+        onMain { world.value.savers.append(Saver(saving: scores.value, to: file)) }
+        savers.append((file, all.count))
+        continue
+      }
+      score = sets.last ?? score
+      all += sets
+      // Every change on its way lands before this turn of the main actor, or in `patience`.
+      for screen in screens where screen.state == .open && !sets.isEmpty {
+        _ = screen.display.wait(seconds: patience, forLast: [7: score])
+      }
+      onMain {}
+      for (screen, before) in zip(screens, before) {
+        let new = Array(screen.display.shown.dropFirst(before))
+        if let flaw = flaw(screen, new: new, sets: sets, patience: patience) { return flaw }
+      }
+      for (file, from) in savers {
+        let saved = file.wait(seconds: patience, forCount: all.count - from).map { $0[7] ?? -1 }
+        if saved != Array(all[from...]) {
+          let started = from == 0 ? "before any score was set" : "after \(all[from - 1]) was set"
+          return "a saver started \(started) saved \(listed(saved)), not "
+            + "\(listed(all[from...])): it must save every score set after it starts, in order, "
+            + "once"
+        }
+      }
+    }
+    return nil
+  }
+
+  /// What is wrong with what `screen` showed during a step that set `sets`; `nil` when
+  /// nothing is.
+  private static func flaw(
+    _ screen: Opened, new: [ScoreDisplay.Shown], sets: [Int], patience: Double
+  )
+    -> String?
+  {
+    let name = slotName(screen.slot)
+    guard screen.state == .open else {
+      guard let first = new.first else { return nil }
+      return screen.state == .closed
+        ? "\(name), closed, still showed \(listed([first])): once close() returns, nothing "
+          + "more may reach it. close() must end this screen's own subscription; a hop of your "
+          + "own to the main actor (a Task, DispatchQueue.main.async) carries a score close() "
+          + "cannot stop"
+        : "\(name), let go, still showed \(listed([first]))"
+    }
+    if let off = new.first(where: { !$0.onMainActor }) {
+      return "\(name) showed \(listed([off])) off the main actor, on the thread that set it: a "
+        + "screen's handler must run on the main actor"
+    }
+    let shown = new.map { $0.scores[7] ?? -1 }
+    guard shown != sets else { return nil }
+    if shown.count < sets.count, shown == Array(sets.prefix(shown.count)) {
+      return "\(IsolatedGrading.seconds(patience)) later \(name) had shown \(listed(shown)) of "
+        + "\(listed(sets)): its subscription ended (a token let go ends it), or the changes "
+        + "never reached the main actor"
+    }
+    return "\(name) showed \(listed(shown)), not \(listed(sets)): each score once, in order"
+  }
+
+  /// "1, 2" for scores shown, "nothing" for none.
+  private static func listed(_ shown: [ScoreDisplay.Shown]) -> String {
+    listed(shown.map { $0.scores[7] ?? -1 })
+  }
+
+  /// "1, 2" for scores, "nothing" for none.
+  private static func listed<Values: Collection<Int>>(_ values: Values) -> String {
+    values.isEmpty ? "nothing" : values.map(String.init).joined(separator: ", ")
+  }
+
+  /// The shortest program found that still fails: steps taken away, sets made of fewer
+  /// scores, within the shrink's budget and time.
+  static func shrunk(_ program: [ScreenStep], patience: Double) -> [ScreenStep] {
+    let deadline = now() + UInt64(seconds.shrinking * 1e9)
+    func fails(_ candidate: [ScreenStep]) -> Bool {
+      now() < deadline && failure(of: candidate, patience: patience) != nil
+    }
+    var best = program
+    var shrinking = true
+    while shrinking {
+      shrinking = false
+      for candidate in smaller(best) where fails(candidate) {
+        best = candidate
+        shrinking = true
+        break
+      }
+    }
+    return best
+  }
+
+  /// Programs one step smaller than `program`.
+  private static func smaller(_ program: [ScreenStep]) -> [[ScreenStep]] {
+    var candidates: [[ScreenStep]] = program.indices.map { index in
+      var candidate = program
+      candidate.remove(at: index)
+      return candidate
+    }
+    for (index, step) in program.enumerated() {
+      var candidate = program
+      switch step {
+      case .setOnTheMainActor(let count) where count > 1:
+        candidate[index] = .setOnTheMainActor(count - 1)
+      case .setElsewhere(let count) where count > 1: candidate[index] = .setElsewhere(count - 1)
+      case .closeWithAScoreOnItsWay(let slot): candidate[index] = .close(slot)
+      default: continue
+      }
+      candidates.append(candidate)
+    }
+    return candidates
+  }
+
+  /// The time, in nanoseconds.
+  private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}
