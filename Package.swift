@@ -38,8 +38,8 @@ let solutions: [(module: String, folder: String, dependencies: [String])] = [
 
 /// The commands: each an executable over its library.
 let commands: [(name: String, library: String)] = [
-  ("compare-stages", "CompareStagesKit"), ("tutorial", "TutorialDemos"),
-  ("keeping-score", "KeepingScore"), ("workshop", "WorkshopKit"),
+  ("compare-stages", "CompareStagesKit"), ("tutorial", "TutorialKit"),
+  ("keeping-score", "KeepingScoreKit"), ("workshop", "WorkshopKit"),
 ]
 
 /// The lab around the stages: each module with what it depends on, and why it is there.
@@ -66,8 +66,8 @@ let lab: [(name: String, dependencies: [String])] = [
       "CommandSupport", "DesignCatalog", "ObserverScenarios", "StageBench", "Support",
     ]
   ),
-  ("TutorialDemos", lessonStages.map(\.name) + ["KeepingScore", "CommandSupport", "Support"]),
-  ("KeepingScore", ["Stage4Options", "CommandSupport", "Support"]),
+  ("TutorialKit", lessonStages.map(\.name) + ["KeepingScoreKit", "CommandSupport", "Support"]),
+  ("KeepingScoreKit", ["Stage4Options", "CommandSupport", "Support"]),
   // Stage 4 and stage 5 so that they are built beside it: exercise 10's grading child links
   // them, for the starter (stage 4) and the answer (stage 5).
   (
@@ -86,14 +86,14 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
     ("ConformanceTests", ["DesignCatalog", "ObserverScenarios", "Support"], []),
     (
       "KeepingScoreTests",
-      ["KeepingScore", "CommandSupport", "Support", "TutorialDemos", "TestSupport"]
+      ["KeepingScoreKit", "CommandSupport", "Support", "TutorialKit", "TestSupport"]
         + lessonStages.map(\.name), []
     ),
     (
       "DocumentationTests",
       [
-        "CompareStagesKit", "DesignCatalog", "ObserverScenarios", "StageBench", "TutorialDemos",
-        "KeepingScore", "Support", "CommandSupport", "WorkshopKit", "TestSupport",
+        "CompareStagesKit", "DesignCatalog", "ObserverScenarios", "StageBench", "TutorialKit",
+        "KeepingScoreKit", "Support", "CommandSupport", "WorkshopKit", "TestSupport",
       ], []
     ),
     (

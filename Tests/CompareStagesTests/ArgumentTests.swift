@@ -167,7 +167,7 @@ struct ArgumentTests {
     #expect(try Command.parse(["-h"]) == .help)
     #expect(try Command.parse(["help"]) == .help)
     // The word help is listed, once, in the row of --help.
-    #expect(CompareStages.help.components(separatedBy: "help as the first word").count == 2)
+    #expect(CompareStagesCommand.help.components(separatedBy: "help as the first word").count == 2)
     #expect(try Command.parse(["bench", "--help"]) == .help)
   }
 

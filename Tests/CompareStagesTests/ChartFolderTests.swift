@@ -84,21 +84,23 @@ struct ChartFolderTests {
   @Test("the check leaves a good folder as it found it: made if missing, nothing else in it")
   func checkLeavesNothing() throws {
     let folder = Folder()
-    #expect(CompareStages.chartFolderProblem(folder.url) == nil)
+    #expect(CompareStagesCommand.chartFolderProblem(folder.url) == nil)
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
   }
 
   @Test("every chart a bench can write is among the names checked before it runs")
   func chartNames() {
     #expect(
-      CompareStages.chartNames == ["bench-fanout.svg", "bench-churn.svg", "bench-memory.svg"])
+      CompareStagesCommand.chartNames == [
+        "bench-fanout.svg", "bench-churn.svg", "bench-memory.svg",
+      ])
   }
 
   @Test(
     "a chart that cannot be written after the run is named in one line, with the system's reason",
     .enabled(if: FileManager.default.fileExists(atPath: "/proc/1"), "no /proc/1 here"))
   func writeFailure() {
-    let failure = CompareStages.writeCharts(
+    let failure = CompareStagesCommand.writeCharts(
       [(name: "bench-fanout.svg", svg: "<svg/>")], into: URL(fileURLWithPath: "/proc/1"))
     #expect(failure?.hasPrefix("cannot write chart /proc/1/bench-fanout.svg: ") == true)
     #expect(failure?.contains("Error Domain") == false)
@@ -110,7 +112,8 @@ struct ChartFolderTests {
     try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
     try Data("old".utf8).write(to: folder.url.appendingPathComponent("bench-fanout.svg"))
     #expect(
-      CompareStages.writeCharts([(name: "bench-fanout.svg", svg: "<svg/>")], into: folder.url)
+      CompareStagesCommand.writeCharts(
+        [(name: "bench-fanout.svg", svg: "<svg/>")], into: folder.url)
         == nil)
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["bench-fanout.svg"])

@@ -131,7 +131,7 @@ struct InvocationTests {
     var report = ScenarioReport(scenarios: [.deliveryOrder], designs: [Design.keyedDict.descriptor])
     report.rows[0].outcomes[0].outcome = .holds("called in order, as if by a miracle")
     let captured = CapturedIO()
-    #expect(CompareStages.print(report, as: .text, io: captured.io) == .failure)
+    #expect(CompareStagesCommand.print(report, as: .text, io: captured.io) == .failure)
     #expect(
       captured.error
         == "compare-stages: mismatch: delivery-order on stage 2: documented flaw, measured holds "
@@ -168,7 +168,7 @@ struct InvocationTests {
     }
     #expect(help.output.hasSuffix("\n"))
     #expect(
-      compareStages(["--version"]).output == "compare-stages \(CompareStages.version)\n"
+      compareStages(["--version"]).output == "compare-stages \(CompareStagesCommand.version)\n"
     )
   }
 

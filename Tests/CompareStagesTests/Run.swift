@@ -7,6 +7,6 @@ func compareStages(
   _ arguments: [String], isTerminal: Bool = false, environment: [String: String] = [:]
 ) -> CommandRun {
   CommandRun(environment: environment, isTerminal: isTerminal) {
-    CompareStages.run(arguments, io: $0)
+    CompareStagesCommand.run(arguments, io: $0)
   }
 }

@@ -38,7 +38,7 @@
   /// the first `end` after it.
   private func stepSource(from start: String, to end: String) throws -> String {
     let source = try String(
-      contentsOf: packageRoot.appending(path: "Sources/Lab/TutorialDemos/Chapter5Steps.swift"),
+      contentsOf: packageRoot.appending(path: "Sources/Lab/TutorialKit/Chapter5Steps.swift"),
       encoding: .utf8)
     let from = try #require(source.range(of: start)).lowerBound
     let to = try #require(source.range(of: end, range: from..<source.endIndex)).lowerBound
@@ -210,7 +210,7 @@
       "step 3's SharedObservable compiles alone in an app target: Swift 6, no package name"
     )
     func sharedObservableCompilesAsAnApp() throws {
-      let path = "Sources/Lab/TutorialDemos/Chapter5SharedObservable.swift"
+      let path = "Sources/Lab/TutorialKit/Chapter5SharedObservable.swift"
       let source = try String(contentsOf: packageRoot.appending(path: path), encoding: .utf8)
       #expect(
         source.firstMatch(of: /\bpackage (func|var|let|init|final|struct|enum|static)\b/) == nil,

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-import TutorialDemos
+import TutorialKit
 
 /// What handlers recorded, from any thread, in order.
 private final class Record<Element: Sendable>: Sendable {

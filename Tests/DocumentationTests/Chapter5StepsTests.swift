@@ -1,6 +1,6 @@
 import TestSupport
 import Testing
-import TutorialDemos
+import TutorialKit
 
 /// What a program that locks a `Mutex` twice on one thread writes on standard error before it
 /// stops, on this platform, or `nil` when it writes nothing there.

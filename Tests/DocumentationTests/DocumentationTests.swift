@@ -2,12 +2,12 @@ import CommandSupport
 import CompareStagesKit
 import DesignCatalog
 import Foundation
-import KeepingScore
+import KeepingScoreKit
 import StageBench
 import Support
 import TestSupport
 import Testing
-import TutorialDemos
+import TutorialKit
 
 /// What a command shown in the docs prints, run in-process, on the main actor, where
 /// `swift run tutorial` runs its demos.
@@ -23,7 +23,7 @@ private func output(of command: String) async throws -> String {
   let run: CommandRun
   switch product {
   case "compare-stages":
-    run = CommandRun { CompareStages.run(arguments, io: $0) }
+    run = CommandRun { CompareStagesCommand.run(arguments, io: $0) }
   case "tutorial":
     // A demo or chapter 5c's picture, and nothing else: the usage is not documented output.
     guard

@@ -130,4 +130,55 @@ struct LayoutTests {
     }
     #expect(offenders.isEmpty, "use testProductsFolder (TestSupport)")
   }
+
+  /// The commands, as CONTRIBUTING's picture of Sources draws them: `compare-stages`.
+  private func commands() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(
+      atPath: packageRoot.appendingPathComponent("Sources/Lab/Commands").path
+    ).sorted()
+  }
+
+  /// `CompareStages` for `compare-stages`.
+  private func typeName(of command: String) -> String {
+    command.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+  }
+
+  @Test(
+    "each command follows the name table: a NameMain executable over a NameKit library entered by NameCommand.run"
+  )
+  func commandsFollowTheNameTable() throws {
+    let manager = FileManager.default
+    for command in try commands() {
+      let name = typeName(of: command)
+      let folder = "Sources/Lab/Commands/\(command)"
+      let files = try manager.contentsOfDirectory(
+        atPath: packageRoot.appendingPathComponent(folder).path)
+      #expect(files == ["\(name)Main.swift"], "\(folder) holds \(files)")
+      let main = try String(
+        contentsOf: packageRoot.appendingPathComponent("\(folder)/\(name)Main.swift"),
+        encoding: .utf8)
+      #expect(main.contains("struct \(name)Main {"), "\(folder): its @main is not \(name)Main")
+      #expect(main.contains("import \(name)Kit\n"), "\(folder) does not import \(name)Kit")
+      #expect(main.contains("\(name)Command.run("), "\(folder) does not call \(name)Command.run")
+      let library = packageRoot.appendingPathComponent("Sources/Lab/\(name)Kit").path
+      #expect(manager.fileExists(atPath: library), "no library Sources/Lab/\(name)Kit")
+    }
+  }
+
+  @Test(
+    "the bench's code calls a design a bench observable, never a subject, as the name table says")
+  func benchSaysBenchObservable() throws {
+    let manager = FileManager.default
+    var offenders: [String] = []
+    for folder in ["Sources/Lab/StageBench", "Sources/Lab/DesignCatalog", "Tests/StageBenchTests"] {
+      let url = packageRoot.appendingPathComponent(folder)
+      for file in try manager.contentsOfDirectory(atPath: url.path) where file.hasSuffix(".swift") {
+        let text = try String(contentsOf: url.appendingPathComponent(file), encoding: .utf8)
+        if text.range(of: #"\b[A-Za-z]*[Ss]ubject\b"#, options: .regularExpression) != nil {
+          offenders.append("\(folder)/\(file)")
+        }
+      }
+    }
+    #expect(offenders.isEmpty, "\(offenders)")
+  }
 }

@@ -335,7 +335,7 @@ struct WorkshopExecutableTests {
       try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     let exercises = try #require(object["exercises"] as? [[String: Any]])
     #expect(exercises.count == 1)
-    let scenarios = try #require(exercises.first?["scenarios"] as? [[String: Any]])
+    let scenarios = try #require(exercises.first?["criteria"] as? [[String: Any]])
     #expect(scenarios.count >= 2)
     for scenario in scenarios {
       #expect(["holds", "flaw"].contains(scenario["verdict"] as? String))

@@ -1,6 +1,6 @@
 import CommandSupport
 import Foundation
-import KeepingScore
+import KeepingScoreKit
 import Stage4Options
 import Support
 import TestSupport

@@ -1,5 +1,5 @@
 import Foundation
-import KeepingScore
+import KeepingScoreKit
 import Stage4Options
 import Testing
 

@@ -10,7 +10,7 @@ import TestSupport
 import Testing
 
 /// A design that skips every other callback: the bench must refuse its figures.
-private final class SkippingSubject: BenchSubject {
+private final class SkippingBenchObservable: BenchObservable {
   var observers: [(Int) -> Void] = []
   var calls = 0
 
@@ -47,7 +47,7 @@ private let countingIsActive = allocation_counter_is_active() != 0
 struct BenchTests {
   @Test("--quick produces every table, with a row for every stage and reference")
   func quickStructure() throws {
-    let result = CommandRun { CompareStages.run(["bench", "--quick"], io: $0) }
+    let result = CommandRun { CompareStagesCommand.run(["bench", "--quick"], io: $0) }
     #expect(result.status == .success)
     // The harness, the two baselines, then each design's contenders in catalog order.
     let expectedRows = Design.contenders.map(\.name)
@@ -68,7 +68,9 @@ struct BenchTests {
 
   @Test("JSON carries the same figures, for every contender and size")
   func quickJSON() throws {
-    let result = CommandRun { CompareStages.run(["bench", "--quick", "--format", "json"], io: $0) }
+    let result = CommandRun {
+      CompareStagesCommand.run(["bench", "--quick", "--format", "json"], io: $0)
+    }
     #expect(result.status == .success)
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -107,7 +109,7 @@ struct BenchTests {
       .appendingPathComponent("bench-charts-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let result = CommandRun {
-      CompareStages.run(["bench", "--quick", "--chart", folder.path], io: $0)
+      CompareStagesCommand.run(["bench", "--quick", "--chart", folder.path], io: $0)
     }
     #expect(result.status == .success)
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
@@ -132,7 +134,7 @@ struct BenchTests {
   @Test("--chart into a folder that cannot be made fails at once, with one line and exit 64")
   func chartFolderThatCannotBeMade() {
     let result = CommandRun {
-      CompareStages.run(["bench", "--quick", "--chart", "/proc/no-such-folder"], io: $0)
+      CompareStagesCommand.run(["bench", "--quick", "--chart", "/proc/no-such-folder"], io: $0)
     }
     #expect(result.status == .usage)
     #expect(result.output.isEmpty)
@@ -146,7 +148,7 @@ struct BenchTests {
   @Test("markdown: one table per measurement")
   func quickMarkdown() {
     let result = CommandRun {
-      CompareStages.run(["bench", "--quick", "--format", "markdown"], io: $0)
+      CompareStagesCommand.run(["bench", "--quick", "--format", "markdown"], io: $0)
     }
     let output = result.output
     #expect(output.contains("**Fan-out: nanoseconds per observer callback"))
@@ -156,20 +158,22 @@ struct BenchTests {
 
   @Test("a debug build warns, in one line on stderr, that timings need -c release")
   func debugWarning() {
-    let result = CommandRun { CompareStages.run(["bench", "--quick"], io: $0, isDebugBuild: true) }
+    let result = CommandRun {
+      CompareStagesCommand.run(["bench", "--quick"], io: $0, isDebugBuild: true)
+    }
     #expect(
       result.error
         == "compare-stages: this is a debug build; timings are only meaningful with "
         + "'swift run -c release compare-stages bench'\n")
     let release = CommandRun {
-      CompareStages.run(["bench", "--quick"], io: $0, isDebugBuild: false)
+      CompareStagesCommand.run(["bench", "--quick"], io: $0, isDebugBuild: false)
     }
     #expect(release.error.isEmpty)
   }
 
   @Test("a running sum that is wrong fails the bench loudly")
   func wrongSumFails() {
-    let skipping = Contender(name: "skipping", make: { SkippingSubject() })
+    let skipping = Contender(name: "skipping", make: { SkippingBenchObservable() })
     #expect {
       try Bench.run(sizes: .quick, contenders: [skipping])
     } throws: { error in

@@ -14,7 +14,7 @@ private func entry(_ grades: [ExerciseGrade]) throws -> [String: Any] {
   return try #require(exercises.first)
 }
 
-/// Every key path in a JSON value, arrays flattened: "exercises[].scenarios[].detail".
+/// Every key path in a JSON value, arrays flattened: "exercises[].criteria[].detail".
 private func keyPaths(of value: Any, prefix: String = "") -> Set<String> {
   if let object = value as? [String: Any] {
     return object.reduce(into: []) { paths, entry in
@@ -66,7 +66,7 @@ struct WorkshopJSONTests {
     #expect(entry["status"] as? String == "graded")
     #expect(entry["statusDetail"] == nil)
     #expect(entry["compilerErrors"] == nil)
-    let scenarios = try #require(entry["scenarios"] as? [[String: Any]])
+    let scenarios = try #require(entry["criteria"] as? [[String: Any]])
     #expect(scenarios.count == grade.results.count)
     for (scenario, result) in zip(scenarios, grade.results) {
       #expect(Set(scenario.keys) == ["name", "verdict", "aimed", "detail", "ran"])
@@ -87,7 +87,7 @@ struct WorkshopJSONTests {
     #expect(entry["status"] as? String == "does-not-compile")
     #expect(entry["compilerErrors"] as? [String] == errors.split(separator: "\n").map(String.init))
     #expect((entry["statusDetail"] as? String)?.contains("does not compile") == true)
-    let scenarios = try #require(entry["scenarios"] as? [[String: Any]])
+    let scenarios = try #require(entry["criteria"] as? [[String: Any]])
     #expect(scenarios.count == exercise.criteria.count)
     for scenario in scenarios {
       #expect(scenario["ran"] as? Bool == false)
@@ -107,7 +107,7 @@ struct WorkshopJSONTests {
     let entry = try entry([IsolatedGrading.grade(exercise, command: [child.path])])
     #expect(entry["status"] as? String == "graded")
     #expect(entry["statusDetail"] == nil)
-    let scenarios = try #require(entry["scenarios"] as? [[String: Any]])
+    let scenarios = try #require(entry["criteria"] as? [[String: Any]])
     #expect(scenarios.allSatisfy { $0["ran"] as? Bool == true })
     let detail = try #require(scenarios[2]["detail"] as? String)
     #expect(detail.hasPrefix("while it ran, the program crashed (signal \(SIGILL))"), "\(detail)")
@@ -125,7 +125,7 @@ struct WorkshopJSONTests {
     let entry = try entry([grade])
     #expect(entry["status"] as? String == "timed-out")
     #expect((entry["statusDetail"] as? String)?.contains("2.5 seconds") == true)
-    let scenarios = try #require(entry["scenarios"] as? [[String: Any]])
+    let scenarios = try #require(entry["criteria"] as? [[String: Any]])
     #expect(scenarios.first?["ran"] as? Bool == true, "the hung one ran, and got its ✗")
     #expect(scenarios.last?["ran"] as? Bool == false)
   }

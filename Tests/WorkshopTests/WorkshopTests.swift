@@ -84,7 +84,7 @@ struct SolutionTests {
 }
 
 @Suite("Workshop: the catalogue")
-struct ExerciseCatalogueTests {
+struct ExerciseListTests {
   @Test("exercises are numbered 1, 2, 3… and each slug starts with its number")
   func numbering() {
     #expect(Exercise.all.map(\.number) == Array(1...Exercise.all.count))
@@ -240,7 +240,7 @@ struct WorkshopCommandTests {
     #expect(output.contains("Solved. Read next: \(exercise.next.path)"))
   }
 
-  @Test("JSON: exercises with number, slug, title, chapter, solved, status and their scenarios")
+  @Test("JSON: exercises with number, slug, title, chapter, solved, status and their criteria")
   func json() throws {
     let result = workshop(["--format", "json"])
     let object = try #require(
@@ -250,13 +250,13 @@ struct WorkshopCommandTests {
     #expect(exercises.count == Exercise.all.count)
     for (entry, exercise) in zip(exercises, Exercise.all) {
       #expect(
-        Set(entry.keys) == ["number", "slug", "title", "chapter", "solved", "status", "scenarios"])
+        Set(entry.keys) == ["number", "slug", "title", "chapter", "solved", "status", "criteria"])
       #expect(entry["status"] as? String == "graded")
       #expect(entry["number"] as? Int == exercise.number)
       #expect(entry["slug"] as? String == exercise.slug)
       #expect(entry["chapter"] as? Int == exercise.chapter.number.chapter)
       #expect(entry["solved"] as? Bool == true)
-      let scenarios = try #require(entry["scenarios"] as? [[String: Any]])
+      let scenarios = try #require(entry["criteria"] as? [[String: Any]])
       #expect(scenarios.count == exercise.criteria.count)
       for scenario in scenarios {
         #expect(Set(scenario.keys) == ["name", "verdict", "aimed", "detail", "ran"])

@@ -105,7 +105,7 @@ protocol TunedVersion: AnyObject, Sendable {
 
 /// One version behind the bench's interface, through its token API, as `compare-stages
 /// --bench` measures stage 5.
-final class VersionBench<Version: TunedVersion>: BenchSubject {
+final class VersionBench<Version: TunedVersion>: BenchObservable {
   let observable = Version(0)
 
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
@@ -122,7 +122,7 @@ final class VersionBench<Version: TunedVersion>: BenchSubject {
 
 /// The tuned module called from generic code that is never specialized: the code a caller in
 /// another module runs when the module's generic methods are not `@inlinable`.
-final class UnspecializedBench: BenchSubject {
+final class UnspecializedBench: BenchObservable {
   let observable = Stage5Tuned.Observable(0)
 
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {

@@ -76,7 +76,7 @@ extension Design {
     addingCapabilities: Set<ObservableDesign.Capability> = [],
     documentedFlaws: Set<Scenario.Name>, graph: ReferenceGraph,
     allocationsPerSet: @escaping @Sendable (_ observers: Int) -> Double = { _ in 0 }
-  ) -> Design where Adapter.Observable: BenchSubject {
+  ) -> Design where Adapter.Observable: BenchObservable {
     let module = String(String(reflecting: Adapter.Observable.self).prefix { $0 != "." })
     let descriptor = ObservableDesign(
       id: "\(number)", name: "stage \(number)", shortName: shortName, title: title,
@@ -98,11 +98,11 @@ extension Design {
       })
   }
 
-  /// A platform's reference, measured by the bench through `subject`.
+  /// A platform's reference, measured by the bench through the observable `bench` makes.
   static func reference(
-    _ descriptor: ObservableDesign, subject: @escaping @Sendable () -> any BenchSubject
+    _ descriptor: ObservableDesign, bench: @escaping @Sendable () -> any BenchObservable
   ) -> Design {
-    Design(descriptor: descriptor, contenders: [Contender(descriptor, make: subject)])
+    Design(descriptor: descriptor, contenders: [Contender(descriptor, make: bench)])
   }
 }
 
@@ -113,7 +113,7 @@ extension Contender {
   init(
     _ design: ObservableDesign, name: String? = nil,
     allocationsPerSet: (@Sendable (_ observers: Int) -> Double)? = nil,
-    make: @escaping @Sendable () -> any BenchSubject
+    make: @escaping @Sendable () -> any BenchObservable
   ) {
     self.init(
       name: name ?? design.name, stage: design.stageNumber,
@@ -124,10 +124,10 @@ extension Contender {
   }
 }
 
-/// A stage's observable is its own bench subject, so that a set calls its setter directly, as
+/// A stage's observable is its own bench observable, so that a set calls its setter directly, as
 /// every other contender's does: its conformance, in the stage's file, says how it subscribes,
 /// and how it unsubscribes if it can.
-extension BenchSubject where Self: AdaptableObservable {
+extension BenchObservable where Self: AdaptableObservable {
   /// A stage with no removal does nothing: the bench releases the owner instead.
   package func unsubscribe(_ owner: BenchOwner, index: Int) {}
 

@@ -23,7 +23,7 @@ extension Design {
       ],
       isSendable: ObservableDesign.isSendable(NotificationCenter.self),
       makeObservable: { NotificationCenterAdapter($0) })
-  ) { NotificationCenterSubject() }
+  ) { NotificationCenterBenchObservable() }
 }
 
 /// A value whose sets are posted on a private `NotificationCenter`, the new value in `userInfo`.
@@ -65,8 +65,8 @@ final class NotificationCenterAdapter: ScenarioObservable {
 }
 
 /// Foundation's NotificationCenter: block observers on a private center; each reads the new
-/// value from the subject the notification names.
-private final class NotificationCenterSubject: BenchSubject {
+/// value from the observable the notification names.
+private final class NotificationCenterBenchObservable: BenchObservable {
   let center = NotificationCenter()
   let name = Notification.Name("ValueDidChange")
   // Read only by blocks the bench's one thread runs, inside post.

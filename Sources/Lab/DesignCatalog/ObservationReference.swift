@@ -28,7 +28,7 @@ extension Design {
       ],
       isSendable: ObservableDesign.isSendable(ObservedValue.self),
       makeObservable: { ObservationAdapter($0) })
-  ) { ObservationSubject() }
+  ) { ObservationBenchObservable() }
 }
 
 /// The observed value, as an `@Observable` class.
@@ -86,7 +86,7 @@ final class WeakModel: @unchecked Sendable {
 
 /// Swift's Observation: an `@Observable` model, each observer re-arming
 /// `withObservationTracking` in its `onChange`, which fires once, before the write.
-private final class ObservationSubject: BenchSubject {
+private final class ObservationBenchObservable: BenchObservable {
   let model = ObservedValue(0)
 
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {

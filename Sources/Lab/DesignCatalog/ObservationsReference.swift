@@ -10,7 +10,7 @@ extension Design {
   @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   package static let observations: Design = {
     // The one thread the design's consumers run on: made here, and handed to every observable
-    // and bench subject the design makes.
+    // and bench observable the design makes.
     let consumers = DedicatedExecutor()
     var design = reference(
       ObservableDesign(
@@ -30,7 +30,7 @@ extension Design {
         ],
         isSendable: ObservableDesign.isSendable(ObservedValue.self),
         makeObservable: { ObservationsAdapter($0, executor: consumers) })
-    ) { ObservationsSubject(executor: consumers) }
+    ) { ObservationsBenchObservable(executor: consumers) }
     design.contenders[0].deliversOnAnotherThread = true
     return design
   }()
@@ -127,7 +127,7 @@ extension DedicatedExecutor {
 /// dedicated executor, so that a set can wait until every consumer has added the value it was
 /// handed. Every value is delivered because each set waits; an app that does not wait gets the
 /// latest value, coalesced.
-private final class ObservationsSubject: BenchSubject {
+private final class ObservationsBenchObservable: BenchObservable {
   let executor: DedicatedExecutor
   /// The model, carried to the executor's thread: made here, then touched only there.
   let carried = SingleThreaded(ObservedValue(0))

@@ -29,7 +29,7 @@ extension Design {
         + "a weak capture breaks the red edge."))
 }
 
-extension Stage1Closures.Observable: AdaptableObservable, AppendOnlyObservable, BenchSubject
+extension Stage1Closures.Observable: AdaptableObservable, AppendOnlyObservable, BenchObservable
 where Value == Int {
   package func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) { bindObserver { sum.add($0) } }
 }

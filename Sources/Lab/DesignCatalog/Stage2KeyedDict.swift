@@ -29,7 +29,7 @@ extension Design {
         + "that forgets leaks as in stage 1."))
 }
 
-extension Stage2KeyedDict.Observable: AdaptableObservable, KeyedObservable, BenchSubject
+extension Stage2KeyedDict.Observable: AdaptableObservable, KeyedObservable, BenchObservable
 where Value == Int {
   package func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     bindObserver(forKey: "observer \(index)") { sum.add($0) }

@@ -31,7 +31,7 @@ extension Design {
         + "never gets the chance to become nil."))
 }
 
-extension Stage3WeakRefs.Observable: AdaptableObservable, WeakObservable, BenchSubject
+extension Stage3WeakRefs.Observable: AdaptableObservable, WeakObservable, BenchObservable
 where Value == Int {
   package func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     bindObserver(owner) { sum.add($0) }

@@ -34,7 +34,7 @@ extension Design {
     allocationsPerSet: { 2 * ((log2(Double($0))).rounded(.up) + 1) })
 }
 
-extension Stage4Options.Observable: AdaptableObservable, OptionsObservable, BenchSubject
+extension Stage4Options.Observable: AdaptableObservable, OptionsObservable, BenchObservable
 where Value == Int {
   package func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
     addObserver(owner) { value, _ in sum.add(value) }

@@ -186,7 +186,7 @@ final class ConcurrencyAdapter<Observable: Stage5Observable>: ScenarioObservable
 ///
 /// `onMainActor`: handlers isolated to the main actor, subscribed and set on the main actor, the
 /// path a `@MainActor` screen's label takes. Its handler is called at once.
-final class ConcurrencyBench<Observable: Stage5Observable>: BenchSubject {
+final class ConcurrencyBench<Observable: Stage5Observable>: BenchObservable {
   let observable = Observable(0)
   let onMainActor: Bool
 

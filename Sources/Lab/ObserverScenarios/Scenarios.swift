@@ -27,11 +27,11 @@ extension Scenario {
       sized for those.
       """,
     chapter: TutorialChapter.closures.path
-  ) { subject in
-    let received = deliveries(to: subject, setting: 1...5).compactMap(\.newValue)
+  ) { design in
+    let received = deliveries(to: design, setting: 1...5).compactMap(\.newValue)
     let reason =
-      subject.has(.deliversBeforeWrite)
-      ? subject.notes[.deliversEveryChange].map { ": \($0)" }
+      design.has(.deliversBeforeWrite)
+      ? design.notes[.deliversEveryChange].map { ": \($0)" }
         ?? ": observers run before the write, so the value read there is the one being replaced"
       : ""
     return received == [1, 2, 3, 4, 5]
@@ -60,13 +60,13 @@ extension Scenario {
       a freed slot calls a newcomer before older observers.
       """,
     chapter: TutorialChapter.keyedDict.path
-  ) { subject in
+  ) { design in
     let (observableCount, observerCount, leaving) = (20, 64, 8)
     let tracker = LifetimeTracker()
     var outOfOrder = 0
     for _ in 0..<observableCount {
       var owners: [ScenarioOwner?] = tracker.makeOwners(observerCount)
-      let observable = subject.makeObservable(0)
+      let observable = design.makeObservable(0)
       let calls = ValueLog<String>()
       func subscribe(_ owner: ScenarioOwner) {
         let name = owner.name
@@ -85,7 +85,7 @@ extension Scenario {
       for index in stride(
         from: observerCount / leaving - 1, to: observerCount, by: observerCount / leaving)
       {
-        if subject.has(.unsubscribe) {
+        if design.has(.unsubscribe) {
           observable.unsubscribe(ScenarioSubscription(owner: owners[index]!) { _ in })
         }
         owners[index] = nil
@@ -106,7 +106,7 @@ extension Scenario {
       : .flaw(
         "call order differed from subscription order on \(outOfOrder) of \(observableCount) "
           + "observables of \(observerCount) observers, \(leaving) of them newcomers"
-          + (subject.identity == .key ? ": the dictionary picks the order" : ""))
+          + (design.identity == .key ? ": the dictionary picks the order" : ""))
   }
 
   static let releasedObserverNotCalled = Scenario(
@@ -124,9 +124,9 @@ extension Scenario {
       (`storeInOwner`), as app code keeps an `AnyCancellable` or a `DisposeBag`.
       """,
     chapter: TutorialChapter.weakRefs.path
-  ) { subject in
+  ) { design in
     let tracker = LifetimeTracker()
-    let observable = subject.makeObservable(0)
+    let observable = design.makeObservable(0)
     let log = ValueLog<Int>()
     var owner: ScenarioOwner? = tracker.makeOwner()
     observable.subscribe(ScenarioSubscription(owner: owner!) { log.append($0.newValue) })
@@ -140,12 +140,12 @@ extension Scenario {
       return .holds("the closure stopped once its owner was freed: received 1, not 2")
     }
     let reason =
-      subject.notes[.releasedObserverNotCalled]
+      design.notes[.releasedObserverNotCalled]
       ?? {
-        switch subject.identity {
-        case .none: "the \(noun(subject)) never learns who subscribed"
+        switch design.identity {
+        case .none: "the \(noun(design)) never learns who subscribed"
         case .key: "a key cannot tell whether its owner still lives"
-        case .object: "the \(noun(subject)) did not check its weak reference"
+        case .object: "the \(noun(design)) did not check its weak reference"
         }
       }()
     return .flaw("the closure still ran for 2 after its owner was freed: \(reason)")
@@ -165,8 +165,8 @@ extension Scenario {
       per subscription, rather than all of them, is left with hundreds.
       """,
     chapter: TutorialChapter.weakRefs.path
-  ) { subject in
-    afterReleasing1000Owners(on: subject) { observable, tracker in
+  ) { design in
+    afterReleasing1000Owners(on: design) { observable, tracker in
       observable.value = 1
       let newcomer = tracker.makeOwner(name: "newcomer")
       observable.subscribe(ScenarioSubscription(owner: newcomer) { _ in })
@@ -193,8 +193,8 @@ extension Scenario {
       has hundreds, and three sets rather than one catch a cleaning put off by one set.
       """,
     chapter: TutorialChapter.options.path
-  ) { subject in
-    afterReleasing1000Owners(on: subject) { observable, _ in
+  ) { design in
+    afterReleasing1000Owners(on: design) { observable, _ in
       for value in 1...3 {
         observable.value = value
       }
@@ -219,15 +219,15 @@ extension Scenario {
       under way; a second cannot.
       """,
     chapter: TutorialChapter.keyedDict.path
-  ) { subject in
-    if let reason = subject.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
+  ) { design in
+    if let reason = design.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
     let owner = LifetimeTracker().makeOwner()
-    let observable = subject.makeObservable(0)
+    let observable = design.makeObservable(0)
     let log = ValueLog<Int>()
     let subscription = ScenarioSubscription(owner: owner) { log.append($0.newValue) }
     observable.subscribe(subscription)
     observable.value = 1
-    if subject.has(.unsubscribe) {
+    if design.has(.unsubscribe) {
       observable.unsubscribe(subscription)
     }
     observable.value = 2
@@ -235,7 +235,7 @@ extension Scenario {
     if log.entries == [1] {
       return .holds("after unsubscribing, no more calls: received 1 only")
     }
-    return subject.has(.unsubscribe)
+    return design.has(.unsubscribe)
       ? .flaw("still called after unsubscribing: received \(list(log.entries))")
       : .flaw(
         "no way to unsubscribe: received \(list(log.entries)) though the owner wanted out after 1")
@@ -255,23 +255,23 @@ extension Scenario {
       number of observers.
       """,
     chapter: TutorialChapter.keyedDict.path
-  ) { subject in
-    if let reason = subject.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
-    let observable = subject.makeObservable(0)
+  ) { design in
+    if let reason = design.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
+    let observable = design.makeObservable(0)
     let freed = strongCaptureFreed(from: observable) { subscription in
       observable.value = 1
-      if subject.has(.unsubscribe) {
+      if design.has(.unsubscribe) {
         observable.unsubscribe(subscription)
       }
     }
     if freed {
-      return .holds("the owner was freed once unsubscribed and dropped" + handedNote(subject))
+      return .holds("the owner was freed once unsubscribed and dropped" + handedNote(design))
     }
-    return subject.has(.unsubscribe)
+    return design.has(.unsubscribe)
       ? .flaw("the owner is still alive after unsubscribing and dropping it")
       : .flaw(
         "no way to unsubscribe: the stored closure keeps its owner alive"
-          + (subject.has(.storedEntryCount)
+          + (design.has(.storedEntryCount)
             ? " (\(entries(observable.storedEntryCount)) stored)" : ""))
   }
 
@@ -290,12 +290,12 @@ extension Scenario {
       entries lazily its chance to let go.
       """,
     chapter: TutorialChapter.weakRefs.path
-  ) { subject in
-    let observable = subject.makeObservable(0)
+  ) { design in
+    let observable = design.makeObservable(0)
     if strongCaptureFreed(from: observable, afterDropping: { observable.value = 1 }) {
-      return .holds("the owner was freed once dropped" + handedNote(subject))
+      return .holds("the owner was freed once dropped" + handedNote(design))
     }
-    let weakNote = subject.identity == .object ? ", weak entry or not" : ""
+    let weakNote = design.identity == .object ? ", weak entry or not" : ""
     return .flaw(
       "the owner is still alive after it was dropped and 1 more set: the stored closure "
         + "captures it\(weakNote)")
@@ -314,10 +314,10 @@ extension Scenario {
       keyed by name does.
       """,
     chapter: TutorialChapter.keyedDict.path
-  ) { subject in
+  ) { design in
     let tracker = LifetimeTracker()
     let (first, second) = (tracker.makeOwner(name: "first"), tracker.makeOwner(name: "second"))
-    let observable = subject.makeObservable(0)
+    let observable = design.makeObservable(0)
     let calls = ValueLog<String>()
     for owner in [first, second] {
       let name = owner.name
@@ -332,7 +332,7 @@ extension Scenario {
     return withExtendedLifetime((first, second)) {
       switch (calls.entries.contains("first"), calls.entries.contains("second")) {
       case (true, true):
-        subject.identity == .none
+        design.identity == .none
           ? .holds("both called: no keys, nothing to collide")
           : .holds("both called: each is told apart by its object, not by a name")
       case (false, true):
@@ -357,9 +357,9 @@ extension Scenario {
       idea of the same observer; its adapter marks the scenario not applicable.
       """,
     chapter: TutorialChapter.weakRefs.path
-  ) { subject in
+  ) { design in
     let owner = LifetimeTracker().makeOwner()
-    let observable = subject.makeObservable(0)
+    let observable = design.makeObservable(0)
     let log = ValueLog<Int>()
     for _ in 1...2 {
       observable.subscribe(
@@ -368,14 +368,14 @@ extension Scenario {
     observable.value = 1
     let calls = log.entries.count
     return withExtendedLifetime(owner) {
-      switch (calls, subject.identity) {
+      switch (calls, design.identity) {
       case (1, .key): .holds("called once: the second bind under its key replaced the first")
       case (1, _): .holds("called once: subscribing again replaced its first subscription")
       case (_, .none):
         .flaw(
           "called \(calls) times for one change: both closures are stored, nothing tells them apart"
         )
-      case (_, _) where subject.has(.storedEntryCount):
+      case (_, _) where design.has(.storedEntryCount):
         .flaw(
           "called \(calls) times for one change: \(entries(observable.storedEntryCount)) stored for one owner"
         )
@@ -397,12 +397,12 @@ extension Scenario {
       One observer: the option exists or it does not.
       """,
     chapter: TutorialChapter.options.path
-  ) { subject in
-    if let reason = subject.inapplicability(for: .initialValue) { return .notApplicable(reason) }
-    let received = deliveries(to: subject, holding: 42, asking: \.wantsInitial, setting: [])
+  ) { design in
+    if let reason = design.inapplicability(for: .initialValue) { return .notApplicable(reason) }
+    let received = deliveries(to: design, holding: 42, asking: \.wantsInitial, setting: [])
     return if received == [.initial(42)] {
       .holds("received the current value 42 on subscribing, as it asked")
-    } else if subject.has(.initialValue) {
+    } else if design.has(.initialValue) {
       .flaw("received \(received) on subscribing, though .initial was asked for")
     } else {
       .flaw("no option to ask for it: nothing received until the first set")
@@ -421,12 +421,12 @@ extension Scenario {
       One observer and one set: the option exists or it does not.
       """,
     chapter: TutorialChapter.options.path
-  ) { subject in
-    if let reason = subject.inapplicability(for: .oldValue) { return .notApplicable(reason) }
-    let received = deliveries(to: subject, asking: \.wantsOld, setting: [1])
+  ) { design in
+    if let reason = design.inapplicability(for: .oldValue) { return .notApplicable(reason) }
+    let received = deliveries(to: design, asking: \.wantsOld, setting: [1])
     return if received.contains(.old(0)) {
       .holds("received the previous value 0, then the new value 1")
-    } else if subject.has(.oldValue) {
+    } else if design.has(.oldValue) {
       .flaw("received \(received), no old value, though .old was asked for")
     } else {
       .flaw("no option to ask for it: received only the new value 1")
@@ -449,13 +449,13 @@ extension Scenario {
       whatever order the design calls them in.
       """,
     chapter: TutorialChapter.concurrency.path
-  ) { subject in
-    if let reason = subject.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
-    guard subject.has(.unsubscribe) else {
+  ) { design in
+    if let reason = design.inapplicability(for: .unsubscribe) { return .notApplicable(reason) }
+    guard design.has(.unsubscribe) else {
       return .flaw("no way to unsubscribe, during a notification or ever")
     }
     let owners = LifetimeTracker().makeOwners(50)
-    let observable = subject.makeObservable(0)
+    let observable = design.makeObservable(0)
     var removalDone = false
     var lateCalls = 0
     for owner in owners {
@@ -503,8 +503,8 @@ extension Scenario {
       depend on how the design stores them.
       """,
     chapter: TutorialChapter.concurrency.path
-  ) { subject in
-    correctedInsideACallback(subject) { observers, received in
+  ) { design in
+    correctedInsideACallback(design) { observers, received in
       let stale = received.count { $0.last != 2 }
       return stale == 0
         ? .holds("all \(observers) observers ended on the final value 2")
@@ -519,10 +519,10 @@ extension Scenario {
   /// observable ends on 2, `judge` is handed the number of observers and the values each
   /// received, in order, while the owners still live.
   private static func correctedInsideACallback(
-    _ subject: ObservableDesign, judge: (_ observers: Int, _ received: [[Int]]) -> Outcome
+    _ design: ObservableDesign, judge: (_ observers: Int, _ received: [[Int]]) -> Outcome
   ) -> Outcome {
     let owners = LifetimeTracker().makeOwners(16)
-    let observable = subject.makeObservable(0)
+    let observable = design.makeObservable(0)
     let logs = owners.map { _ in ValueLog<Int>() }
     var corrected = false
     for (owner, log) in zip(owners, logs) {
@@ -567,8 +567,8 @@ extension Scenario {
       so it does not depend on how the design stores them.
       """,
     chapter: TutorialChapter.concurrency.path
-  ) { subject in
-    correctedInsideACallback(subject) { observers, received in
+  ) { design in
+    correctedInsideACallback(design) { observers, received in
       let wrong = received.count { $0 != [1, 2] }
       if wrong == 0 {
         return .holds("all \(observers) observers received 1, then 2, once each")
@@ -604,11 +604,11 @@ extension Scenario {
       no size: a question put to the compiler.
       """,
     chapter: TutorialChapter.concurrency.path
-  ) { subject in
-    subject.isSendable
-      ? .holds("\(subject.typeName) is Sendable: threads may share it")
+  ) { design in
+    design.isSendable
+      ? .holds("\(design.typeName) is Sendable: threads may share it")
       : .flaw(
-        "\(subject.typeName) is not Sendable: sharing it across threads does not compile in "
+        "\(design.typeName) is not Sendable: sharing it across threads does not compile in "
           + "Swift 6 mode")
   }
 }
@@ -619,12 +619,12 @@ extension Scenario {
 /// name, and are all released; `then` goes on with the observable and the owners' tracker. A
 /// flaw when some owners outlive their release, kept alive by the observable.
 private func afterReleasing1000Owners(
-  on subject: ObservableDesign,
+  on design: ObservableDesign,
   then: (any ScenarioObservable, LifetimeTracker) -> Outcome
 ) -> Outcome {
-  if let reason = uncounted(subject) { return .notApplicable(reason) }
+  if let reason = uncounted(design) { return .notApplicable(reason) }
   let tracker = LifetimeTracker()
-  let observable = subject.makeObservable(0)
+  let observable = design.makeObservable(0)
   var owners = tracker.makeOwners(1_000)
   for owner in owners {
     observable.subscribe(ScenarioSubscription(owner: owner) { _ in })
@@ -638,14 +638,14 @@ private func afterReleasing1000Owners(
   return then(observable, tracker)
 }
 
-/// What one owner receives, in order, from a fresh observable of `subject` holding `start`, when
+/// What one owner receives, in order, from a fresh observable of `design` holding `start`, when
 /// it subscribes asking for what `asking` names and the value is set to each of `values`.
 private func deliveries(
-  to subject: ObservableDesign, holding start: Int = 0,
+  to design: ObservableDesign, holding start: Int = 0,
   asking: WritableKeyPath<ScenarioSubscription, Bool>? = nil, setting values: some Sequence<Int>
 ) -> [Delivery] {
   let owner = LifetimeTracker().makeOwner()
-  let observable = subject.makeObservable(start)
+  let observable = design.makeObservable(start)
   let log = ValueLog<Delivery>()
   var subscription = ScenarioSubscription(owner: owner) { log.append($0) }
   if let asking { subscription[keyPath: asking] = true }

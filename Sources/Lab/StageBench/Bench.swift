@@ -173,28 +173,28 @@ package enum Bench {
 
   // MARK: - Measurements
 
-  /// A fresh subject with `observers` observers, warmed up by one set of 0 (which adds nothing
-  /// to the sum). Keep the owners alive for as long as the subject is measured.
+  /// A fresh observable with `observers` observers, warmed up by one set of 0 (which adds nothing
+  /// to the sum). Keep the owners alive for as long as the observable is measured.
   private static func subscribed(_ contender: Contender, observers: Int) -> (
-    subject: any BenchSubject, sum: Sum, owners: [BenchOwner]
+    observable: any BenchObservable, sum: Sum, owners: [BenchOwner]
   ) {
-    let subject = contender.make()
+    let observable = contender.make()
     let sum = Sum(0)
     let owners = (0..<observers).map { _ in BenchOwner() }
     for (index, owner) in owners.enumerated() {
-      subject.subscribe(owner, index: index, sum: sum)
+      observable.subscribe(owner, index: index, sum: sum)
     }
-    subject.set(0)
-    return (subject, sum, owners)
+    observable.set(0)
+    return (observable, sum, owners)
   }
 
   /// Nanoseconds for `sets` sets reaching `observers` observers, the sum checked.
   private static func timeFanOut(_ contender: Contender, observers: Int, sets: Int) throws -> Double
   {
-    let (subject, sum, owners) = subscribed(contender, observers: observers)
+    let (observable, sum, owners) = subscribed(contender, observers: observers)
     let start = clock.now
     for value in 1...sets {
-      subject.set(value)
+      observable.set(value)
     }
     let elapsed = clock.now - start
     try check(sum, contender, observers: observers, values: 1...sets)
@@ -204,15 +204,15 @@ package enum Bench {
 
   /// Heap allocations per set, once subscribed and warmed up: those of 64 sets, divided by 64.
   package static func allocationsPerSet(_ contender: Contender, observers: Int) throws -> Double {
-    let (subject, sum, owners) = subscribed(contender, observers: observers)
+    let (observable, sum, owners) = subscribed(contender, observers: observers)
     let sets = 64
-    let elsewhereBefore = subject.countersElsewhere().allocations
+    let elsewhereBefore = observable.countersElsewhere().allocations
     let before = allocation_counter_allocations()
     for value in 1...sets {
-      subject.set(value)
+      observable.set(value)
     }
     let after = allocation_counter_allocations()
-    let elsewhereAfter = subject.countersElsewhere().allocations
+    let elsewhereAfter = observable.countersElsewhere().allocations
     try check(sum, contender, observers: observers, values: 1...sets)
     withExtendedLifetime(owners) {}
     let counted = UInt64(after - before) + (elsewhereAfter - elsewhereBefore)
@@ -222,19 +222,19 @@ package enum Bench {
   /// Milliseconds to add `observers` observers one at a time, then remove them (or release
   /// their owners, for a design without removal) one at a time, in the order they came.
   private static func churnTime(_ contender: Contender, observers: Int) -> Double {
-    let subject = contender.make()
+    let observable = contender.make()
     let sum = Sum(0)
     var owners: [BenchOwner?] = (0..<observers).map { _ in BenchOwner() }
     let start = clock.now
     for index in 0..<observers {
-      subject.subscribe(owners[index]!, index: index, sum: sum)
+      observable.subscribe(owners[index]!, index: index, sum: sum)
     }
     for index in 0..<observers {
-      if contender.canUnsubscribe { subject.unsubscribe(owners[index]!, index: index) }
+      if contender.canUnsubscribe { observable.unsubscribe(owners[index]!, index: index) }
       owners[index] = nil
     }
     let elapsed = clock.now - start
-    withExtendedLifetime(subject) {}
+    withExtendedLifetime(observable) {}
     return nanoseconds(elapsed) / 1e6
   }
 
@@ -242,15 +242,15 @@ package enum Bench {
   private static func bytesPerObserver(_ contender: Contender, observers: Int) -> Double {
     let owners = (0..<observers).map { _ in BenchOwner() }
     let sum = Sum(0)
-    let subject = contender.make()
-    let elsewhereBefore = subject.countersElsewhere().liveBytes
+    let observable = contender.make()
+    let elsewhereBefore = observable.countersElsewhere().liveBytes
     let before = allocation_counter_live_bytes()
     for (index, owner) in owners.enumerated() {
-      subject.subscribe(owner, index: index, sum: sum)
+      observable.subscribe(owner, index: index, sum: sum)
     }
     let after = allocation_counter_live_bytes()
-    let elsewhereAfter = subject.countersElsewhere().liveBytes
-    withExtendedLifetime((owners, subject)) {}
+    let elsewhereAfter = observable.countersElsewhere().liveBytes
+    withExtendedLifetime((owners, observable)) {}
     let held = Int64(after - before) + (elsewhereAfter - elsewhereBefore)
     return Double(held) / Double(observers)
   }
@@ -260,23 +260,23 @@ package enum Bench {
   private static func staleSets(_ contender: Contender, released: Int) throws -> (
     first: Double, later: Double
   ) {
-    let subject = contender.make()
+    let observable = contender.make()
     let sum = Sum(0)
     let live = BenchOwner()
-    subject.subscribe(live, index: 0, sum: sum)
+    observable.subscribe(live, index: 0, sum: sum)
     do {
       let owners = (0..<released).map { _ in BenchOwner() }
       for (index, owner) in owners.enumerated() {
-        subject.subscribe(owner, index: index + 1, sum: sum)
+        observable.subscribe(owner, index: index + 1, sum: sum)
       }
     }
     var start = clock.now
-    subject.set(1)
+    observable.set(1)
     let first = nanoseconds(clock.now - start) / 1e3
     var later: [Double] = []
     for value in 2...101 {
       start = clock.now
-      subject.set(value)
+      observable.set(value)
       later.append(nanoseconds(clock.now - start) / 1e3)
     }
     withExtendedLifetime(live) {}

@@ -345,7 +345,8 @@ package enum WorkshopCommand {
       var statusDetail: String?
       /// The compiler's lines, as the text shows them; only when it does not compile.
       var compilerErrors: [String]?
-      var scenarios: [Result]
+      /// Every criterion, scenario or check, in the order graded.
+      var criteria: [Result]
     }
     struct Result: Encodable {
       var name: String
@@ -369,7 +370,7 @@ package enum WorkshopCommand {
             chapter: grade.exercise.chapter.number.chapter, solved: grade.isSolved,
             status: grade.stop?.reason.rawValue ?? "graded", statusDetail: grade.stop?.detail,
             compilerErrors: grade.buildErrors.map { $0.split(separator: "\n").map(String.init) },
-            scenarios: grade.results.map {
+            criteria: grade.results.map {
               JSONOutput.Result(
                 name: $0.criterion.name, verdict: $0.outcome.verdict, aimed: $0.aimed,
                 detail: $0.outcome.detail, ran: $0.ran)

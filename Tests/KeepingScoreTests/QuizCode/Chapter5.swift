@@ -1,4 +1,4 @@
-import TutorialDemos
+import TutorialKit
 
 extension QuizCode {
   static func chapter5(_ print: @escaping @Sendable (Any) -> Void) {

@@ -1,4 +1,4 @@
-import KeepingScore
+import KeepingScoreKit
 import Stage4Options
 
 extension QuizCode {

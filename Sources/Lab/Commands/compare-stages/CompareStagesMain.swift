@@ -2,10 +2,10 @@ import CommandSupport
 import CompareStagesKit
 import Foundation
 
-/// `swift run compare-stages`: runs ``CompareStages/run(_:io:isDebugBuild:)`` on the process's
+/// `swift run compare-stages`: runs ``CompareStagesCommand/run(_:io:isDebugBuild:)`` on the process's
 /// arguments and streams, and exits with what it returns.
 @main
-struct CompareStagesCommand {
+struct CompareStagesMain {
   static func main() {
     #if DEBUG
       let isDebugBuild = true
@@ -13,7 +13,7 @@ struct CompareStagesCommand {
       let isDebugBuild = false
     #endif
     exit(
-      CompareStages.run(
+      CompareStagesCommand.run(
         Array(CommandLine.arguments.dropFirst()), io: .standard, isDebugBuild: isDebugBuild
       ).rawValue)
   }

@@ -32,7 +32,7 @@ package final class BenchOwner {
 }
 
 /// One design, reduced to what the bench measures.
-package protocol BenchSubject: AnyObject {
+package protocol BenchObservable: AnyObject {
   /// Subscribes an observer, owned by `owner` where the design has owners, that adds each value
   /// it is given to `sum`.
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum)
@@ -46,7 +46,7 @@ package protocol BenchSubject: AnyObject {
   func countersElsewhere() -> (allocations: UInt64, liveBytes: Int64)
 }
 
-extension BenchSubject {
+extension BenchObservable {
   /// Most designs do all their work on the setting thread.
   package func countersElsewhere() -> (allocations: UInt64, liveBytes: Int64) { (0, 0) }
 }
@@ -71,7 +71,7 @@ package struct Contender: Sendable {
   /// a while afterwards, which would slow whatever is measured next on a 2-core machine.
   package var deliversOnAnotherThread = false
   /// Makes a fresh observable behind the bench's interface.
-  package var make: @Sendable () -> any BenchSubject
+  package var make: @Sendable () -> any BenchObservable
   /// The heap allocations one set makes with the given number of observers, as the design is
   /// documented to make them, or `nil` when they are measured, not documented (the platform's
   /// references). The release tests check each exactly.
@@ -80,19 +80,19 @@ package struct Contender: Sendable {
   /// The harness alone: the bench's loop and the running sum, with no observable and no call
   /// to a closure, to show what the bench itself adds to every figure.
   package static let harness = Contender(
-    name: "harness", allocationsPerSet: { _ in 0 }, make: { HarnessSubject() })
+    name: "harness", allocationsPerSet: { _ in 0 }, make: { HarnessBenchObservable() })
   /// The floor: the cheapest fan-out Swift can do for the same work.
   package static let floor = Contender(
-    name: "floor", allocationsPerSet: { _ in 0 }, make: { FloorSubject() })
+    name: "floor", allocationsPerSet: { _ in 0 }, make: { FloorBenchObservable() })
   /// A plain array of closures, as a first version is written.
   package static let closureArray = Contender(
-    name: "closure array", allocationsPerSet: { _ in 0 }, make: { ClosureArraySubject() })
+    name: "closure array", allocationsPerSet: { _ in 0 }, make: { ClosureArrayBenchObservable() })
 
   package init(
     name: String, stage: Int? = nil, deliversPreviousValue: Bool = false,
     canUnsubscribe: Bool = true, subscribingIsLinear: Bool = false,
     allocationsPerSet: (@Sendable (_ observers: Int) -> Double)? = nil,
-    make: @escaping @Sendable () -> any BenchSubject
+    make: @escaping @Sendable () -> any BenchObservable
   ) {
     self.name = name
     self.stage = stage
@@ -108,7 +108,7 @@ package struct Contender: Sendable {
 
 /// The harness alone: each set adds the value to the sum once per observer, as the observers'
 /// callbacks would, with no observable, no closure and no call in between.
-private final class HarnessSubject: BenchSubject {
+private final class HarnessBenchObservable: BenchObservable {
   var observers = 0
   /// The sum the bench subscribed with; every subscription brings the same one.
   var sum = Sum(0)
@@ -131,7 +131,7 @@ private final class HarnessSubject: BenchSubject {
 /// and the loop borrows each box from the array rather than retaining and releasing it around
 /// the call: an indirect call per observer and nothing else, no reference counting, no lock.
 /// Removal swaps the last entry into the removed one's place.
-private final class FloorSubject: BenchSubject {
+private final class FloorBenchObservable: BenchObservable {
   final class Entry {
     let call: (Int) -> Void
     let index: Int
@@ -171,7 +171,7 @@ private final class FloorSubject: BenchSubject {
 
 /// A plain array of closures, called in a loop, as a first version is written: each closure is
 /// retained and released around its call. Removal by index in a dictionary.
-private final class ClosureArraySubject: BenchSubject {
+private final class ClosureArrayBenchObservable: BenchObservable {
   var observers: [Int: (Int) -> Void] = [:]
   var ordered: [(Int) -> Void] = []
   var value = 0

@@ -1,6 +1,6 @@
 import CommandSupport
 import Foundation
-import TutorialDemos
+import TutorialKit
 
 /// `swift run tutorial N`: runs ``TutorialCommand/run(_:io:)`` on the process's arguments and
 /// streams, and exits with what it returns.

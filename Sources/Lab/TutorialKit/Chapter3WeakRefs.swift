@@ -2,7 +2,7 @@ import Stage3WeakRefs
 
 extension Demo {
   /// Chapter 3: a released screen is skipped, its entry stays, and a strong capture leaks.
-  func informationAge() {
+  func weakRefs() {
     let message = Observable("Welcome")
     var detail: Screen? = Screen("detail")
     message.bindObserver(detail!) { [weak detail] text in
@@ -30,14 +30,14 @@ extension Demo {
     )
 
     print("")
-    informationAgeNestedSet()
+    weakRefsNestedSet()
 
     print("")
     subscriptionCenter()
   }
 
   /// Chapter 3: a closure that sets the value, delivered as the article's `notify()` does.
-  func informationAgeNestedSet() {
+  func weakRefsNestedSet() {
     let score = Observable(0)
     let (a, b, c) = (Screen("A"), Screen("B"), Screen("C"))
     var received: [String] = []

@@ -2,7 +2,7 @@ import Stage2KeyedDict
 
 extension Demo {
   /// Chapter 2: removal by key, then two screens that pick the same key.
-  func ironAge() {
+  func keyedDict() {
     let message = Observable("Welcome")
     message.bindObserver(forKey: "home.title") { print("home title: \($0)") }
     message.value = "Hello"
@@ -16,7 +16,7 @@ extension Demo {
     print("closures stored after two binds: \(message.observerCount)")
 
     print("")
-    ironAgeNestedSet()
+    keyedDictNestedSet()
 
     print("")
     yepLoginUser()
@@ -24,7 +24,7 @@ extension Demo {
 
   /// Chapter 2: a closure that sets the value, delivered as the article's `notify()` does, in
   /// the dictionary's order.
-  func ironAgeNestedSet() {
+  func keyedDictNestedSet() {
     let score = Observable(0)
     var received: [String: [Int]] = [:]
     var first: String?

@@ -6,7 +6,7 @@ import StageBench
 import Support
 
 /// The `compare-stages` command, as a function from arguments to output, so tests can run it.
-package enum CompareStages {
+package enum CompareStagesCommand {
   /// The tool's version.
   package static let version = "0.1.0"
 

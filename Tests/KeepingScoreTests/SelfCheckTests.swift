@@ -1,5 +1,5 @@
 import Foundation
-import KeepingScore
+import KeepingScoreKit
 import Support
 import Synchronization
 import TestSupport
@@ -98,7 +98,7 @@ private func body(of file: String) throws -> String {
 }
 
 @Suite("Keeping score: the quiz tells nothing but the answer")
-struct QuizTests {
+struct SelfCheckTests {
   @Test("length tells nothing: the right answer is the longest in ≤ 1 question in 3")
   func lengthTellsNothing() {
     let questions = QuestionGroup.all.flatMap(\.questions)

@@ -14,7 +14,7 @@ final class Observer {}
 
 extension Demo {
   /// Chapter 4: the book's playground, then old values and explicit removal.
-  func optionSets() {
+  func options() {
     print("--- Observable Example ---")
     let user = User(name: "Madeline")
     var observer: Observer? = Observer()

@@ -1,5 +1,5 @@
 import CommandSupport
-import KeepingScore
+import KeepingScoreKit
 import Support
 
 /// The `tutorial` command, as a function from arguments to output, so tests can run it:

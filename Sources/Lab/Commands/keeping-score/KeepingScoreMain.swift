@@ -1,6 +1,6 @@
 import CommandSupport
 import Foundation
-import KeepingScore
+import KeepingScoreKit
 
 /// `swift run keeping-score`: runs ``KeepingScoreCommand/run(_:io:)`` on the process's
 /// arguments and streams, and exits with what it returns.

@@ -2,7 +2,7 @@ import Stage1Closures
 
 extension Demo {
   /// Chapter 1: a label kept up to date, and the closures of closed screens that never leave.
-  func stoneAge() {
+  func closures() {
     let message = Observable("Welcome")
     let home = Screen("home")
     message.bindObserver { text in
@@ -22,11 +22,11 @@ extension Demo {
     print("closures stored: \(message.observerCount)")
 
     print("")
-    stoneAgeNestedSet()
+    closuresNestedSet()
   }
 
   /// Chapter 1: a closure that sets the value, delivered as the article's `notify()` does.
-  func stoneAgeNestedSet() {
+  func closuresNestedSet() {
     let score = Observable(0)
     var received: [String] = []
     score.bindObserver { [weak score] value in

@@ -8,10 +8,10 @@ struct Demo: Sendable {
   /// Every chapter with a demo, in reading order.
   static let chapters: [(chapter: TutorialChapter, run: @Sendable (Demo) -> Void)] = [
     (.introduction, { $0.introduction() }),
-    (.closures, { $0.stoneAge() }),
-    (.keyedDict, { $0.ironAge() }),
-    (.weakRefs, { $0.informationAge() }),
-    (.options, { $0.optionSets() }),
+    (.closures, { $0.closures() }),
+    (.keyedDict, { $0.keyedDict() }),
+    (.weakRefs, { $0.weakRefs() }),
+    (.options, { $0.options() }),
     (.concurrency, { $0.concurrencyAge() }),
     (.handlersOnTheMainActor, { $0.handlersOnTheMainActor() }),
     (.keepingScore, { $0.keepingScore() }),

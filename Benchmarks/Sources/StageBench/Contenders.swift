@@ -1,0 +1,1 @@
+../../../Sources/Lab/StageBench/Contenders.swift
