@@ -19,13 +19,16 @@ package struct ExerciseBuilder: Sendable {
   /// `exercises/`. Ours, not SwiftPM's: SwiftPM never reads it, and its layout is ours to
   /// change.
   package var folder: URL
-  /// The longest one exercise's compile may take, in seconds. One exercise compiles in 0.5 to
-  /// 0.9 s on a loaded two-core Linux machine.
+
+  /// The longest one exercise's compile may take, in seconds. One exercise compiles in about
+  /// 0.5 s against the kit on a loaded two-core Linux machine (`swift run workshop 3`, with it,
+  /// 0.8 to 0.9 s); the kit itself has a limit of its own, ``kitModuleLimit``.
   package static let compileLimit = 30.0
 
   /// The longest one module of the kit may take to compile, in seconds. The slowest,
-  /// `WorkshopKit`, took 5.5 to 6.4 s on a loaded two-core Linux machine, and the whole kit 11 to
-  /// 13 s; twenty times that leaves room for a machine also running `swift test`.
+  /// `WorkshopKit`, took 5.5 to 6.4 s on a loaded two-core Linux machine, and the first grade,
+  /// which builds the whole kit, 12.7 to 13.7 s; twenty times the slowest leaves room for a
+  /// machine also running `swift test`.
   package static let kitModuleLimit = 120.0
 
   /// The longest `swift package describe` may take, in seconds: 0.2 to 0.7 s here, more when
@@ -36,17 +39,17 @@ package struct ExerciseBuilder: Sendable {
   package static let kitTarget = "WorkshopKit"
 
   /// A builder for the package at `root`, working in `folder` (`.build/workshop` in the root by
-  /// default: `.build` is already ignored by git and removed by `swift package clean`).
+  /// default, where git already ignores it).
   package init(root: URL, folder: URL? = nil) {
     self.root = root
     self.folder =
       folder ?? root.appendingPathComponent(".build").appendingPathComponent("workshop")
   }
 
-  /// A builder for the package that holds `executable` (the workshop's own, built by
-  /// `swift build`), else the package at or above `currentDirectory` (where `swift run
-  /// workshop` is run, and an Xcode build's products, which are not in the package, are run
-  /// from); `nil` when neither is in a package with an `Exercises` folder.
+  /// A builder for the package that holds `executable` (the workshop's own, which `swift build`
+  /// puts in the package), else the package at or above `currentDirectory` (where `swift run
+  /// workshop` is typed; an Xcode build puts its products outside the package); `nil` when
+  /// neither is in a package with an `Exercises` folder.
   package static func locate(
     executable: String, currentDirectory: String = FileManager.default.currentDirectoryPath
   ) -> ExerciseBuilder? {
