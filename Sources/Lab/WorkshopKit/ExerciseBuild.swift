@@ -536,7 +536,8 @@ package struct ExerciseBuilder: Sendable {
     case failed(String)
   }
 
-  /// Runs `arguments` in a process group of its own, at most `limit` seconds.
+  /// Runs `arguments` in a process group of its own, at most `limit` seconds; an interrupt of
+  /// the workshop kills it.
   private static func run(_ arguments: [String], limit: Double) -> Run {
     let process: ChildProcess
     do {
@@ -545,7 +546,12 @@ package struct ExerciseBuilder: Sendable {
     } catch {
       return .failed("\(error)")
     }
-    defer { process.killGroup() }
+    // What an interrupt kills (the workshop's Ctrl-C handler), as it kills a grading child.
+    IsolatedGrading.noteRunning(process.pid)
+    defer {
+      process.killGroup()
+      IsolatedGrading.noteRunning(nil)
+    }
     let deadline = Date().addingTimeInterval(limit)
     var printed = Data()
     var errors = TailBuffer(capacity: 256 * 1024)
