@@ -20,6 +20,42 @@ private func temporaryFolder(_ name: String) throws -> URL {
   return folder
 }
 
+/// A copy of `real`'s package in `scratch` (what `swift package describe` reads, and the
+/// sources), with a copy of its kit, built first if it is not yet.
+private func packageCopy(of real: ExerciseBuilder, in scratch: URL) throws -> ExerciseBuilder {
+  let exercise = try #require(Exercise.numbered(1))
+  let product = real.build(
+    exercise, from: real.root.appendingPathComponent(exercise.solutionFolder),
+    into: scratch.appendingPathComponent("real"))
+  guard case .child = product else { throw KitNotBuilt(product: product) }
+  let copy = scratch.appendingPathComponent("package")
+  try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+  for item in ["Package.swift", "Sources", "Exercises", "Tests"] {
+    try FileManager.default.copyItem(
+      at: real.root.appendingPathComponent(item), to: copy.appendingPathComponent(item))
+  }
+  let builder = ExerciseBuilder(root: copy)
+  try FileManager.default.createDirectory(at: builder.folder, withIntermediateDirectories: true)
+  try FileManager.default.copyItem(
+    at: real.folder.appendingPathComponent("kit"),
+    to: builder.folder.appendingPathComponent("kit"))
+  return builder
+}
+
+/// The package's own kit did not build.
+private struct KitNotBuilt: Error {
+  var product: ExerciseBuilder.Product
+}
+
+/// Appends `text` to `file`.
+private func append(_ text: String, to file: URL) throws {
+  #expect(FileManager.default.fileExists(atPath: file.path))
+  let handle = try FileHandle(forWritingTo: file)
+  try handle.seekToEnd()
+  try handle.write(contentsOf: Data(text.utf8))
+  try handle.close()
+}
+
 @Suite("Workshop: each exercise compiled on its own")
 struct ExerciseBuildTests {
   @Test("the learner's exercises are not targets of the package; the solutions are")
@@ -146,32 +182,42 @@ struct ExerciseBuildTests {
         == nil)
   }
 
+  @Test("a kit that does not compile says so in one line: the package's fault, not the exercise's")
+  func brokenKit() throws {
+    let scratch = try temporaryFolder("kit-broken")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let builder = try packageCopy(of: try builder(), in: scratch)
+    try append(
+      "\nlet broken: Int = \"x\"\n",
+      to: builder.root.appendingPathComponent("Sources/Lab/Support/Text.swift"))
+    let exercise = try #require(Exercise.numbered(1))
+    let product = builder.build(
+      exercise, from: builder.root.appendingPathComponent(exercise.solutionFolder),
+      into: scratch.appendingPathComponent("child"))
+    guard case .errors(let errors) = product else {
+      Issue.record("a broken kit built: \(product)")
+      return
+    }
+    #expect(!errors.contains("\n"), "more than one line: \(errors)")
+    #expect(
+      errors.hasPrefix("the workshop's own code did not compile (Support, not your exercise): "))
+    #expect(errors.contains("Sources/Lab/Support/Text.swift:"))
+    #expect(errors.contains("error: cannot convert value of type 'String' to specified type 'Int'"))
+    // Nothing of it kept as built: the next grade tries again.
+    let kit = builder.folder.appendingPathComponent("kit")
+    let kept = try FileManager.default.contentsOfDirectory(atPath: kit.path)
+    #expect(kept.filter { $0.hasPrefix("Support-") }.count == 1, "\(kept)")
+  }
+
   @Test("a kit source changed rebuilds what uses it, no more; a build killed midway is not kept")
   func kitRebuiltWhenItsSourcesChange() throws {
-    let real = try builder()
     let exercise = try #require(Exercise.numbered(1))
     let scratch = try temporaryFolder("kit-change")
     defer { try? FileManager.default.removeItem(at: scratch) }
-    // The real kit, built if it is not yet.
-    guard
-      case .child = real.build(
-        exercise, from: real.root.appendingPathComponent(exercise.solutionFolder),
-        into: scratch.appendingPathComponent("first"))
-    else {
-      Issue.record("the package's own kit did not build")
-      return
-    }
-    // A copy of the package, with a copy of that kit, and a source of Support changed.
-    let copy = scratch.appendingPathComponent("package")
-    try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-    for item in ["Package.swift", "Sources", "Exercises", "Tests"] {
-      try FileManager.default.copyItem(
-        at: real.root.appendingPathComponent(item), to: copy.appendingPathComponent(item))
-    }
-    let builder = ExerciseBuilder(root: copy)
+    // A copy of the package, with a copy of its kit, and a source of Support changed.
+    let builder = try packageCopy(of: try builder(), in: scratch)
+    let copy = builder.root
     let kit = builder.folder.appendingPathComponent("kit")
-    try FileManager.default.createDirectory(at: builder.folder, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(at: real.folder.appendingPathComponent("kit"), to: kit)
     func modules() throws -> [String: String] {
       let names = try FileManager.default.contentsOfDirectory(atPath: kit.path)
         .filter { !$0.hasPrefix(".") }
@@ -182,14 +228,10 @@ struct ExerciseBuildTests {
     let unchanged = try #require(before["LifetimeTracking"])
     try Data().write(to: kit.appendingPathComponent(unchanged).appendingPathComponent("marker"))
     let changed = copy.appendingPathComponent("Sources/Lab/Support/Text.swift")
-    #expect(FileManager.default.fileExists(atPath: changed.path))
-    let handle = try FileHandle(forWritingTo: changed)
-    try handle.seekToEnd()
-    try handle.write(contentsOf: Data("\n// Changed by a test.\n".utf8))
-    try handle.close()
+    try append("\n// Changed by a test.\n", to: changed)
 
-    // The workshop, run from the copy's root (it finds it from there), killed as soon as it
-    // is compiling a module of the kit.
+    // The workshop, run from the copy's root (it finds it from there), interrupted as soon as
+    // it is compiling a module of the kit.
     let executable = scratch.appendingPathComponent("workshop")
     try FileManager.default.copyItem(
       at: testProductsFolder.appendingPathComponent("workshop"), to: executable)
