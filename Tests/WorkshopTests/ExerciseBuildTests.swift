@@ -76,12 +76,11 @@ struct ExerciseBuildTests {
     let root = try builder().root
     let describe = Process()
     describe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    let scratch = try temporaryFolder("describe")
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    // A scratch folder of its own: `swift test` holds the package's `.build` while it runs.
+    // The workshop's own scratch folder: `swift test` holds the package's `.build` while it
+    // runs.
     describe.arguments = [
-      "swift", "package", "--package-path", root.path, "--scratch-path", scratch.path,
-      "describe", "--type", "json",
+      "swift", "package", "--package-path", root.path, "--scratch-path",
+      try builder().folder.appendingPathComponent("swiftpm").path, "describe", "--type", "json",
     ]
     let pipe = Pipe()
     describe.standardOutput = pipe
