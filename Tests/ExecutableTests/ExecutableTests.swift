@@ -305,6 +305,8 @@ struct WorkshopExecutableTests {
       let process = Process()
       process.executableURL = copy
       process.arguments = arguments
+      // Run from its own folder too: the workshop also looks for its package from there.
+      process.currentDirectoryURL = away
       let (output, error) = (Pipe(), Pipe())
       (process.standardOutput, process.standardError) = (output, error)
       try process.run()

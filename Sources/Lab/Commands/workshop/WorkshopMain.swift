@@ -17,7 +17,8 @@ struct WorkshopMain {
       grading = .compiled(builder)
     } else {
       grading = .unavailable(
-        "no package with an Exercises folder above \(executable) (run it in the package: "
+        "no package with an Exercises folder above \(executable) or at or above "
+          + "\(FileManager.default.currentDirectoryPath) (run it in the package: "
           + "swift run workshop)")
     }
     let status = WorkshopCommand.run(arguments, io: .standard, code: [:], grading: grading)
