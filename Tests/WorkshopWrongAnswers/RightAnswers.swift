@@ -391,58 +391,10 @@ final class WeakOwnerInTheCallback: HandingObservable {
 
 // MARK: - Exercise 9
 
-/// Exercise 9 with an NSLock around every stored property, and `@unchecked Sendable`.
-final class NSLockUncheckedSendable<Value: Sendable>: @unchecked Sendable {
-  typealias Options = WrongOptions
-  // The lock guards every stored property below it.
-  private let lock = NSLock()
-  private var callbacks: [ThreadedCallback<Value>] = []
-  private var lastID = 0
-  private var storedValue: Value
-  init(_ value: Value) { storedValue = value }
-  var observerCount: Int { lock.withLock { callbacks.count } }
-  var value: Value {
-    get { lock.withLock { storedValue } }
-    set {
-      let (oldValue, snapshot) = lock.withLock {
-        let oldValue = storedValue
-        storedValue = newValue
-        let snapshot = callbacks
-        callbacks.removeAll { $0.observer == nil }
-        return (oldValue, snapshot)
-      }
-      for (value, option) in [(oldValue, WrongOptions.old), (newValue, .new)] {
-        for callback in snapshot where callback.options.contains(option) {
-          let stored = lock.withLock { callbacks.contains { $0.id == callback.id } }
-          if stored { callback.closure(value, option) }
-        }
-      }
-    }
-  }
-  func addObserver(
-    _ observer: AnyObject & Sendable, removeIfExists: Bool, options: WrongOptions,
-    closure: @escaping @Sendable (Value, WrongOptions) -> Void
-  ) {
-    let (value, replaced) = lock.withLock {
-      let replaced = removeIfExists ? callbacks.filter { $0.observer === observer } : []
-      if removeIfExists { callbacks.removeAll { $0.observer === observer } }
-      lastID += 1
-      callbacks.append(
-        ThreadedCallback(id: lastID, observer: observer, options: options, closure: closure))
-      return (storedValue, replaced)
-    }
-    // What the replaced callbacks captured is freed here, with the lock let go.
-    withExtendedLifetime(replaced) {}
-    if options.contains(.initial) { closure(value, .initial) }
-  }
-  func removeObserver(_ observer: AnyObject & Sendable) {
-    let removed = lock.withLock {
-      let removed = callbacks.filter { $0.observer === observer }
-      callbacks.removeAll { $0.observer === observer }
-      return removed
-    }
-    withExtendedLifetime(removed) {}
-  }
+/// Exercise 9 with an NSLock around every stored property, and `@unchecked Sendable`: the
+/// design the wrong answers of `WrongAnswers09Values.swift` each slip once, without a slip.
+final class NSLockUncheckedSendable<Value: Sendable>: LockedButOnce<Value>, @unchecked Sendable {
+  override class var slip: ValueSlip? { nil }
 }
 
 extension NSLockUncheckedSendable: ThreadedObservable {}

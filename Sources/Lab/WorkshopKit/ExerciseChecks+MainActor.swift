@@ -370,6 +370,12 @@ where Saver.Scores == Screen.Scores {
         "\(steps): \(screen), then never \(lost): a score set between reading the value and "
           + "observing is lost. Observe with .initial instead of reading the value first")
     }
+    if shown == [first] {
+      return .flaw(
+        "\(steps): \(screen), and none of the later scores, up to \(scoresSet): either they were "
+          + "all set between reading the value and observing, and lost (observe with .initial "
+          + "instead of reading the value first), or its subscription ended")
+    }
     if let last = shown.last, shown == Array(first...last) {
       return .flaw(
         "\(steps): \(screen), then each later score up to \(last), and no more, not up to "

@@ -303,23 +303,12 @@ where Saver.Scores == Screen.Scores {
   }
 
   /// The shortest program found that still fails: steps taken away, sets made of fewer
-  /// scores, within the shrink's budget and time.
+  /// scores, within the shrink's time.
   static func shrunk(_ program: [ScreenStep], patience: Double) -> [ScreenStep] {
     let deadline = now() + UInt64(seconds.shrinking * 1e9)
-    func fails(_ candidate: [ScreenStep]) -> Bool {
+    return shortestFailing(program, smaller: smaller) { candidate in
       now() < deadline && failure(of: candidate, patience: patience) != nil
     }
-    var best = program
-    var shrinking = true
-    while shrinking {
-      shrinking = false
-      for candidate in smaller(best) where fails(candidate) {
-        best = candidate
-        shrinking = true
-        break
-      }
-    }
-    return best
   }
 
   /// Programs one step smaller than `program`.
@@ -345,4 +334,23 @@ where Saver.Scores == Screen.Scores {
 
   /// The time, in nanoseconds.
   private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}
+
+/// The shortest program found, from `program`, that still fails: each round takes the first
+/// of `smaller`'s candidates, each one step smaller than the best so far, that `fails`, until
+/// none does. `fails` says no once the shrink's budget is spent.
+func shortestFailing<Step>(
+  _ program: [Step], smaller: ([Step]) -> [[Step]], fails: ([Step]) -> Bool
+) -> [Step] {
+  var best = program
+  var shrinking = true
+  while shrinking {
+    shrinking = false
+    for candidate in smaller(best) where fails(candidate) {
+      best = candidate
+      shrinking = true
+      break
+    }
+  }
+  return best
 }
