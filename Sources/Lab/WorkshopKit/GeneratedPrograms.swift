@@ -70,7 +70,7 @@ extension ProgramRules {
     if rebind != .newID { parts.append("binds again") }
     if removal != nil { parts.append("removals") }
     if ownerOfSlot != nil { parts.append("owners let go") }
-    if hasOptions { parts.append(".initial and .old") }
+    if hasOptions { parts.append(".initial, .old and removeIfExists: false") }
     if nesting != .none { parts.append("sets inside closures") }
     return parts.joined(separator: ", ") + " and sets, closures changing the list mid-set"
   }
@@ -168,7 +168,8 @@ extension DeliveryOptions {
 }
 
 extension OptionsAdapter {
-  /// Exercises 6 and 7's observable: each slot an owner, added with `removeIfExists`.
+  /// Exercises 6 and 7's observable: each slot an owner, added with `removeIfExists` as the
+  /// program asks.
   static func programTarget() -> ProgramTarget {
     let observable = Observable(0)
     return ProgramTarget(
@@ -176,7 +177,7 @@ extension OptionsAdapter {
       bind: { _, owner, asked, call in
         guard let owner else { return }
         observable.addObserver(
-          owner, removeIfExists: true, options: .asked(asked)
+          owner, removeIfExists: asked.removeIfExists, options: .asked(asked)
         ) { value, option in call(option.call, value, nil) }
       },
       remove: { _, owner in owner.map(observable.removeObserver) },
@@ -196,7 +197,7 @@ extension SendableOptionsAdapter {
         // A program runs on one thread: the closure never crosses to another.
         let closure = SingleThreaded(call)
         observable.addObserver(
-          owner, removeIfExists: true, options: .asked(asked)
+          owner, removeIfExists: asked.removeIfExists, options: .asked(asked)
         ) { value, option in closure.value(option.call, value, nil) }
       },
       remove: { _, owner in
@@ -217,7 +218,7 @@ extension HandingAdapter {
       bind: { _, owner, asked, call in
         guard let owner = owner as? ProgramObject else { return }
         observable.addObserver(
-          owner, removeIfExists: true, options: .asked(asked)
+          owner, removeIfExists: asked.removeIfExists, options: .asked(asked)
         ) { handed, value, option in call(option.call, value, handed) }
       },
       remove: { _, owner in owner.map(observable.removeObserver) },

@@ -30,8 +30,10 @@ struct Reaction: Hashable {
     case removeItself
     /// Removes another slot's observer.
     case remove(Int)
-    /// Binds a slot: a newcomer, another again, or its own slot again.
-    case bind(Int)
+    /// Binds a slot: a newcomer, another again, or its own slot again; where the exercise has
+    /// options, asking for `.initial` now and then, or keeping the slot's earlier closures
+    /// (`removeIfExists: false`).
+    case bind(Int, initial: Bool = false, keep: Bool = false)
     /// Releases an owner.
     case release(Int)
     /// Sets the value.
@@ -50,8 +52,11 @@ struct Reaction: Hashable {
 /// One step of a program, as the learner's code sees it.
 enum Step: Hashable {
   /// Binds a slot (a key, an owner and key, an owner), asking for `.initial`, `.old` and
-  /// `.new` as given, its closure doing `reaction`.
-  case bind(Int, initial: Bool = false, old: Bool = false, new: Bool = true, Reaction? = nil)
+  /// `.new` as given, its closure doing `reaction`; with `keep`, where the exercise has
+  /// options, it adds with `removeIfExists: false`, keeping the slot's earlier closures.
+  case bind(
+    Int, initial: Bool = false, old: Bool = false, new: Bool = true, Reaction? = nil,
+    keep: Bool = false)
   /// Removes a slot's observer.
   case remove(Int)
   /// Removes again the first id a slot was bound under, removed before (exercise 1).
@@ -118,7 +123,9 @@ extension Program {
     var reaction =
       random.chance(rules.nesting == .none ? 45 : 60) ? self.reaction(slot, rules, &random) : nil
     if old, random.chance(40) { reaction?.onOld = true }
-    return .bind(slot, initial: initial, old: old, new: new, reaction)
+    // Now and then, where `removeIfExists` is asked, an observer added again beside itself.
+    let keep = rules.hasOptions && random.chance(15)
+    return .bind(slot, initial: initial, old: old, new: new, reaction, keep: keep)
   }
 
   private static func reaction(_ slot: Int, _ rules: ProgramRules, _ random: inout SeededRandom)
@@ -131,6 +138,11 @@ extension Program {
       actions += [.removeItself, .removeItself, .remove(other), .remove(other)]
     }
     if rules.rebind != .newID { actions.append(.bind(slot)) }
+    if rules.hasOptions {
+      // A newcomer asking for `.initial` mid-set, and an observer adding itself again beside
+      // its first closure.
+      actions += [.bind(other, initial: true), .bind(slot, keep: true)]
+    }
     if let owners = rules.ownerOfSlot, rules.released != .mayStillBeCalled {
       actions.append(.release(owners[other]))
     }
@@ -210,7 +222,7 @@ extension Step {
   /// The slots it names.
   var slots: [Int] {
     switch self {
-    case .bind(let slot, _, _, _, let reaction):
+    case .bind(let slot, _, _, _, let reaction, _):
       [slot] + (reaction.map { $0.action.slots } ?? [])
     case .remove(let slot), .removeOldID(let slot): [slot]
     case .set, .release: []
@@ -220,15 +232,18 @@ extension Step {
   /// Simpler forms of it: no reaction, fewer options, a smaller value.
   var simpler: [Step] {
     switch self {
-    case .bind(let slot, let initial, let old, let new, let reaction):
+    case .bind(let slot, let initial, let old, let new, let reaction, let keep):
       var steps: [Step] = []
-      if !new { steps.append(.bind(slot, initial: initial, old: old, new: true, reaction)) }
+      if keep { steps.append(.bind(slot, initial: initial, old: old, new: new, reaction)) }
+      if !new {
+        steps.append(.bind(slot, initial: initial, old: old, new: true, reaction, keep: keep))
+      }
       if let reaction {
-        steps.append(.bind(slot, initial: initial, old: old, new: new, nil))
+        steps.append(.bind(slot, initial: initial, old: old, new: new, nil, keep: keep))
         if reaction.onOld {
           var onNew = reaction
           onNew.onOld = false
-          steps.append(.bind(slot, initial: initial, old: old, new: new, onNew))
+          steps.append(.bind(slot, initial: initial, old: old, new: new, onNew, keep: keep))
         }
         if reaction.on > 1 {
           steps.append(
@@ -236,20 +251,20 @@ extension Step {
               slot, initial: initial, old: old, new: new,
               Reaction(
                 on: reaction.on - 1, action: reaction.action.lowered(by: 1),
-                onOld: reaction.onOld)))
+                onOld: reaction.onOld), keep: keep))
         }
         for action in reaction.action.simpler where action.setsAbove(reaction.on) {
           steps.append(
             .bind(
               slot, initial: initial, old: old, new: new,
-              Reaction(on: reaction.on, action: action, onOld: reaction.onOld)))
+              Reaction(on: reaction.on, action: action, onOld: reaction.onOld), keep: keep))
         }
       }
       if initial, new || old {
-        steps.append(.bind(slot, initial: false, old: old, new: new, reaction))
+        steps.append(.bind(slot, initial: false, old: old, new: new, reaction, keep: keep))
       }
       if old, new || initial {
-        steps.append(.bind(slot, initial: initial, old: false, new: new, reaction))
+        steps.append(.bind(slot, initial: initial, old: false, new: new, reaction, keep: keep))
       }
       return steps
     case .set(let value): return value > 1 ? [.set(1), .set(value - 1)] : []
@@ -260,12 +275,12 @@ extension Step {
   func renaming(_ slot: Int, to other: Int) -> Step {
     let rename = { $0 == slot ? other : $0 }
     switch self {
-    case .bind(let bound, let initial, let old, let new, let reaction):
+    case .bind(let bound, let initial, let old, let new, let reaction, let keep):
       return .bind(
         rename(bound), initial: initial, old: old, new: new,
         reaction.map {
           Reaction(on: $0.on, action: $0.action.renaming(slot, to: other), onOld: $0.onOld)
-        })
+        }, keep: keep)
     case .remove(let removed): return .remove(rename(removed))
     case .removeOldID(let removed): return .removeOldID(rename(removed))
     // Where each slot has its own owner (exercises 4 to 8), the owner goes with it.
@@ -278,7 +293,7 @@ extension Step {
 extension Reaction.Action {
   var slots: [Int] {
     switch self {
-    case .remove(let slot), .bind(let slot), .removeThenSet(let slot, _): [slot]
+    case .remove(let slot), .bind(let slot, _, _), .removeThenSet(let slot, _): [slot]
     case .removeItself, .release, .set: []
     }
   }
@@ -286,6 +301,7 @@ extension Reaction.Action {
   var simpler: [Self] {
     switch self {
     case .removeThenSet(let slot, let value): [.remove(slot), .set(value)]
+    case .bind(let slot, let initial, let keep) where initial || keep: [.bind(slot)]
     case .set(let value) where value > 2: [.set(value - 1)]
     default: []
     }
@@ -312,7 +328,8 @@ extension Reaction.Action {
     let rename = { $0 == slot ? other : $0 }
     switch self {
     case .remove(let removed): return .remove(rename(removed))
-    case .bind(let bound): return .bind(rename(bound))
+    case .bind(let bound, let initial, let keep):
+      return .bind(rename(bound), initial: initial, keep: keep)
     case .removeThenSet(let removed, let value): return .removeThenSet(rename(removed), value)
     case .release(let owner): return .release(rename(owner))
     case .removeItself, .set: return self
