@@ -91,7 +91,7 @@ package struct RightAnswer: Sendable, CustomStringConvertible {
       code: .exercise(4, WeakAdapter<NumberedBoxes>.self, isSendable: false)),
     RightAnswer(
       name: "05-table-by-identity", exercise: 5,
-      how: "one entry per observer in a table keyed by ObjectIdentifier, in no order",
+      how: "a table keyed by ObjectIdentifier, with the identities in binding order beside it",
       code: .exercise(5, WeakAdapter<TableByIdentity>.self, isSendable: false)),
     RightAnswer(
       name: "06-tombstones-compacted-after-set", exercise: 6,
@@ -641,21 +641,31 @@ final class NumberedBoxes: WeakObservable {
   private func clean() { boxes = boxes.filter { $0.value.observer != nil } }
 }
 
-/// One entry per observer in a table keyed by its identity, in no order.
+/// One entry per observer in a table keyed by its identity, and the identities in binding
+/// order beside it; binding again replaces the entry where it stands.
 final class TableByIdentity: WeakObservable {
   private struct Entry {
     weak var observer: AnyObject?
     let closure: (Int) -> Void
   }
   private var entries: [ObjectIdentifier: Entry] = [:]
+  private var order: [ObjectIdentifier] = []
   var value: Int {
-    didSet { for entry in entries.values where entry.observer != nil { entry.closure(value) } }
+    didSet {
+      for id in order {
+        if let entry = entries[id], entry.observer != nil { entry.closure(value) }
+      }
+    }
   }
   var observerCount: Int { entries.count }
   init(_ value: Int) { self.value = value }
   func bindObserver(_ observer: AnyObject, closure: @escaping (Int) -> Void) {
     entries = entries.filter { $0.value.observer != nil }
-    entries[ObjectIdentifier(observer)] = Entry(observer: observer, closure: closure)
+    order.removeAll { entries[$0] == nil }
+    let id = ObjectIdentifier(observer)
+    if entries.updateValue(Entry(observer: observer, closure: closure), forKey: id) == nil {
+      order.append(id)
+    }
   }
 }
 

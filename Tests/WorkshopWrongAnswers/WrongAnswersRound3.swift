@@ -90,7 +90,51 @@ final class StopsWhenTheListChanges: RemovableClosuresObservable {
   }
 }
 
+/// Makes its ids readable text, "observer-1", and walks its table in the ids' sorted order:
+/// as text, "observer-10" comes before "observer-9", so the order breaks from the tenth bind.
+final class IDsSortedAsText: RemovableClosuresObservable {
+  private var observers: [String: (Int) -> Void] = [:]
+  private var lastID = 0
+  var value: Int {
+    didSet { for id in observers.keys.sorted() { observers[id]?(value) } }
+  }
+  var observerCount: Int { observers.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ observer: @escaping (Int) -> Void) -> String {
+    lastID += 1
+    let id = "observer-\(lastID)"
+    observers[id] = observer
+    return id
+  }
+  func removeObserver(_ id: String) { observers[id] = nil }
+}
+
 // MARK: - Exercise 2
+
+/// Keeps each key's place as text, and walks the places sorted: as text, "10" comes before
+/// "9", so the order breaks once ten keys have been bound.
+final class PlacesSortedAsText: KeyedObservable {
+  private var observers: [String: (Int) -> Void] = [:]
+  private var places: [String: String] = [:]
+  private var bound = 0
+  var value: Int {
+    didSet {
+      for (key, _) in places.sorted(by: { $0.value < $1.value }) { observers[key]?(value) }
+    }
+  }
+  var observerCount: Int { observers.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(forKey key: String, _ observer: @escaping (Int) -> Void) {
+    if observers.updateValue(observer, forKey: key) == nil {
+      bound += 1
+      places[key] = String(bound)
+    }
+  }
+  func removeObserver(forKey key: String) {
+    observers[key] = nil
+    places[key] = nil
+  }
+}
 
 /// Places each key at the count of keys stored when it was bound: after a removal, two keys
 /// share a place, and the order breaks ties by name.
@@ -836,6 +880,19 @@ extension WrongAnswer {
         1, RemovableClosuresAdapter<StopsWhenTheListChanges>.self, isSendable: false),
       counterexample: "was not called with"),
     WrongAnswer(
+      name: "01-ids-sorted-as-text", exercise: 1,
+      mistake:
+        "ids are text, and a set walks them sorted as text: the tenth comes before the ninth",
+      caughtBy: .check(.generatedRemovals), evidence: "before",
+      code: .exercise(1, RemovableClosuresAdapter<IDsSortedAsText>.self, isSendable: false),
+      counterexample: "before"),
+    WrongAnswer(
+      name: "02-places-sorted-as-text", exercise: 2,
+      mistake: "places are text, sorted as text: the tenth key bound comes before the ninth",
+      caughtBy: .check(.generatedKeysInOrder), evidence: "before",
+      code: .exercise(2, KeyedAdapter<PlacesSortedAsText>.self, isSendable: false),
+      counterexample: "before"),
+    WrongAnswer(
       name: "02-places-from-count", exercise: 2,
       mistake: "a key's place is the count of keys when it was bound, so places repeat",
       caughtBy: .check(.generatedKeysInOrder), evidence: "before",
@@ -946,8 +1003,9 @@ extension WrongAnswer {
     WrongAnswer(
       name: "06-always-removes-earlier", exercise: 6,
       mistake: "adding removes the observer's earlier callbacks even with removeIfExists false",
-      caughtBy: .check(.generatedRemovalsMidSet), evidence: "→",
-      code: .exercise(6, OptionsAdapter<AlwaysRemovesEarlier>.self, isSendable: false)),
+      caughtBy: .check(.generatedRemovalsMidSet), evidence: "removeIfExists: false",
+      code: .exercise(6, OptionsAdapter<AlwaysRemovesEarlier>.self, isSendable: false),
+      counterexample: "removeIfExists: false"),
     WrongAnswer(
       name: "06-delays-initial-during-set", exercise: 6,
       mistake: "an .initial call asked for during a set is made once the set is over",
@@ -974,8 +1032,9 @@ extension WrongAnswer {
     WrongAnswer(
       name: "07-always-removes-earlier", exercise: 7,
       mistake: "adding removes the observer's earlier callbacks even with removeIfExists false",
-      caughtBy: .check(.generatedNestedSets), evidence: "→",
-      code: .exercise(7, OptionsAdapter<QueueAlwaysRemovesEarlier>.self, isSendable: false)),
+      caughtBy: .check(.generatedNestedSets), evidence: "removeIfExists: false",
+      code: .exercise(7, OptionsAdapter<QueueAlwaysRemovesEarlier>.self, isSendable: false),
+      counterexample: "removeIfExists: false"),
     WrongAnswer(
       name: "07-queues-the-initial-call", exercise: 7,
       mistake: "an .initial call asked for during a notification waits behind the queue",
@@ -1001,8 +1060,9 @@ extension WrongAnswer {
     WrongAnswer(
       name: "08-always-removes-earlier", exercise: 8,
       mistake: "adding removes the observer's earlier callbacks even with removeIfExists false",
-      caughtBy: .check(.generatedHandedOwners), evidence: "→",
-      code: .exercise(8, HandingAdapter<HandingAlwaysRemovesEarlier>.self, isSendable: false)),
+      caughtBy: .check(.generatedHandedOwners), evidence: "removeIfExists: false",
+      code: .exercise(8, HandingAdapter<HandingAlwaysRemovesEarlier>.self, isSendable: false),
+      counterexample: "removeIfExists: false"),
     WrongAnswer(
       name: "08-delays-initial-during-set", exercise: 8,
       mistake: "an .initial call asked for during a set is made once the set is over",
@@ -1029,26 +1089,29 @@ extension WrongAnswer {
       name: "11-skips-equal-scores", exercise: 11,
       mistake: "a score equal to the one shown is skipped, and the tracking not armed again",
       caughtBy: .check(.generatedLabels), evidence: "→",
-      code: .observedLabel(LabelSkippingEqualScores.self), counterexample: "→"),
+      code: .observedLabel(LabelSkippingEqualScores.self),
+      counterexample: "leaving the score it showed"),
     WrongAnswer(
       name: "11-shares-one-pending-flag", exercise: 11,
       mistake: "every label shares one flag coalescing updates, so one label's drops another's",
       caughtBy: .check(.generatedLabels), evidence: "→",
-      code: .observedLabel(LabelSharingOnePendingFlag.self), counterexample: "→"),
+      code: .observedLabel(LabelSharingOnePendingFlag.self),
+      counterexample: "each label keeps up on its own"),
     WrongAnswer(
       name: "11-shows-higher-only", exercise: 11,
       mistake: "the label shows a score only when it is higher than the best shown",
       caughtBy: .check(.generatedLabels), evidence: "→",
-      code: .observedLabel(LabelShowingHigherOnly.self), counterexample: "→"),
+      code: .observedLabel(LabelShowingHigherOnly.self), counterexample: "lower than"),
     WrongAnswer(
       name: "11-stops-below-zero", exercise: 11,
       mistake: "a score below zero stops the label: it shows nothing more, and tracks no more",
       caughtBy: .check(.generatedLabels), evidence: "→",
-      code: .observedLabel(LabelStoppingBelowZero.self), counterexample: "→"),
+      code: .observedLabel(LabelStoppingBelowZero.self), counterexample: "for a score of -"),
     WrongAnswer(
       name: "11-labels-share-one-open-flag", exercise: 11,
       mistake: "every label shares one open flag, so closing one closes all",
       caughtBy: .check(.generatedLabels), evidence: "→",
-      code: .observedLabel(LabelsSharingOneOpenFlag.self), counterexample: "→"),
+      code: .observedLabel(LabelsSharingOneOpenFlag.self),
+      counterexample: "closing one label must leave the others showing"),
   ]
 }

@@ -19,10 +19,15 @@ package enum GeneratedPrograms {
   package static let seedVariable = "WORKSHOP_SEED"
 
   /// How many programs each check runs.
-  static let programs = 2000
+  static let programs = 4000
 
   /// The most steps a program has; the first programs are the shortest.
   static let longest = 12
+
+  /// How many slots most programs use: A to D. Every twentieth program is a long one, over every
+  /// slot the exercise names (eight), with up to three times as many steps: a mistake that
+  /// shows only past the fourth observer, or the tenth bind, shows there.
+  static let slots = 4
 
   /// The most programs a shrink runs.
   static let shrinkBudget = 4000
@@ -40,8 +45,10 @@ package enum GeneratedPrograms {
     var ran = 0
     for index in 0..<programs where now() < deadline {
       ran += 1
-      let length = 2 + index % (longest - 1)
-      let program = Program.random(rules, length: length, using: &random)
+      let isLong = index % 20 == 19
+      let length = isLong ? 3 * longest : 2 + index % (longest - 1)
+      let program = Program.random(
+        rules, length: length, slots: isLong ? nil : slots, using: &random)
       func run(_ program: Program) -> (story: String, failure: String)? {
         ProgramRun.failure(of: program, rules, target: makeTarget)
       }

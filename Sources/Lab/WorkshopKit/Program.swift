@@ -75,19 +75,20 @@ struct Program: Hashable {
 // MARK: - Generating
 
 extension Program {
-  /// A program of at most `length` steps for the exercise `rules` describes.
-  static func random(_ rules: ProgramRules, length: Int, using random: inout SeededRandom)
-    -> Program
-  {
-    let slots = rules.slots.count
+  /// A program of at most `length` steps for the exercise `rules` describes, over its first
+  /// `slots` slots (all of them when `nil`).
+  static func random(
+    _ rules: ProgramRules, length: Int, slots: Int? = nil, using random: inout SeededRandom
+  ) -> Program {
+    let slots = min(slots ?? rules.slots.count, rules.slots.count)
     var steps: [Step] = []
     // Most programs start by binding two or three observers: a set over nobody shows little.
     let first = rules.nesting == .none ? random.pick(1...3) : random.pick(2...4)
-    for slot in 0..<first { steps.append(bind(slot, rules, &random)) }
+    for slot in 0..<first { steps.append(bind(slot, slots, rules, &random)) }
     while steps.count < length {
       let slot = random.pick(0...(slots - 1))
       switch random.pick(1...10) {
-      case 1...3: steps.append(bind(slot, rules, &random))
+      case 1...3: steps.append(bind(slot, slots, rules, &random))
       case 4...7: steps.append(.set(random.pick(1...4)))
       case 8:
         if rules.removal != nil {
@@ -113,35 +114,36 @@ extension Program {
     return Program(steps: steps)
   }
 
-  private static func bind(_ slot: Int, _ rules: ProgramRules, _ random: inout SeededRandom)
-    -> Step
-  {
+  private static func bind(
+    _ slot: Int, _ slots: Int, _ rules: ProgramRules, _ random: inout SeededRandom
+  ) -> Step {
     let initial = rules.hasOptions && random.chance(25)
     let old = rules.hasOptions && random.chance(40)
     // Now and then an observer that asks for the old value, or the initial one, alone.
     let new = !(rules.hasOptions && (initial || old) && random.chance(20))
     var reaction =
-      random.chance(rules.nesting == .none ? 45 : 60) ? self.reaction(slot, rules, &random) : nil
-    if old, random.chance(40) { reaction?.onOld = true }
+      random.chance(rules.nesting == .none ? 45 : 60)
+      ? self.reaction(slot, slots, rules, &random) : nil
+    if old, random.chance(60) { reaction?.onOld = true }
     // Now and then, where `removeIfExists` is asked, an observer added again beside itself.
     let keep = rules.hasOptions && random.chance(15)
     return .bind(slot, initial: initial, old: old, new: new, reaction, keep: keep)
   }
 
-  private static func reaction(_ slot: Int, _ rules: ProgramRules, _ random: inout SeededRandom)
-    -> Reaction
-  {
+  private static func reaction(
+    _ slot: Int, _ slots: Int, _ rules: ProgramRules, _ random: inout SeededRandom
+  ) -> Reaction {
     let on = random.pick(1...4)
-    let other = random.pick(0...(rules.slots.count - 1))
+    let other = random.pick(0...(slots - 1))
     var actions: [Reaction.Action] = [.bind(other)]
     if rules.removal != nil {
       actions += [.removeItself, .removeItself, .remove(other), .remove(other)]
     }
     if rules.rebind != .newID { actions.append(.bind(slot)) }
     if rules.hasOptions {
-      // A newcomer asking for `.initial` mid-set, and an observer adding itself again beside
-      // its first closure.
-      actions += [.bind(other, initial: true), .bind(slot, keep: true)]
+      // A newcomer asking for `.initial` mid-set; an observer adding itself again, replacing
+      // its closure while the set still holds it, or beside it.
+      actions += [.bind(other, initial: true), .bind(slot), .bind(slot, keep: true)]
     }
     if let owners = rules.ownerOfSlot, rules.released != .mayStillBeCalled {
       actions.append(.release(owners[other]))
