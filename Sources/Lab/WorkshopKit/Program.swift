@@ -124,7 +124,11 @@ extension Program {
     var reaction =
       random.chance(rules.nesting == .none ? 45 : 60)
       ? self.reaction(slot, slots, rules, &random) : nil
-    if old, random.chance(60) { reaction?.onOld = true }
+    if old, random.chance(60) {
+      reaction?.onOld = true
+      // Told the old value 0, the value before the first set: it acts in the first set.
+      if random.chance(40) { reaction?.on = 0 }
+    }
     // Now and then, where `removeIfExists` is asked, an observer added again beside itself.
     let keep = rules.hasOptions && random.chance(15)
     return .bind(slot, initial: initial, old: old, new: new, reaction, keep: keep)
