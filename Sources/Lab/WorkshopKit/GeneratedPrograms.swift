@@ -77,7 +77,7 @@ extension ProgramRules {
     if rebind != .newID { parts.append("binds again") }
     if removal != nil { parts.append("removals") }
     if ownerOfSlot != nil { parts.append("owners let go") }
-    if hasOptions { parts.append(".initial, .old and removeIfExists: false") }
+    if hasOptions { parts.append(".initial, .old, removeIfExists: false") }
     if nesting != .none { parts.append("sets inside closures") }
     return parts.joined(separator: ", ") + " and sets, closures changing the list mid-set"
   }
