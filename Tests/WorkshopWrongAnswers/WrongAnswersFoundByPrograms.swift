@@ -583,7 +583,7 @@ extension WrongAnswer {
       mistake: "each callback is handed the value read at its turn, not the one set",
       caughtBy: .check(.generatedSendableOnOneThread), evidence: "sets",
       code: .exercise(9, SendableOptionsAdapter<ReadsValuePerCallback>.self),
-      counterexample: "was not called with|twice"),
+      counterexample: "was not called with|twice|where the set under way was of"),
     WrongAnswer(
       name: "09-reads-value-then-adds", exercise: 9,
       mistake: "the value is read under one lock and the observer stored under another",

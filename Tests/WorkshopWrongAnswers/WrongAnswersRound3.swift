@@ -1015,9 +1015,9 @@ extension WrongAnswer {
     WrongAnswer(
       name: "06-nested-set-old-from-outer", exercise: 6,
       mistake: "a set made inside a closure hands out the old value of the set under way",
-      caughtBy: .check(.generatedRemovalsMidSet), evidence: "old value",
+      caughtBy: .check(.generatedRemovalsMidSet), evidence: "as the old value, where the set of",
       code: .exercise(6, OptionsAdapter<NestedSetOldFromOuter>.self, isSendable: false),
-      counterexample: "old value"),
+      counterexample: "as the old value, where the set of"),
     WrongAnswer(
       name: "06-new-pass-skips-the-look-up", exercise: 6,
       mistake: "a callback removed during the .old pass is still told the new value",

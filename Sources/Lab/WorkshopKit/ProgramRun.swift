@@ -470,6 +470,18 @@ final class ProgramRun {
     }
     let key = Round.Key(binding: binding.number, old: old)
     let with = old ? "the old value \(got)" : "\(got)"
+    // A value an earlier set already handed it, where a later set, a nested one, still owes it
+    // its own: the value is wrong, not the count.
+    let owing = rounds.last { round in
+      round.snapshot?.contains { $0 === binding } == true && !round.called.contains(key)
+        && (old ? round.old : round.new) != got
+    }
+    if let owing, binding.live, !binding.dead {
+      return old
+        ? "\(binding.label) was handed \(got) as the old value, where the set of \(owing.new) "
+          + "replaced \(owing.old)"
+        : "\(binding.label) was called with \(got), where the set under way was of \(owing.new)"
+    }
     if rounds.contains(where: { $0.called.contains(key) && (old ? $0.old : $0.new) == got }) {
       return "\(binding.label) was called twice with \(old ? "the old value " : "")\(got) for "
         + "one set: each observer is called once for each set"
