@@ -80,6 +80,42 @@ package struct RightAnswer: Sendable, CustomStringConvertible {
       name: "10-tokens-let-go-and-a-main-actor-saver", exercise: 10,
       how: "close() lets the token go rather than cancel it, and the saver saves on the main actor",
       code: .mainActorScores(ScreenLettingItsTokenGo.self, SaverOnTheMainActor.self)),
+    RightAnswer(
+      name: "01-uuid-ids-table-and-order", exercise: 1,
+      how: "ids from UUID, the closures in a table and the ids in an order array",
+      code: .exercise(1, RemovableClosuresAdapter<UUIDTableAndOrder>.self, isSendable: false)),
+    RightAnswer(
+      name: "02-linked-list", exercise: 2,
+      how: "a doubly linked list of nodes, found by key through a table",
+      code: .exercise(2, KeyedAdapter<LinkedListKeys>.self, isSendable: false)),
+    RightAnswer(
+      name: "03-array-of-triples", exercise: 3,
+      how: "one array of owner identity, key and closure, searched in a line",
+      code: .exercise(3, OwnerKeyedAdapter<ArrayOfTriples>.self, isSendable: false)),
+    RightAnswer(
+      name: "04-numbered-boxes", exercise: 4,
+      how: "entries as class boxes in a table by sequence number, walked in number order",
+      code: .exercise(4, WeakAdapter<NumberedBoxes>.self, isSendable: false)),
+    RightAnswer(
+      name: "05-table-by-identity", exercise: 5,
+      how: "a table keyed by ObjectIdentifier, with the identities in binding order beside it",
+      code: .exercise(5, WeakAdapter<TableByIdentity>.self, isSendable: false)),
+    RightAnswer(
+      name: "06-tombstones-compacted-after-set", exercise: 6,
+      how: "a removal marks a class box removed mid-set; the list is compacted after the set",
+      code: .exercise(6, OptionsAdapter<TombstonesCompactedAfterSet>.self, isSendable: false)),
+    RightAnswer(
+      name: "07-linked-queue", exercise: 7,
+      how: "the pending changes in a linked list of class nodes, head and tail",
+      code: .exercise(7, OptionsAdapter<LinkedQueue>.self, isSendable: false)),
+    RightAnswer(
+      name: "08-weak-box-per-callback", exercise: 8,
+      how: "each callback a class box holding the observer weakly, the handler casting it back",
+      code: .exercise(8, HandingAdapter<WeakBoxPerCallback>.self, isSendable: false)),
+    RightAnswer(
+      name: "11-link-to-the-label", exercise: 11,
+      how: "onChange captures a small link holding the label weakly, not the label itself",
+      code: .observedLabel(LabelThroughALink.self)),
   ]
 }
 
@@ -471,4 +507,350 @@ final class RemovesAtOnceAndQueues: OptionsObservable {
     if options.contains(.initial) { closure(storedValue, .initial) }
   }
   func removeObserver(_ observer: AnyObject) { callbacks.removeAll { $0.observer === observer } }
+}
+
+// MARK: - Round 3: right answers written by an outside tester
+
+/// Ids from `UUID`, closures in a table, the ids in an order array beside it.
+final class UUIDTableAndOrder: RemovableClosuresObservable {
+  private var closures: [UUID: (Int) -> Void] = [:]
+  private var order: [UUID] = []
+  var value: Int { didSet { for id in order { closures[id]?(value) } } }
+  var observerCount: Int { closures.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ observer: @escaping (Int) -> Void) -> UUID {
+    let id = UUID()
+    closures[id] = observer
+    order.append(id)
+    return id
+  }
+  func removeObserver(_ id: UUID) {
+    guard closures.removeValue(forKey: id) != nil else { return }
+    order.removeAll { $0 == id }
+  }
+}
+
+/// Keys in a doubly linked list, found through a table; a set walks from the head.
+final class LinkedListKeys: KeyedObservable {
+  private final class Node {
+    let key: String
+    var closure: (Int) -> Void
+    var next: Node?
+    weak var previous: Node?
+    var isLinked = true
+    init(key: String, closure: @escaping (Int) -> Void) {
+      self.key = key
+      self.closure = closure
+    }
+  }
+  private var nodes: [String: Node] = [:]
+  private var head: Node?
+  private weak var tail: Node?
+  var value: Int {
+    didSet {
+      var node = head
+      while let current = node {
+        if current.isLinked { current.closure(value) }
+        node = current.next
+      }
+    }
+  }
+  var observerCount: Int { nodes.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(forKey key: String, _ observer: @escaping (Int) -> Void) {
+    if let node = nodes[key] {
+      node.closure = observer
+      return
+    }
+    let node = Node(key: key, closure: observer)
+    nodes[key] = node
+    if let tail {
+      tail.next = node
+      node.previous = tail
+    } else {
+      head = node
+    }
+    tail = node
+  }
+  func removeObserver(forKey key: String) {
+    guard let node = nodes.removeValue(forKey: key) else { return }
+    node.isLinked = false
+    node.closure = { _ in }
+    if let previous = node.previous { previous.next = node.next } else { head = node.next }
+    if let next = node.next { next.previous = node.previous } else { tail = node.previous }
+  }
+}
+
+/// One array of owner identity, key and closure, searched in a line.
+final class ArrayOfTriples: OwnerKeyedObservable {
+  private var entries: [(owner: ObjectIdentifier, key: String, closure: (Int) -> Void)] = []
+  var value: Int { didSet { for entry in entries { entry.closure(value) } } }
+  var observerCount: Int { entries.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ owner: AnyObject, forKey key: String, _ observer: @escaping (Int) -> Void) {
+    let id = ObjectIdentifier(owner)
+    if let index = entries.firstIndex(where: { $0.owner == id && $0.key == key }) {
+      entries[index].closure = observer
+    } else {
+      entries.append((id, key, observer))
+    }
+  }
+  func removeObserver(_ owner: AnyObject, forKey key: String) {
+    let id = ObjectIdentifier(owner)
+    entries.removeAll { $0.owner == id && $0.key == key }
+  }
+}
+
+/// Entries as class boxes in a table by sequence number, walked in number order, cleaned on
+/// set and on bind.
+final class NumberedBoxes: WeakObservable {
+  private final class Box {
+    weak var observer: AnyObject?
+    let closure: (Int) -> Void
+    init(_ observer: AnyObject, _ closure: @escaping (Int) -> Void) {
+      self.observer = observer
+      self.closure = closure
+    }
+  }
+  private var boxes: [Int: Box] = [:]
+  private var next = 0
+  var value: Int {
+    didSet {
+      clean()
+      for number in boxes.keys.sorted() {
+        if let box = boxes[number], box.observer != nil { box.closure(value) }
+      }
+    }
+  }
+  var observerCount: Int { boxes.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ observer: AnyObject, closure: @escaping (Int) -> Void) {
+    clean()
+    next += 1
+    boxes[next] = Box(observer, closure)
+  }
+  private func clean() { boxes = boxes.filter { $0.value.observer != nil } }
+}
+
+/// One entry per observer in a table keyed by its identity, and the identities in binding
+/// order beside it; binding again replaces the entry where it stands.
+final class TableByIdentity: WeakObservable {
+  private struct Entry {
+    weak var observer: AnyObject?
+    let closure: (Int) -> Void
+  }
+  private var entries: [ObjectIdentifier: Entry] = [:]
+  private var order: [ObjectIdentifier] = []
+  var value: Int {
+    didSet {
+      for id in order {
+        if let entry = entries[id], entry.observer != nil { entry.closure(value) }
+      }
+    }
+  }
+  var observerCount: Int { entries.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ observer: AnyObject, closure: @escaping (Int) -> Void) {
+    entries = entries.filter { $0.value.observer != nil }
+    order.removeAll { entries[$0] == nil }
+    let id = ObjectIdentifier(observer)
+    if entries.updateValue(Entry(observer: observer, closure: closure), forKey: id) == nil {
+      order.append(id)
+    }
+  }
+}
+
+/// A removal marks a class box removed, and drops its closure; the list is compacted at once,
+/// or after the set when one is under way.
+final class TombstonesCompactedAfterSet: OptionsObservable {
+  private final class Box {
+    weak var observer: AnyObject?
+    let options: WrongOptions
+    var closure: ((Int, WrongOptions) -> Void)?
+    init(
+      _ observer: AnyObject, _ options: WrongOptions,
+      _ closure: @escaping (Int, WrongOptions) -> Void
+    ) {
+      self.observer = observer
+      self.options = options
+      self.closure = closure
+    }
+  }
+  private var boxes: [Box] = []
+  private var depth = 0
+  private var storedValue: Int
+  var value: Int {
+    get { storedValue }
+    set {
+      let oldValue = storedValue
+      storedValue = newValue
+      depth += 1
+      for box in boxes where box.observer == nil { box.closure = nil }
+      compact()
+      let snapshot = boxes
+      for option in [WrongOptions.old, .new] {
+        for box in snapshot where box.options.contains(option) {
+          box.closure?(option == .old ? oldValue : newValue, option)
+        }
+      }
+      depth -= 1
+      compact()
+    }
+  }
+  var observerCount: Int { boxes.count { $0.closure != nil } }
+  init(_ value: Int) { storedValue = value }
+  func addObserver(
+    _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
+    closure: @escaping (Int, WrongOptions) -> Void
+  ) {
+    if removeIfExists { removeObserver(observer) }
+    boxes.append(Box(observer, options, closure))
+    if options.contains(.initial) { closure(storedValue, .initial) }
+  }
+  func removeObserver(_ observer: AnyObject) {
+    for box in boxes where box.observer === observer { box.closure = nil }
+    compact()
+  }
+  private func compact() {
+    guard depth == 0 else { return }
+    boxes.removeAll { $0.closure == nil }
+  }
+}
+
+/// The pending changes in a linked list of class nodes, head and tail.
+final class LinkedQueue: OptionsObservable {
+  private final class Change {
+    let old: Int
+    let new: Int
+    var next: Change?
+    init(old: Int, new: Int) {
+      self.old = old
+      self.new = new
+    }
+  }
+  private struct Callback {
+    weak var observer: AnyObject?
+    let options: WrongOptions
+    let closure: (Int, WrongOptions) -> Void
+  }
+  private var callbacks: [Callback] = []
+  private var head: Change?
+  private var tail: Change?
+  private var storedValue: Int
+  var value: Int {
+    get { storedValue }
+    set {
+      let change = Change(old: storedValue, new: newValue)
+      storedValue = newValue
+      if let tail {
+        tail.next = change
+        self.tail = change
+        return
+      }
+      head = change
+      tail = change
+      while let current = head {
+        callbacks.removeAll { $0.observer == nil }
+        let snapshot = callbacks
+        for callback in snapshot where callback.options.contains(.old) {
+          callback.closure(current.old, .old)
+        }
+        for callback in snapshot where callback.options.contains(.new) {
+          callback.closure(current.new, .new)
+        }
+        head = current.next
+        if head == nil { tail = nil }
+      }
+    }
+  }
+  var observerCount: Int { callbacks.count }
+  init(_ value: Int) { storedValue = value }
+  func addObserver(
+    _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
+    closure: @escaping (Int, WrongOptions) -> Void
+  ) {
+    if removeIfExists { removeObserver(observer) }
+    callbacks.append(Callback(observer: observer, options: options, closure: closure))
+    if options.contains(.initial) { closure(storedValue, .initial) }
+  }
+  func removeObserver(_ observer: AnyObject) { callbacks.removeAll { $0.observer === observer } }
+}
+
+/// Each callback a class box holding its observer weakly; the handler casts it back.
+final class WeakBoxPerCallback: HandingObservable {
+  private final class Box {
+    weak var observer: AnyObject?
+    let options: WrongOptions
+    let handler: (AnyObject, Int, WrongOptions) -> Void
+    init(
+      _ observer: AnyObject, _ options: WrongOptions,
+      _ handler: @escaping (AnyObject, Int, WrongOptions) -> Void
+    ) {
+      self.observer = observer
+      self.options = options
+      self.handler = handler
+    }
+    func call(_ value: Int, _ option: WrongOptions) {
+      guard let observer else { return }
+      handler(observer, value, option)
+    }
+  }
+  private var boxes: [Box] = []
+  private var storedValue: Int
+  var value: Int {
+    get { storedValue }
+    set {
+      let oldValue = storedValue
+      storedValue = newValue
+      boxes.removeAll { $0.observer == nil }
+      let snapshot = boxes
+      for box in snapshot where box.options.contains(.old) { box.call(oldValue, .old) }
+      for box in snapshot where box.options.contains(.new) { box.call(newValue, .new) }
+    }
+  }
+  var observerCount: Int { boxes.count }
+  init(_ value: Int) { storedValue = value }
+  func addObserver<Observer: AnyObject>(
+    _ observer: Observer, removeIfExists: Bool, options: WrongOptions,
+    handler: @escaping (Observer, Int, WrongOptions) -> Void
+  ) {
+    if removeIfExists { removeObserver(observer) }
+    let box = Box(observer, options) { object, value, option in
+      if let observer = object as? Observer { handler(observer, value, option) }
+    }
+    boxes.append(box)
+    if options.contains(.initial) { box.call(storedValue, .initial) }
+  }
+  func removeObserver(_ observer: AnyObject) { boxes.removeAll { $0.observer === observer } }
+}
+
+/// onChange captures a small link that holds the label weakly, never the label itself.
+@MainActor
+final class LabelThroughALink: ScoreLabelModel {
+  @MainActor
+  private final class Link {
+    weak var label: LabelThroughALink?
+    func refresh() { label?.refresh() }
+  }
+  private let player: WrongPlayer
+  private let display: LabelDisplay
+  private let link = Link()
+  private var isOpen = true
+  init(showing player: WrongPlayer, on display: LabelDisplay) {
+    self.player = player
+    self.display = display
+    link.label = self
+    refresh()
+  }
+  private func refresh() {
+    guard isOpen else { return }
+    let link = self.link
+    let score = withObservationTracking {
+      player.score
+    } onChange: {
+      Task { @MainActor in link.refresh() }
+    }
+    display.show(score)
+  }
+  func close() { isOpen = false }
 }

@@ -65,6 +65,48 @@ final class SaverOfOneScreenScores: Sendable, ScoreSaverModel {
   }
 }
 
+/// A model on stage 5's observable, as the answer's is: the screen and saver below serve any.
+protocol ScoresOnStage5: LatestScoresModel {
+  var observable: Observable<[Int: Int]> { get }
+}
+
+/// The answer's screen, for any model on stage 5.
+@MainActor
+final class ScreenOf<Model: ScoresOnStage5>: ScoresScreenModel {
+  var token: ObservationToken?
+  init(showing scores: Model, on display: ScoreDisplay) {
+    token = scores.observable.observe(options: .initial) { display.show($0.newValue) }
+  }
+  func close() { token?.cancel() }
+}
+
+/// The answer's saver, for any model on stage 5.
+final class SaverOf<Model: ScoresOnStage5>: Sendable, ScoreSaverModel {
+  let token: ObservationToken
+  init(saving scores: Model, to file: ScoreFile) {
+    token = scores.observable.observeOnAnyThread { file.save($0.newValue) }
+  }
+}
+
+/// Sets only scores unlike those it holds: a game that ends on the same scores tells no one.
+final class ScoresSkippingEqualSets: Sendable, ScoresOnStage5 {
+  let observable: Observable<[Int: Int]>
+  init(_ scores: [Int: Int]) { observable = Observable(scores) }
+  func set(_ scores: [Int: Int]) {
+    guard scores != observable.value else { return }
+    observable.value = scores
+  }
+}
+
+/// Merges the scores set into those it holds: a chapter left out of a set keeps its old score.
+final class ScoresMergingSets: Sendable, ScoresOnStage5 {
+  let observable: Observable<[Int: Int]>
+  init(_ scores: [Int: Int]) { observable = Observable(scores) }
+  func set(_ scores: [Int: Int]) {
+    observable.value = observable.value.merging(scores) { _, new in new }
+  }
+}
+
 extension WrongAnswer {
   /// Exercise 10's answers above.
   static let exercise10Programs = [
@@ -79,7 +121,7 @@ extension WrongAnswer {
       mistake: "the screens keep their tokens in one shared list, and close() cancels them all",
       caughtBy: .check(.generatedScreens), evidence: "its subscription ended",
       code: .mainActorScores(ScreenClosingEveryScreen.self, RightSaver.self),
-      counterexample: "close"),
+      counterexample: "still showed|subscription ended"),
     WrongAnswer(
       name: "10-screen-reads-the-scores-again", exercise: 10,
       mistake: "the handler shows the scores read again, not the change it is told",
@@ -92,5 +134,18 @@ extension WrongAnswer {
       caughtBy: .check(.generatedScreens), evidence: "its subscription ended",
       code: .mainActorScores(ScreenStoringItsTokenInTheModel.self, SaverOfOneScreenScores.self),
       counterexample: "open B|open C"),
+    WrongAnswer(
+      name: "10-set-skips-equal-scores", exercise: 10,
+      mistake: "set returns early when the scores equal those held, and tells no one",
+      caughtBy: .check(.generatedScreens), evidence: "a set of the scores as they were",
+      code: .mainActorScores(
+        ScreenOf<ScoresSkippingEqualSets>.self, SaverOf<ScoresSkippingEqualSets>.self),
+      counterexample: "again"),
+    WrongAnswer(
+      name: "10-set-merges-scores", exercise: 10,
+      mistake: "set merges the scores into those held, so a chapter left out keeps its score",
+      caughtBy: .check(.generatedScreens), evidence: ", 8: ",
+      code: .mainActorScores(ScreenOf<ScoresMergingSets>.self, SaverOf<ScoresMergingSets>.self),
+      counterexample: "8:"),
   ]
 }

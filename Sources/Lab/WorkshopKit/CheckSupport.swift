@@ -205,3 +205,6 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
   }
   for _ in 0..<count { done.wait() }
 }
+
+/// The time, in nanoseconds since the machine started: what the checks' deadlines count in.
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }

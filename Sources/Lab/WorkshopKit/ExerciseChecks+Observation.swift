@@ -231,6 +231,13 @@ struct LabelStepSeen {
   var sets: [Int]
   /// Whether a display set a score during the step, as a game reacting to what it shows.
   var reacted: Bool
+  /// An earlier step's sets that left the score as the label showed it, after which it showed
+  /// nothing more: "2, 4 were set in one turn".
+  var quietSince: String? = nil
+  /// The other labels closed or let go since this one last showed a score.
+  var closedSince: [String] = []
+  /// The other open labels that ended the step on its latest score.
+  var shownByOthers: [String] = []
 
   /// The score after the step.
   var score: Int { sets.last ?? scoreBefore }
@@ -261,9 +268,13 @@ struct LabelStepSeen {
     }
     guard (scores.last ?? last) != score else { return nil }
     let shown = scores.last ?? last ?? scoreBefore
+    if scores.isEmpty, let why = silence(showing: shown) { return why }
     if scores.isEmpty, Set(before).count > 1 {
+      // A label that shows only higher scores falls silent here too: say so when it may.
+      let lower = score < shown ? " (\(score) is lower than \(shown))" : ""
       return "\(name) still showed \(shown), not \(score): it showed a change before, and none "
-        + "after it. A tracking fires once: track again each time it fires"
+        + "after it\(lower). A tracking fires once: track again each time it fires"
+        + (lower.isEmpty ? "" : ", and show every score, lower ones too")
     }
     if scores.isEmpty {
       return "\(name) still showed \(shown), not \(score): its tracking never fired. "
@@ -276,6 +287,41 @@ struct LabelStepSeen {
         + "withObservationTracking, before you show it"
     }
     return "\(name) ended on \(shown), not \(score), the latest score"
+  }
+
+  /// Why a label that showed nothing during the step, still showing `shown`, fell silent,
+  /// where the program says more than "its tracking never fired": the one-time tracking not
+  /// armed again after a change that left the score as shown, state the labels share, or a
+  /// score of a value the label skips.
+  private func silence(showing shown: Int) -> String? {
+    let stillShowed = "\(name) still showed \(shown), not \(score)"
+    if let quietSince {
+      return "\(stillShowed): it has shown nothing since \(quietSince), leaving the score it "
+        + "showed. A tracking fires once, even for a change that leaves the score as shown: "
+        + "track again each time it fires"
+    }
+    if !closedSince.isEmpty {
+      return "\(stillShowed), and has shown nothing since \(listed(closedSince)) was closed: "
+        + "closing one label must leave the others showing. Does something the labels share, "
+        + "such as a static property, stop this one?"
+    }
+    if !shownByOthers.isEmpty {
+      return "\(stillShowed), where \(listed(shownByOthers)) showed \(score): each label keeps "
+        + "up on its own. Does something the labels share, such as a static property, stop "
+        + "this one?"
+    }
+    if score < 1, Set(before).count < 2 {
+      let lower = score < shown ? ", lower than \(shown)" : ""
+      return "\(stillShowed): it showed nothing for a score of \(score)\(lower). A label shows "
+        + "every score set, zero and below zero too"
+    }
+    return nil
+  }
+
+  private func listed(_ names: [String]) -> String {
+    names.count < 2
+      ? names.joined()
+      : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
   }
 
   /// Whether `scores`, each shown possibly more than once in a row, come in the order of
@@ -533,9 +579,9 @@ enum LabelPrograms<Label: ScoreLabelModel> {
     }
     while steps.count < length {
       let slot = random.pick(0...2)
-      let score = random.pick(1...4)
+      let score = drawScore(&random)
       switch random.pick(1...20) {
-      case 8...10: steps.append(.set((0..<random.pick(2...3)).map { _ in random.pick(1...4) }))
+      case 8...10: steps.append(.set((0..<random.pick(2...3)).map { _ in drawScore(&random) }))
       case 11...12 where !held.contains(slot):
         steps.append(.open(slot))
         held.insert(slot)
@@ -556,6 +602,11 @@ enum LabelPrograms<Label: ScoreLabelModel> {
     return steps
   }
 
+  /// A score to set: 1 to 4, and now and then 0 or below, which a label shows as well.
+  private static func drawScore(_ random: inout SeededRandom) -> Int {
+    random.chance(12) ? random.pick(-2...0) : random.pick(1...4)
+  }
+
   /// A label of a program, as the model knows it.
   private struct Opened {
     enum State { case open, closed, gone }
@@ -569,7 +620,19 @@ enum LabelPrograms<Label: ScoreLabelModel> {
     let world = LabelWorld<Label>(score: 0)
     var labels: [Opened] = []
     var score = 0
+    // For each label, by its place in `labels`: the sets after which it fell silent on the
+    // score it showed, and the labels closed since it last showed a score.
+    var quietSince: [Int: String] = [:]
+    var closedSince: [Int: [String]] = [:]
+    func closing(_ index: Int) {
+      for other in labels.indices where other != index && labels[other].state == .open {
+        closedSince[other, default: []].append(slotName(labels[index].slot))
+      }
+    }
     func failing(_ failure: String) -> String {
+      // What the labels queued runs out first: a task still on its way when the next program
+      // starts would act in it, and a program would fail, or pass, by what ran before it.
+      settle(world)
       onMain { world.letEverythingGo() }
       return failure
     }
@@ -594,11 +657,13 @@ enum LabelPrograms<Label: ScoreLabelModel> {
         guard onMain({ world.close(slot) }),
           let index = labels.lastIndex(where: { $0.slot == slot && $0.state != .gone })
         else { continue }
+        if labels[index].state == .open { closing(index) }
         labels[index].state = .closed
       case .letGo(let slot):
         guard let freed = onMain({ world.letGo(slot) }),
           let index = labels.lastIndex(where: { $0.slot == slot && $0.state != .gone })
         else { continue }
+        if labels[index].state == .open { closing(index) }
         labels[index].state = .gone
         if !freed {
           return failing(
@@ -615,15 +680,32 @@ enum LabelPrograms<Label: ScoreLabelModel> {
       }
       settle(world)
       let sets = Array(world.sets.all.dropFirst(setsBefore))
-      for (label, before) in zip(labels, before) {
-        let new = Array(label.display.shown.dropFirst(before.count))
+      let latest = sets.last ?? score
+      let news = zip(labels, before).map { label, before in
+        Array(label.display.shown.dropFirst(before.count))
+      }
+      for (index, (label, before)) in zip(labels, before).enumerated() {
+        let new = news[index]
         let name = slotName(label.slot)
         switch label.state {
         case .open:
+          let others = labels.indices.filter { other in
+            other != index && labels[other].state == .open && news[other].last?.score == latest
+          }
           let seen = LabelStepSeen(
             name: name, before: before, new: new, scoreBefore: score, sets: sets,
-            reacted: sets.count > ownSets)
+            reacted: sets.count > ownSets, quietSince: quietSince[index],
+            closedSince: closedSince[index] ?? [],
+            shownByOthers: others.map { slotName(labels[$0].slot) })
           if let flaw = seen.flaw { return failing(flaw) }
+          if !new.isEmpty {
+            (quietSince[index], closedSince[index]) = (nil, nil)
+          } else if !sets.isEmpty, before.last == latest {
+            quietSince[index] =
+              sets.count == 1
+              ? "\(sets[0]) was set"
+              : "\(sets.map(String.init).joined(separator: ", ")) were set in one turn"
+          }
         case .closed, .gone:
           guard let first = new.first else { continue }
           return failing(
@@ -657,17 +739,7 @@ enum LabelPrograms<Label: ScoreLabelModel> {
       tries += 1
       return failure(of: candidate) != nil
     }
-    var best = program
-    var shrinking = true
-    while shrinking {
-      shrinking = false
-      for candidate in smaller(best) where fails(candidate) {
-        best = candidate
-        shrinking = true
-        break
-      }
-    }
-    return best
+    return shortestFailing(program, smaller: smaller, fails: fails)
   }
 
   /// Programs one step smaller than `program`.
@@ -691,6 +763,9 @@ enum LabelPrograms<Label: ScoreLabelModel> {
           replacing(index, with: .set(fewer))
         }
       case .set(let scores) where scores[0] > 1: replacing(index, with: .set([scores[0] - 1]))
+      case .set(let scores) where scores[0] < 1:
+        replacing(index, with: .set([1]))
+        replacing(index, with: .set([scores[0] + 1]))
       case .react(let slot, let on, let set):
         if on > 1 { replacing(index, with: .react(slot, on: on - 1, set: set)) }
         if set > 1 { replacing(index, with: .react(slot, on: on, set: set - 1)) }
@@ -700,6 +775,4 @@ enum LabelPrograms<Label: ScoreLabelModel> {
     return candidates
   }
 
-  /// The time, in nanoseconds.
-  private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 }

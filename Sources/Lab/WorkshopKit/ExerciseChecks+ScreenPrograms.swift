@@ -6,8 +6,9 @@ import ObserverScenarios
 // set on the main actor and on other threads, and a screen closed with a score on its way,
 // checked after each step against a model of what the exercise promises.
 
-/// One step of a generated program of exercise 10, on screens A, B and C. Each score set is
-/// one more than the last: the values are the order they were set in.
+/// One step of a generated program of exercise 10, on screens A, B and C. Each set sets chapter
+/// 7's score one more than the last, with chapter 8's the same every third time
+/// (``ScreenPrograms/scores(_:)``), or the scores as they are again.
 enum ScreenStep: Hashable {
   /// Opens a screen in the slot, on a fresh display.
   case open(Int)
@@ -24,10 +25,12 @@ enum ScreenStep: Hashable {
   case closeWithAScoreOnItsWay(Int)
   /// A saver starts saving to a file of its own.
   case startSaver
+  /// The scores as they are are set again, on the main actor or on another thread.
+  case setAgain(onTheMainActor: Bool)
 }
 
-/// Exercise 10's generated programs. After each step, once every change has reached the main
-/// actor, a model checks: a screen shows, as it opens, the score it opened on, on the main
+/// Exercise 10's generated programs, with a screen W left open throughout, which tells when
+/// every change has reached the main actor. After each step, once it has, a model checks: a screen shows, as it opens, the score it opened on, on the main
 /// actor; an open screen then shows every score set, once each, in order, on the main actor,
 /// and one set on the main actor as soon as the set returns; a closed or let-go screen shows
 /// nothing more, and one let go is freed at once; each saver saves every score set since it
@@ -44,12 +47,12 @@ where Saver.Scores == Screen.Scores {
 
   /// How long, in seconds, the programs may run, and then the shrink: with the wait for a
   /// change that never comes, within the check's limit.
-  static var seconds: (programs: Double, shrinking: Double) { (1.5, 0.8) }
+  static var seconds: (programs: Double, shrinking: Double) { (1.2, 0.6) }
 
-  /// Runs the programs drawn from `seed`. Each waits `patience.quick` seconds at most for a
-  /// change to reach the main actor, so that a wrong answer's change that never comes costs
-  /// little each time the shrink tries it; a program that fails so is run again, waiting
-  /// `patience.sure`, before it is told: a loaded machine is slow, not wrong.
+  /// Runs the programs drawn from `seed`. Each waits `patience.quick` seconds in all, at most,
+  /// for changes to reach the main actor, so that a wrong answer's change that never comes
+  /// costs little each time the shrink tries it; the shortest program that fails so is run
+  /// again, waiting `patience.sure`, before it is told: a loaded machine is slow, not wrong.
   static func check(seed: UInt64, patience: (quick: Double, sure: Double)) -> Outcome {
     // A stream of its own for this exercise, as the other exercises' programs have.
     var random = SeededRandom(seed: seed &* 0x2545_F491_4F6C_DD1D &+ 10)
@@ -58,14 +61,12 @@ where Saver.Scores == Screen.Scores {
     for index in 0..<programs where now() < deadline {
       ran += 1
       let program = draw(length: 2 + index % (longest - 1), &random)
-      guard failure(of: program, patience: patience.quick) != nil else { continue }
-      let shortest = shrunk(program, patience: patience.quick)
-      let confirmed =
-        failure(of: shortest, patience: patience.sure).map { (shortest, $0) }
-        ?? failure(of: program, patience: patience.sure).map { (program, $0) }
-      guard let (steps, failure) = confirmed else { continue }
+      guard let found = failing(program, patience: patience.quick) else { continue }
+      // The steps after the one that failed tell nothing.
+      let shortest = shrunk(Array(program.prefix(found.step + 1)), patience: patience.quick)
+      guard let failure = failure(of: shortest, patience: patience.sure) else { continue }
       return .flaw(
-        "\(told(steps)) → \(failure) (generated program \(index + 1) of seed \(seed), shrunk; "
+        "\(told(shortest)) → \(failure) (generated program \(index + 1) of seed \(seed), shrunk; "
           + "replay: swift run workshop 10 --seed \(seed))")
     }
     return .holds(
@@ -93,33 +94,52 @@ where Saver.Scores == Screen.Scores {
         held.remove(slot)
       case 16 where held.contains(slot): steps.append(.closeWithAScoreOnItsWay(slot))
       case 17: steps.append(.startSaver)
+      case 18: steps.append(.setAgain(onTheMainActor: random.chance(50)))
       default: steps.append(.setElsewhere(1))
       }
     }
     return steps
   }
 
-  /// The program as a story, with the scores each set sets: "open A; another thread sets 1,
-  /// 2; close A".
+  /// The scores the `number`th set sets: chapter 7's, and chapter 8's too every third time,
+  /// so that a set that keeps a chapter it was not given shows.
+  static func scores(_ number: Int) -> [Int: Int] {
+    number % 3 == 0 ? [7: number, 8: number] : [7: number]
+  }
+
+  /// `[7: 3, 8: 3]`, as Swift writes the dictionary.
+  static func written(_ scores: [Int: Int]) -> String {
+    scores.isEmpty
+      ? "[:]"
+      : "[" + scores.keys.sorted().map { "\($0): \(scores[$0]!)" }.joined(separator: ", ") + "]"
+  }
+
+  /// The program as a story, with the scores each set sets: "open A; another thread sets
+  /// [7: 1], [7: 2]; close A".
   static func told(_ program: [ScreenStep]) -> String {
     var score = 0
-    func scores(_ count: Int) -> String {
+    func next(_ count: Int) -> String {
       defer { score += count }
-      return ((score + 1)...(score + count)).map(String.init).joined(separator: ", ")
+      return ((score + 1)...(score + count)).map { written(scores($0)) }.joined(separator: ", ")
     }
-    return program.map { step in
+    let steps = program.map { step in
       switch step {
       case .open(let slot): "open \(slotName(slot))"
       case .close(let slot): "close \(slotName(slot))"
       case .letGo(let slot): "let \(slotName(slot)) go"
-      case .setOnTheMainActor(let count): "the main actor sets \(scores(count))"
-      case .setElsewhere(let count): "another thread sets \(scores(count))"
+      case .setOnTheMainActor(let count): "the main actor sets \(next(count))"
+      case .setElsewhere(let count): "another thread sets \(next(count))"
       case .closeWithAScoreOnItsWay(let slot):
-        "another thread sets \(scores(1)) and \(slotName(slot)) is closed before the main actor "
+        "another thread sets \(next(1)) and \(slotName(slot)) is closed before the main actor "
           + "runs again"
       case .startSaver: "start a saver"
+      case .setAgain(let onTheMainActor):
+        "\(onTheMainActor ? "the main actor" : "another thread") sets \(written(scores(score))) "
+          + "again"
       }
-    }.joined(separator: "; ")
+    }
+    return "with screen W open throughout, on \(written(scores(0))): "
+      + steps.joined(separator: "; ")
   }
 
   /// The screens, savers and scores of one program, on the main actor.
@@ -162,22 +182,36 @@ where Saver.Scores == Screen.Scores {
     var state: State
   }
 
-  /// What went wrong when `program` ran, in the learner's terms; `nil` when nothing did.
+  /// What went wrong when `program` ran, in the learner's terms; `nil` when nothing did. Its
+  /// waits for changes to reach the main actor take `patience` seconds in all, at most.
   static func failure(of program: [ScreenStep], patience: Double) -> String? {
-    let scores = Handed(value: Scores([7: 0]))
+    failing(program, patience: patience)?.text
+  }
+
+  /// What went wrong when `program` ran, and at which step; `nil` when nothing did.
+  private static func failing(_ program: [ScreenStep], patience: Double) -> (
+    step: Int, text: String
+  )? {
+    let waitsEnd = Date().addingTimeInterval(patience)
+    /// What is left of `patience`.
+    func left() -> Double { max(0, waitsEnd.timeIntervalSinceNow) }
+    let scores = Handed(value: Scores(Self.scores(0)))
     let world = onMain { Handed(value: World(scores.value)) }
     defer { onMain { world.value.closeAll() } }
+    // W, slot -1, left open throughout: when it has shown a set, every screen has been sent it.
+    let witness = ScoreDisplay()
+    onMain { world.value.open(-1, on: witness) }
     var screens: [Opened] = []
     var savers: [(file: ScoreFile, from: Int)] = []
     var score = 0
     var all: [Int] = []
-    /// Another thread sets each of `values`, and the caller waits for it to end.
-    func setElsewhere(_ values: [Int]) {
+    /// Another thread sets the scores of each of `numbers`, and the caller waits for it.
+    func setElsewhere(_ numbers: [Int]) {
       onThreads(1) { _ in
-        for value in values { scores.value.set([7: value]) }
+        for number in numbers { scores.value.set(Self.scores(number)) }
       }
     }
-    for step in program {
+    for (index, step) in program.enumerated() {
       let before = screens.map { $0.display.shown.count }
       var sets: [Int] = []
       func next(_ count: Int) -> [Int] {
@@ -190,9 +224,14 @@ where Saver.Scores == Screen.Scores {
         let display = ScoreDisplay()
         onMain { world.value.open(slot, on: display) }
         let shown = display.shown
-        if shown.map(\.scores) != [[7: score]] || shown.contains(where: { !$0.onMainActor }) {
-          return "\(slotName(slot)) opened on \(score) and showed \(listed(shown)) before its "
-            + "init returned, not \(score) once, on the main actor"
+        if shown.map(\.scores) != [Self.scores(score)] || shown.contains(where: { !$0.onMainActor })
+        {
+          return (
+            index,
+            "\(slotName(slot)) opened on \(written(Self.scores(score))) and showed "
+              + "\(listed(shown)) before its init returned, not \(written(Self.scores(score))) once, "
+              + "on the main actor"
+          )
         }
         screens.append(Opened(slot: slot, display: display, state: .open))
         continue
@@ -210,27 +249,35 @@ where Saver.Scores == Screen.Scores {
         else { continue }
         screens[index].state = .gone
         if !onMain({ world.value.letGo(slot) }) {
-          return "\(slotName(slot)) was let go and not freed: something still holds it, and it "
-            + "shows scores for ever. A token it keeps, whose handler captures self strongly?"
+          return (
+            index,
+            "\(slotName(slot)) was let go and not freed: something still holds it, and it "
+              + "shows scores for ever. A token it keeps, whose handler captures self strongly?"
+          )
         }
-      case .setOnTheMainActor(let count):
-        let values = next(count)
+      case .setOnTheMainActor, .setAgain(onTheMainActor: true):
+        if case .setOnTheMainActor(let count) = step { _ = next(count) } else { sets = [score] }
+        let numbers = sets
         let open = screens.filter { $0.state == .open }
         let late = onMain { () -> String? in
-          for value in values {
-            scores.value.set([7: value])
-            for screen in open where screen.display.shown.last?.scores != [7: value] {
-              return "when the main actor's set(7: \(value)) returned, \(slotName(screen.slot)) "
-                + "showed \(listed(Array(screen.display.shown.suffix(1)))), not \(value). Set on "
-                + "the main actor, a score reaches a main-actor handler before set returns: set "
-                + "the value in set itself, and show it in the handler observe calls, not in a "
-                + "hop of your own (a Task, DispatchQueue.main.async)"
+          for number in numbers {
+            scores.value.set(Self.scores(number))
+            for screen in open where screen.display.shown.last?.scores != Self.scores(number) {
+              return "when the main actor's set(\(written(Self.scores(number)))) returned, "
+                + "\(slotName(screen.slot)) showed "
+                + "\(listed(Array(screen.display.shown.suffix(1)))), not it. Set on the main "
+                + "actor, a score reaches a main-actor handler before set returns: set the value "
+                + "in set itself, and show it in the handler observe calls, not in a hop of your "
+                + "own (a Task, DispatchQueue.main.async)"
             }
           }
           return nil
         }
-        if let late { return late }
+        if let late { return (index, late) }
       case .setElsewhere(let count): setElsewhere(next(count))
+      case .setAgain(onTheMainActor: false):
+        sets = [score]
+        setElsewhere(sets)
       case .startSaver:
         let file = ScoreFile()
         onMain { world.value.savers.append(Saver(saving: scores.value, to: file)) }
@@ -239,22 +286,38 @@ where Saver.Scores == Screen.Scores {
       }
       score = sets.last ?? score
       all += sets
-      // Every change on its way lands before this turn of the main actor, or in `patience`.
-      for screen in screens where screen.state == .open && !sets.isEmpty {
-        _ = screen.display.wait(seconds: patience, forLast: [7: score])
+      // Every change on its way lands before W has shown it, and one more turn of the main
+      // actor; or in `patience`.
+      if !sets.isEmpty {
+        _ = witness.wait(seconds: left(), forCount: 1 + all.count)
+        for (screen, before) in zip(screens, before) where screen.state == .open {
+          _ = screen.display.wait(seconds: left(), forCount: before + sets.count)
+        }
       }
       onMain {}
       for (screen, before) in zip(screens, before) {
         let new = Array(screen.display.shown.dropFirst(before))
-        if let flaw = flaw(screen, new: new, sets: sets, patience: patience) { return flaw }
+        if let flaw = flaw(
+          screen, new: new, sets: sets,
+          again: step == .setAgain(onTheMainActor: true)
+            || step == .setAgain(onTheMainActor: false),
+          patience: patience)
+        {
+          return (index, flaw)
+        }
       }
       for (file, from) in savers {
-        let saved = file.wait(seconds: patience, forCount: all.count - from).map { $0[7] ?? -1 }
-        if saved != Array(all[from...]) {
-          let started = from == 0 ? "before any score was set" : "after \(all[from - 1]) was set"
-          return "a saver started \(started) saved \(listed(saved)), not "
-            + "\(listed(all[from...])): it must save every score set after it starts, in order, "
-            + "once"
+        let saved = file.wait(seconds: left(), forCount: all.count - from)
+        let expected = all[from...].map(Self.scores)
+        if saved != expected {
+          let started =
+            from == 0
+            ? "before any score was set" : "after \(written(Self.scores(all[from - 1]))) was set"
+          return (
+            index,
+            "a saver started \(started) saved \(listed(saved)), not \(listed(expected)): "
+              + "it must save every score set after it starts, in order, once"
+          )
         }
       }
     }
@@ -264,42 +327,45 @@ where Saver.Scores == Screen.Scores {
   /// What is wrong with what `screen` showed during a step that set `sets`; `nil` when
   /// nothing is.
   private static func flaw(
-    _ screen: Opened, new: [ScoreDisplay.Shown], sets: [Int], patience: Double
-  )
-    -> String?
-  {
+    _ screen: Opened, new: [ScoreDisplay.Shown], sets: [Int], again: Bool, patience: Double
+  ) -> String? {
     let name = slotName(screen.slot)
     guard screen.state == .open else {
       guard let first = new.first else { return nil }
       return screen.state == .closed
-        ? "\(name), closed, still showed \(listed([first])): once close() returns, nothing "
+        ? "\(name), closed, still showed \(written(first.scores)): once close() returns, nothing "
           + "more may reach it. close() must end this screen's own subscription; a hop of your "
           + "own to the main actor (a Task, DispatchQueue.main.async) carries a score close() "
           + "cannot stop"
-        : "\(name), let go, still showed \(listed([first]))"
+        : "\(name), let go, still showed \(written(first.scores))"
     }
     if let off = new.first(where: { !$0.onMainActor }) {
-      return "\(name) showed \(listed([off])) off the main actor, on the thread that set it: a "
-        + "screen's handler must run on the main actor"
+      return "\(name) showed \(written(off.scores)) off the main actor, on the thread that set "
+        + "it: a screen's handler must run on the main actor"
     }
-    let shown = new.map { $0.scores[7] ?? -1 }
-    guard shown != sets else { return nil }
-    if shown.count < sets.count, shown == Array(sets.prefix(shown.count)) {
+    let shown = new.map(\.scores)
+    let expected = sets.map(scores)
+    guard shown != expected else { return nil }
+    if shown.count < expected.count, shown == Array(expected.prefix(shown.count)) {
       return "\(IsolatedGrading.seconds(patience)) later \(name) had shown \(listed(shown)) of "
-        + "\(listed(sets)): its subscription ended (a token let go ends it), or the changes "
-        + "never reached the main actor"
+        + "\(listed(expected)): "
+        + (again
+          ? "a set of the scores as they were is a set too, and must reach every screen"
+          : "its subscription ended (a token let go ends it), or the changes never reached the "
+            + "main actor")
     }
-    return "\(name) showed \(listed(shown)), not \(listed(sets)): each score once, in order"
+    return "\(name) showed \(listed(shown)), not \(listed(expected)): every set, once each, in "
+      + "order, as it was set"
   }
 
-  /// "1, 2" for scores shown, "nothing" for none.
+  /// "[7: 1], [7: 2]" for scores shown, "nothing" for none.
   private static func listed(_ shown: [ScoreDisplay.Shown]) -> String {
-    listed(shown.map { $0.scores[7] ?? -1 })
+    listed(shown.map(\.scores))
   }
 
-  /// "1, 2" for scores, "nothing" for none.
-  private static func listed<Values: Collection<Int>>(_ values: Values) -> String {
-    values.isEmpty ? "nothing" : values.map(String.init).joined(separator: ", ")
+  /// "[7: 1], [7: 2]" for scores, "nothing" for none.
+  private static func listed(_ scores: [[Int: Int]]) -> String {
+    scores.isEmpty ? "nothing" : scores.map(written).joined(separator: ", ")
   }
 
   /// The shortest program found that still fails: steps taken away, sets made of fewer
@@ -332,25 +398,4 @@ where Saver.Scores == Screen.Scores {
     return candidates
   }
 
-  /// The time, in nanoseconds.
-  private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-}
-
-/// The shortest program found, from `program`, that still fails: each round takes the first
-/// of `smaller`'s candidates, each one step smaller than the best so far, that `fails`, until
-/// none does. `fails` says no once the shrink's budget is spent.
-func shortestFailing<Step>(
-  _ program: [Step], smaller: ([Step]) -> [[Step]], fails: ([Step]) -> Bool
-) -> [Step] {
-  var best = program
-  var shrinking = true
-  while shrinking {
-    shrinking = false
-    for candidate in smaller(best) where fails(candidate) {
-      best = candidate
-      shrinking = true
-      break
-    }
-  }
-  return best
 }

@@ -78,9 +78,6 @@ extension SendableOptionsAdapter {
         + "later values in order, none skipped")
   }
 
-  /// The time, in nanoseconds.
-  private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-
   /// What is wrong with what observer `number` received: its `.initial` calls and new values.
   private static func flaw(_ initial: [Int], _ new: [Int], of number: Int, _ steps: String)
     -> Outcome?
@@ -242,11 +239,11 @@ package enum ValuesOnThreads<Observed: ThreadedObservable> where Observed.Value 
     let handed = Handed(observable: Observed(Stamp(thread: 9, number: 0)))
     let torn = Atomic<Int>(0)
     let settersDone = Atomic<Int>(0)
-    let deadline = DispatchTime.now().uptimeNanoseconds + 500_000_000
+    let deadline = now() + 500_000_000
     onThreads(4) { thread in
       if thread < 2 {
         var number = 0
-        while torn.load(ordering: .relaxed) == 0, DispatchTime.now().uptimeNanoseconds < deadline {
+        while torn.load(ordering: .relaxed) == 0, now() < deadline {
           number += 1
           handed.observable.value = Stamp(thread: thread, number: number)
         }
@@ -282,12 +279,12 @@ package enum ValuesOnThreads<Observed: ThreadedObservable> where Observed.Value 
     let setCounts = Recording<Int>()
     let settersDone = Atomic<Int>(0)
     // However loaded the machine, the check takes under a second.
-    let deadline = DispatchTime.now().uptimeNanoseconds + 700_000_000
+    let deadline = now() + 700_000_000
     onThreads(4) { thread in
       switch thread {
       case 0, 1:
         var number = 0
-        while number < setsPerThread, DispatchTime.now().uptimeNanoseconds < deadline {
+        while number < setsPerThread, now() < deadline {
           number += 1
           handed.observable.value = Stamp(thread: thread, number: number)
         }

@@ -19,10 +19,15 @@ package enum GeneratedPrograms {
   package static let seedVariable = "WORKSHOP_SEED"
 
   /// How many programs each check runs.
-  static let programs = 2000
+  static let programs = 4000
 
   /// The most steps a program has; the first programs are the shortest.
   static let longest = 12
+
+  /// How many slots most programs use: A to D. Every twentieth program is a long one, over every
+  /// slot the exercise names (eight), with up to three times as many steps: a mistake that
+  /// shows only past the fourth observer, or the tenth bind, shows there.
+  static let slots = 4
 
   /// The most programs a shrink runs.
   static let shrinkBudget = 4000
@@ -40,8 +45,10 @@ package enum GeneratedPrograms {
     var ran = 0
     for index in 0..<programs where now() < deadline {
       ran += 1
-      let length = 2 + index % (longest - 1)
-      let program = Program.random(rules, length: length, using: &random)
+      let isLong = index % 20 == 19
+      let length = isLong ? 3 * longest : 2 + index % (longest - 1)
+      let program = Program.random(
+        rules, length: length, slots: isLong ? nil : slots, using: &random)
       func run(_ program: Program) -> (story: String, failure: String)? {
         ProgramRun.failure(of: program, rules, target: makeTarget)
       }
@@ -59,8 +66,6 @@ package enum GeneratedPrograms {
       "\(ran) generated programs of \(rules.tried) (seed \(seed)): each kept the promise")
   }
 
-  /// The time, in nanoseconds.
-  private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 }
 
 extension ProgramRules {
@@ -70,7 +75,7 @@ extension ProgramRules {
     if rebind != .newID { parts.append("binds again") }
     if removal != nil { parts.append("removals") }
     if ownerOfSlot != nil { parts.append("owners let go") }
-    if hasOptions { parts.append(".initial and .old") }
+    if hasOptions { parts.append(".initial, .old, removeIfExists: false") }
     if nesting != .none { parts.append("sets inside closures") }
     return parts.joined(separator: ", ") + " and sets, closures changing the list mid-set"
   }
@@ -168,7 +173,8 @@ extension DeliveryOptions {
 }
 
 extension OptionsAdapter {
-  /// Exercises 6 and 7's observable: each slot an owner, added with `removeIfExists`.
+  /// Exercises 6 and 7's observable: each slot an owner, added with `removeIfExists` as the
+  /// program asks.
   static func programTarget() -> ProgramTarget {
     let observable = Observable(0)
     return ProgramTarget(
@@ -176,7 +182,7 @@ extension OptionsAdapter {
       bind: { _, owner, asked, call in
         guard let owner else { return }
         observable.addObserver(
-          owner, removeIfExists: true, options: .asked(asked)
+          owner, removeIfExists: asked.removeIfExists, options: .asked(asked)
         ) { value, option in call(option.call, value, nil) }
       },
       remove: { _, owner in owner.map(observable.removeObserver) },
@@ -196,7 +202,7 @@ extension SendableOptionsAdapter {
         // A program runs on one thread: the closure never crosses to another.
         let closure = SingleThreaded(call)
         observable.addObserver(
-          owner, removeIfExists: true, options: .asked(asked)
+          owner, removeIfExists: asked.removeIfExists, options: .asked(asked)
         ) { value, option in closure.value(option.call, value, nil) }
       },
       remove: { _, owner in
@@ -217,11 +223,31 @@ extension HandingAdapter {
       bind: { _, owner, asked, call in
         guard let owner = owner as? ProgramObject else { return }
         observable.addObserver(
-          owner, removeIfExists: true, options: .asked(asked)
+          owner, removeIfExists: asked.removeIfExists, options: .asked(asked)
         ) { handed, value, option in call(option.call, value, handed) }
       },
       remove: { _, owner in owner.map(observable.removeObserver) },
       set: { observable.value = $0 }, count: { observable.observerCount },
       value: { observable.value })
   }
+}
+
+/// The smallest failing case found from `start`, which fails: each round takes the first of
+/// `smaller`'s candidates, each a little smaller than the best so far, that `fails`, until none
+/// does. `fails` says no once the shrink's budget of runs or time is spent. Every generated
+/// check shrinks with it: exercises 1 to 9 their ``Program``s, 10 and 11 their lists of steps.
+func shortestFailing<Candidate>(
+  _ start: Candidate, smaller: (Candidate) -> [Candidate], fails: (Candidate) -> Bool
+) -> Candidate {
+  var best = start
+  var shrinking = true
+  while shrinking {
+    shrinking = false
+    for candidate in smaller(best) where fails(candidate) {
+      best = candidate
+      shrinking = true
+      break
+    }
+  }
+  return best
 }

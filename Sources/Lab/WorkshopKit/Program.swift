@@ -30,8 +30,10 @@ struct Reaction: Hashable {
     case removeItself
     /// Removes another slot's observer.
     case remove(Int)
-    /// Binds a slot: a newcomer, another again, or its own slot again.
-    case bind(Int)
+    /// Binds a slot: a newcomer, another again, or its own slot again; where the exercise has
+    /// options, asking for `.initial` now and then, or keeping the slot's earlier closures
+    /// (`removeIfExists: false`).
+    case bind(Int, initial: Bool = false, keep: Bool = false)
     /// Releases an owner.
     case release(Int)
     /// Sets the value.
@@ -50,8 +52,11 @@ struct Reaction: Hashable {
 /// One step of a program, as the learner's code sees it.
 enum Step: Hashable {
   /// Binds a slot (a key, an owner and key, an owner), asking for `.initial`, `.old` and
-  /// `.new` as given, its closure doing `reaction`.
-  case bind(Int, initial: Bool = false, old: Bool = false, new: Bool = true, Reaction? = nil)
+  /// `.new` as given, its closure doing `reaction`; with `keep`, where the exercise has
+  /// options, it adds with `removeIfExists: false`, keeping the slot's earlier closures.
+  case bind(
+    Int, initial: Bool = false, old: Bool = false, new: Bool = true, Reaction? = nil,
+    keep: Bool = false)
   /// Removes a slot's observer.
   case remove(Int)
   /// Removes again the first id a slot was bound under, removed before (exercise 1).
@@ -70,19 +75,20 @@ struct Program: Hashable {
 // MARK: - Generating
 
 extension Program {
-  /// A program of at most `length` steps for the exercise `rules` describes.
-  static func random(_ rules: ProgramRules, length: Int, using random: inout SeededRandom)
-    -> Program
-  {
-    let slots = rules.slots.count
+  /// A program of at most `length` steps for the exercise `rules` describes, over its first
+  /// `slots` slots (all of them when `nil`).
+  static func random(
+    _ rules: ProgramRules, length: Int, slots: Int? = nil, using random: inout SeededRandom
+  ) -> Program {
+    let slots = min(slots ?? rules.slots.count, rules.slots.count)
     var steps: [Step] = []
     // Most programs start by binding two or three observers: a set over nobody shows little.
     let first = rules.nesting == .none ? random.pick(1...3) : random.pick(2...4)
-    for slot in 0..<first { steps.append(bind(slot, rules, &random)) }
+    for slot in 0..<first { steps.append(bind(slot, slots, rules, &random)) }
     while steps.count < length {
       let slot = random.pick(0...(slots - 1))
       switch random.pick(1...10) {
-      case 1...3: steps.append(bind(slot, rules, &random))
+      case 1...3: steps.append(bind(slot, slots, rules, &random))
       case 4...7: steps.append(.set(random.pick(1...4)))
       case 8:
         if rules.removal != nil {
@@ -108,29 +114,41 @@ extension Program {
     return Program(steps: steps)
   }
 
-  private static func bind(_ slot: Int, _ rules: ProgramRules, _ random: inout SeededRandom)
-    -> Step
-  {
+  private static func bind(
+    _ slot: Int, _ slots: Int, _ rules: ProgramRules, _ random: inout SeededRandom
+  ) -> Step {
     let initial = rules.hasOptions && random.chance(25)
     let old = rules.hasOptions && random.chance(40)
     // Now and then an observer that asks for the old value, or the initial one, alone.
     let new = !(rules.hasOptions && (initial || old) && random.chance(20))
     var reaction =
-      random.chance(rules.nesting == .none ? 45 : 60) ? self.reaction(slot, rules, &random) : nil
-    if old, random.chance(40) { reaction?.onOld = true }
-    return .bind(slot, initial: initial, old: old, new: new, reaction)
+      random.chance(rules.nesting == .none ? 45 : 60)
+      ? self.reaction(slot, slots, rules, &random) : nil
+    if old, random.chance(60) {
+      reaction?.onOld = true
+      // Told the old value 0, the value before the first set: it acts in the first set.
+      if random.chance(40) { reaction?.on = 0 }
+    }
+    // Now and then, where `removeIfExists` is asked, an observer added again beside itself.
+    let keep = rules.hasOptions && random.chance(15)
+    return .bind(slot, initial: initial, old: old, new: new, reaction, keep: keep)
   }
 
-  private static func reaction(_ slot: Int, _ rules: ProgramRules, _ random: inout SeededRandom)
-    -> Reaction
-  {
+  private static func reaction(
+    _ slot: Int, _ slots: Int, _ rules: ProgramRules, _ random: inout SeededRandom
+  ) -> Reaction {
     let on = random.pick(1...4)
-    let other = random.pick(0...(rules.slots.count - 1))
+    let other = random.pick(0...(slots - 1))
     var actions: [Reaction.Action] = [.bind(other)]
     if rules.removal != nil {
       actions += [.removeItself, .removeItself, .remove(other), .remove(other)]
     }
     if rules.rebind != .newID { actions.append(.bind(slot)) }
+    if rules.hasOptions {
+      // A newcomer asking for `.initial` mid-set; an observer adding itself again, replacing
+      // its closure while the set still holds it, or beside it.
+      actions += [.bind(other, initial: true), .bind(slot), .bind(slot, keep: true)]
+    }
     if let owners = rules.ownerOfSlot, rules.released != .mayStillBeCalled {
       actions.append(.release(owners[other]))
     }
@@ -187,22 +205,11 @@ extension Program {
   /// The smallest program like this one that still fails, and its failure: each smaller
   /// candidate that still fails is taken, until none does, or `budget` runs are spent.
   func shrunk(budget: Int, failure: (Program) -> String?) -> Program {
-    var current = self
     var runs = 0
-    var improved = true
-    while improved, runs < budget {
-      improved = false
-      for candidate in current.smaller {
-        runs += 1
-        if runs > budget { break }
-        if failure(candidate) != nil {
-          current = candidate
-          improved = true
-          break
-        }
-      }
+    return shortestFailing(self, smaller: \.smaller) { candidate in
+      runs += 1
+      return runs <= budget && failure(candidate) != nil
     }
-    return current
   }
 }
 
@@ -210,7 +217,7 @@ extension Step {
   /// The slots it names.
   var slots: [Int] {
     switch self {
-    case .bind(let slot, _, _, _, let reaction):
+    case .bind(let slot, _, _, _, let reaction, _):
       [slot] + (reaction.map { $0.action.slots } ?? [])
     case .remove(let slot), .removeOldID(let slot): [slot]
     case .set, .release: []
@@ -220,15 +227,18 @@ extension Step {
   /// Simpler forms of it: no reaction, fewer options, a smaller value.
   var simpler: [Step] {
     switch self {
-    case .bind(let slot, let initial, let old, let new, let reaction):
+    case .bind(let slot, let initial, let old, let new, let reaction, let keep):
       var steps: [Step] = []
-      if !new { steps.append(.bind(slot, initial: initial, old: old, new: true, reaction)) }
+      if keep { steps.append(.bind(slot, initial: initial, old: old, new: new, reaction)) }
+      if !new {
+        steps.append(.bind(slot, initial: initial, old: old, new: true, reaction, keep: keep))
+      }
       if let reaction {
-        steps.append(.bind(slot, initial: initial, old: old, new: new, nil))
+        steps.append(.bind(slot, initial: initial, old: old, new: new, nil, keep: keep))
         if reaction.onOld {
           var onNew = reaction
           onNew.onOld = false
-          steps.append(.bind(slot, initial: initial, old: old, new: new, onNew))
+          steps.append(.bind(slot, initial: initial, old: old, new: new, onNew, keep: keep))
         }
         if reaction.on > 1 {
           steps.append(
@@ -236,20 +246,20 @@ extension Step {
               slot, initial: initial, old: old, new: new,
               Reaction(
                 on: reaction.on - 1, action: reaction.action.lowered(by: 1),
-                onOld: reaction.onOld)))
+                onOld: reaction.onOld), keep: keep))
         }
         for action in reaction.action.simpler where action.setsAbove(reaction.on) {
           steps.append(
             .bind(
               slot, initial: initial, old: old, new: new,
-              Reaction(on: reaction.on, action: action, onOld: reaction.onOld)))
+              Reaction(on: reaction.on, action: action, onOld: reaction.onOld), keep: keep))
         }
       }
       if initial, new || old {
-        steps.append(.bind(slot, initial: false, old: old, new: new, reaction))
+        steps.append(.bind(slot, initial: false, old: old, new: new, reaction, keep: keep))
       }
       if old, new || initial {
-        steps.append(.bind(slot, initial: initial, old: false, new: new, reaction))
+        steps.append(.bind(slot, initial: initial, old: false, new: new, reaction, keep: keep))
       }
       return steps
     case .set(let value): return value > 1 ? [.set(1), .set(value - 1)] : []
@@ -260,12 +270,12 @@ extension Step {
   func renaming(_ slot: Int, to other: Int) -> Step {
     let rename = { $0 == slot ? other : $0 }
     switch self {
-    case .bind(let bound, let initial, let old, let new, let reaction):
+    case .bind(let bound, let initial, let old, let new, let reaction, let keep):
       return .bind(
         rename(bound), initial: initial, old: old, new: new,
         reaction.map {
           Reaction(on: $0.on, action: $0.action.renaming(slot, to: other), onOld: $0.onOld)
-        })
+        }, keep: keep)
     case .remove(let removed): return .remove(rename(removed))
     case .removeOldID(let removed): return .removeOldID(rename(removed))
     // Where each slot has its own owner (exercises 4 to 8), the owner goes with it.
@@ -278,7 +288,7 @@ extension Step {
 extension Reaction.Action {
   var slots: [Int] {
     switch self {
-    case .remove(let slot), .bind(let slot), .removeThenSet(let slot, _): [slot]
+    case .remove(let slot), .bind(let slot, _, _), .removeThenSet(let slot, _): [slot]
     case .removeItself, .release, .set: []
     }
   }
@@ -286,6 +296,7 @@ extension Reaction.Action {
   var simpler: [Self] {
     switch self {
     case .removeThenSet(let slot, let value): [.remove(slot), .set(value)]
+    case .bind(let slot, let initial, let keep) where initial || keep: [.bind(slot)]
     case .set(let value) where value > 2: [.set(value - 1)]
     default: []
     }
@@ -312,7 +323,8 @@ extension Reaction.Action {
     let rename = { $0 == slot ? other : $0 }
     switch self {
     case .remove(let removed): return .remove(rename(removed))
-    case .bind(let bound): return .bind(rename(bound))
+    case .bind(let bound, let initial, let keep):
+      return .bind(rename(bound), initial: initial, keep: keep)
     case .removeThenSet(let removed, let value): return .removeThenSet(rename(removed), value)
     case .release(let owner): return .release(rename(owner))
     case .removeItself, .set: return self

@@ -78,13 +78,19 @@ struct ProgramRules {
 }
 
 extension ProgramRules {
+  /// The slots of most exercises, each its own owner where there are owners: a program uses
+  /// A to D, and a long one all eight.
+  static let eightSlots = ["A", "B", "C", "D", "E", "F", "G", "H"]
+
   /// Exercise 1: closures removed by their id.
   static let removableClosures = ProgramRules(
-    exercise: 1, slots: ["A", "B", "C", "D"], rebind: .newID, removesOldIDs: true,
+    exercise: 1, slots: eightSlots, rebind: .newID, removesOldIDs: true,
     ordered: true)
   /// Exercise 2: closures by key, called in the order their keys were first bound.
   static let keysInOrder = ProgramRules(
-    exercise: 2, slots: ["title", "badge", "count", "label"], rebind: .replacesInPlace,
+    exercise: 2,
+    slots: ["title", "badge", "count", "label", "icon", "hint", "menu", "note"],
+    rebind: .replacesInPlace,
     ordered: true)
   /// Exercise 3: closures by owner and key, in no promised order.
   static let ownersAndKeys = ProgramRules(
@@ -93,23 +99,23 @@ extension ProgramRules {
     released: .mayStillBeCalled, ordered: false)
   /// Exercise 4: weak owners, dead entries dropped on set and on bind.
   static let cleanOnSet = ProgramRules(
-    exercise: 4, slots: ["A", "B", "C", "D"], ownerOfSlot: [0, 1, 2, 3],
-    owners: ["A", "B", "C", "D"], rebind: .addsAnEntry, removal: nil,
+    exercise: 4, slots: eightSlots, ownerOfSlot: Array(0..<8),
+    owners: eightSlots, rebind: .addsAnEntry, removal: nil,
     released: .notAfterTheSet, ordered: true, cleansOnSet: true, cleansOnBind: true)
   /// Exercise 5: weak owners, one entry each; dead entries dropped on bind.
   static let oneEntryPerObserver = ProgramRules(
-    exercise: 5, slots: ["A", "B", "C", "D"], ownerOfSlot: [0, 1, 2, 3],
-    owners: ["A", "B", "C", "D"], rebind: .replaces, removal: nil,
+    exercise: 5, slots: eightSlots, ownerOfSlot: Array(0..<8),
+    owners: eightSlots, rebind: .replaces, removal: nil,
     released: .notAfterTheSet, ordered: false, cleansOnBind: true)
   /// Exercise 6: stage 4, a removal reaching the set under way.
   static let removeAtOnce = ProgramRules(
-    exercise: 6, slots: ["A", "B", "C", "D"], ownerOfSlot: [0, 1, 2, 3],
-    owners: ["A", "B", "C", "D"], rebind: .replaces, removal: .immediate, nesting: .either,
+    exercise: 6, slots: eightSlots, ownerOfSlot: Array(0..<8),
+    owners: eightSlots, rebind: .replaces, removal: .immediate, nesting: .either,
     released: .notAfterTheSet, ordered: false, hasOptions: true, cleansOnSet: true)
   /// Exercise 7: stage 4, sets made during a notification queued.
   static let queueNestedSets = ProgramRules(
-    exercise: 7, slots: ["A", "B", "C", "D"], ownerOfSlot: [0, 1, 2, 3],
-    owners: ["A", "B", "C", "D"], rebind: .replaces, nesting: .queued,
+    exercise: 7, slots: eightSlots, ownerOfSlot: Array(0..<8),
+    owners: eightSlots, rebind: .replaces, nesting: .queued,
     released: .notAfterTheSet, ordered: false, hasOptions: true, cleansOnSet: true)
   /// Exercise 9: exercise 6's promise, on one thread, of an observable threads may share.
   static let sendable: ProgramRules = {
@@ -119,7 +125,7 @@ extension ProgramRules {
   }()
   /// Exercise 8: stage 4 handing each handler its owner, which nothing keeps alive.
   static let handOverTheOwner = ProgramRules(
-    exercise: 8, slots: ["A", "B", "C", "D"], ownerOfSlot: [0, 1, 2, 3],
-    owners: ["A", "B", "C", "D"], rebind: .replaces, released: .never, ordered: false,
+    exercise: 8, slots: eightSlots, ownerOfSlot: Array(0..<8),
+    owners: eightSlots, rebind: .replaces, released: .never, ordered: false,
     hasOptions: true, handsTheOwner: true, cleansOnSet: true)
 }

@@ -7,6 +7,8 @@ struct ProgramOptions {
   var initial = false
   var old = false
   var new = true
+  /// Whether adding removes the observer's earlier closures first (`removeIfExists`).
+  var removeIfExists = true
 }
 
 /// What a closure is called for.
@@ -157,8 +159,8 @@ final class ProgramRun {
     reactions = []
     var done: String?
     switch step {
-    case .bind(let slot, let initial, let old, let new, let reaction):
-      done = bind(slot, initial: initial, old: old, new: new, reaction: reaction)
+    case .bind(let slot, let initial, let old, let new, let reaction, let keep):
+      done = bind(slot, initial: initial, old: old, new: new, keep: keep, reaction: reaction)
       if done != nil, rules.cleansOnBind { clean() }
     case .remove(let slot):
       done = remove(slot)
@@ -213,7 +215,8 @@ final class ProgramRun {
 
   /// Binds `slot`; what the story says, or `nil` when the step cannot be taken.
   private func bind(
-    _ slot: Int, initial: Bool, old: Bool, new: Bool = true, reaction: Reaction?
+    _ slot: Int, initial: Bool, old: Bool, new: Bool = true, keep: Bool = false,
+    reaction: Reaction?
   ) -> String? {
     let ownerIndex = owner(of: slot)
     if let ownerIndex, owners[ownerIndex] == nil { return nil }
@@ -225,10 +228,15 @@ final class ProgramRun {
       number: bindings.count + 1, slot: slot, label: label(slot, generation: generation),
       wantsOld: old, reaction: reaction)
     bindings.append(binding)
-    // The model first: a call the code makes while binding is checked against it.
-    if let earlier, rules.rebind != .addsAnEntry {
-      earlier.live = false
-      earlier.replacedBy = binding.label
+    // The model first: a call the code makes while binding is checked against it. Adding
+    // again replaces every closure the slot has (`removeIfExists` removes them all), unless
+    // it keeps them.
+    let keeps = keep && rules.hasOptions
+    if earlier != nil, rules.rebind != .addsAnEntry, !keeps {
+      for replaced in order where replaced.slot == slot && replaced.live {
+        replaced.live = false
+        replaced.replacedBy = binding.label
+      }
     }
     if rules.rebind == .replacesInPlace, let earlier,
       let place = order.firstIndex(where: {
@@ -248,15 +256,17 @@ final class ProgramRun {
     }
     binding.wantsNew = new
     target.bind(
-      slot, ownerIndex.flatMap { owners[$0] }, ProgramOptions(initial: initial, old: old, new: new),
-      call)
+      slot, ownerIndex.flatMap { owners[$0] },
+      ProgramOptions(initial: initial, old: old, new: new, removeIfExists: !keeps), call)
     if binding.awaitsInitial, failure == nil {
       failure =
         "\(binding.label) asked for .initial, and was not called with the value, \(value), "
         + "when it was added"
     }
     var told = "bind \(rules.slots[slot])"
-    if earlier != nil, rules.rebind != .newID { told += " again" }
+    if earlier != nil, rules.rebind != .newID {
+      told += keeps ? " again with removeIfExists: false" : " again"
+    }
     let asked = [initial ? ".initial" : nil, old ? ".old" : nil, new ? nil : "no .new"]
       .compactMap { $0 }
     if !asked.isEmpty {
@@ -460,6 +470,18 @@ final class ProgramRun {
     }
     let key = Round.Key(binding: binding.number, old: old)
     let with = old ? "the old value \(got)" : "\(got)"
+    // A value an earlier set already handed it, where a later set, a nested one, still owes it
+    // its own: the value is wrong, not the count.
+    let owing = rounds.last { round in
+      round.snapshot?.contains { $0 === binding } == true && !round.called.contains(key)
+        && (old ? round.old : round.new) != got
+    }
+    if let owing, binding.live, !binding.dead {
+      return old
+        ? "\(binding.label) was handed \(got) as the old value, where the set of \(owing.new) "
+          + "replaced \(owing.old)"
+        : "\(binding.label) was called with \(got), where the set under way was of \(owing.new)"
+    }
     if rounds.contains(where: { $0.called.contains(key) && (old ? $0.old : $0.new) == got }) {
       return "\(binding.label) was called twice with \(old ? "the old value " : "")\(got) for "
         + "one set: each observer is called once for each set"
@@ -492,8 +514,8 @@ final class ProgramRun {
       if remove(binding.slot) != nil { reactions.append("\(who) removes itself") }
     case .remove(let slot):
       if remove(slot) != nil { reactions.append("\(who) removes \(rules.slots[slot])") }
-    case .bind(let slot):
-      if let told = bind(slot, initial: false, old: false, reaction: nil) {
+    case .bind(let slot, let initial, let keep):
+      if let told = bind(slot, initial: initial, old: false, keep: keep, reaction: nil) {
         reactions.append("\(who) binds \(told.dropFirst("bind ".count))")
       }
     case .release(let owner):
