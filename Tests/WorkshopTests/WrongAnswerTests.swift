@@ -54,11 +54,11 @@ struct WrongAnswerTests {
     // total limit is tested on its own (IsolatedGradingTests).
     let limits = GradingLimits(perCriterion: GradingLimits.standard.perCriterion, total: 120)
     // A race needs two threads running at once, which this suite, grading every answer at
-    // once, starves: an answer whose mistake is a race has three tries, as the learner who
+    // once, starves: an answer whose mistake is a race has five tries, as the learner who
     // grades it again has.
     var grade = IsolatedGrading.grade(
       exercise, command: [wrongAnswersChild, answer.name], limits: limits)
-    for _ in 1..<(answer.isRace ? 3 : 1) where grade.isSolved {
+    for _ in 1..<(answer.isRace ? 5 : 1) where grade.isSolved {
       grade = IsolatedGrading.grade(
         exercise, command: [wrongAnswersChild, answer.name], limits: limits)
     }

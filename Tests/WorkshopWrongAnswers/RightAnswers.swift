@@ -430,7 +430,7 @@ final class WeakOwnerInTheCallback: HandingObservable {
 /// Exercise 9 with an NSLock around every stored property, and `@unchecked Sendable`: the
 /// design the wrong answers of `WrongAnswers09Values.swift` each slip once, without a slip.
 final class NSLockUncheckedSendable<Value: Sendable>: LockedButOnce<Value>, @unchecked Sendable {
-  override class var slip: ValueSlip? { nil }
+  override class var slip: Slip? { nil }
 }
 
 extension NSLockUncheckedSendable: ThreadedObservable {}

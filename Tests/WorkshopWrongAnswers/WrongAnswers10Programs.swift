@@ -113,21 +113,21 @@ extension WrongAnswer {
     WrongAnswer(
       name: "10-saver-saves-as-it-starts", exercise: 10,
       mistake: "the saver asks for .initial, and saves the scores as it starts",
-      caughtBy: .check(.generatedScreens), evidence: "saved 0, 1, not 1",
+      caughtBy: .check(.generatedScreens), evidence: "saved [7: 0, 8: 0], [7: 1], not [7: 1]",
       code: .mainActorScores(RightScreen.self, SaverSavingAsItStarts.self),
       counterexample: "start a saver"),
     WrongAnswer(
       name: "10-close-cancels-every-screen", exercise: 10,
       mistake: "the screens keep their tokens in one shared list, and close() cancels them all",
-      caughtBy: .check(.generatedScreens), evidence: "its subscription ended",
+      caughtBy: .check(.generatedScreens), evidence: "still showed|its subscription ended",
       code: .mainActorScores(ScreenClosingEveryScreen.self, RightSaver.self),
       counterexample: "still showed|subscription ended"),
     WrongAnswer(
       name: "10-screen-reads-the-scores-again", exercise: 10,
       mistake: "the handler shows the scores read again, not the change it is told",
-      caughtBy: .check(.generatedScreens), evidence: "each score once, in order",
+      caughtBy: .check(.generatedScreens), evidence: "every set, once each, in order",
       code: .mainActorScores(ScreenReadingTheScoresAgain.self, RightSaver.self),
-      counterexample: "another thread sets 1, 2|the main actor sets 1, 2"),
+      counterexample: "sets [7: 1], [7: 2]"),
     WrongAnswer(
       name: "10-one-screen-token-in-the-model", exercise: 10,
       mistake: "each screen stores its token in the model, replacing the last screen's",

@@ -587,7 +587,8 @@ extension WrongAnswer {
     WrongAnswer(
       name: "09-reads-value-then-adds", exercise: 9,
       mistake: "the value is read under one lock and the observer stored under another",
-      caughtBy: .check(.addedWhileAnotherThreadSets), evidence: "stored under two locks",
+      caughtBy: .check(.addedWhileAnotherThreadSets),
+      evidence: "add read the value and stored the observer under two",
       code: .exercise(9, SendableOptionsAdapter<ReadsValueThenAdds>.self), isRace: true),
     WrongAnswer(
       name: "09-initial-reads-value-again", exercise: 9,

@@ -342,7 +342,7 @@ extension SendableOptionsAdapter {
   }
 
   /// A flaw when `counts` is not exactly one call for each of `expected`.
-  private static func check(_ counts: [Int: Int], expected: Range<Int>, _ steps: String)
+  private static func check(_ counts: [Int: Int], expected: some Collection<Int>, _ steps: String)
     -> Outcome?
   {
     let missed = expected.count { counts[$0] == nil }
@@ -406,11 +406,28 @@ extension SendableOptionsAdapter {
             + "\(grouped(kept.count)) kept (\(grouped(missed)) kept ones missed, "
             + "\(grouped(extra)) removed ones called)")
       }
+      // Every thread adds the kept observers again at once, each replacing its callbacks.
+      onThreads(threads) { _ in
+        for index in kept { shared.add(owners[index]) { _ in counts.append(index) } }
+      }
+      _ = counts.take()
+      shared.observable.value = 4
+      let again =
+        "\(threads) threads each added the \(grouped(kept.count)) kept observers again at once, "
+        + "replacing their callbacks"
+      if let flaw = check(counts.takeCounts(), expected: kept, again) { return flaw }
+      if shared.observable.observerCount != kept.count {
+        return .flaw(
+          "\(again): observerCount then said \(grouped(shared.observable.observerCount)), not "
+            + "\(grouped(kept.count)): an observer added again must replace its callbacks, "
+            + "removed and added in one locked section")
+      }
       withExtendedLifetime(owners) {}
     }
     return .holds(
       "\(threads) threads added \(perThread) observers each, then removed half while setting, "
-        + "\(rounds) times: no observer lost or left behind")
+        + "then added the rest again at once, \(rounds) times: no observer lost, left behind or "
+        + "called twice")
   }
 
   /// How long a closure waits for another thread to use the observable.
@@ -549,10 +566,36 @@ extension SendableOptionsAdapter {
       case true?: continue
       }
     }
-    return withExtendedLifetime((a, b)) {
+    // D released: any call may drop its dead callback, and the next set must. Whichever frees
+    // what D's closure captured must have let the lock go.
+    var d: SendableOwner? = SendableOwner(3)
+    let (e, stranger) = (SendableOwner(4), SendableOwner(5))
+    shared.add(d!, closure())
+    d = nil
+    let calls: [(call: String, run: () -> Void)] = [
+      ("adding E", { shared.add(e) }),
+      ("removing an observer never added", { shared.observable.removeObserver(stranger) }),
+      ("reading observerCount", { _ = shared.observable.observerCount }),
+      ("a set", { shared.observable.value = 2 }),
+    ]
+    var freedBy: String?
+    for (call, run) in calls where freedBy == nil {
+      run()
+      switch gotThrough.take().last {
+      case nil: continue
+      case false?:
+        finished.wait()
+        return lockHeld("after D was released, \(call) freed what D's closure captured")
+      case true?: freedBy = call
+      }
+    }
+    guard let freedBy else {
+      return .flaw("after D was released, a set did not free what D's closure captured: it is kept")
+    }
+    return withExtendedLifetime((a, b, e)) {
       .holds(
         "what a closure captured was freed with no lock held when it was removed, replaced, "
-          + "or its observer released")
+          + "or its observer released (by \(freedBy), after D's)")
     }
   }
 

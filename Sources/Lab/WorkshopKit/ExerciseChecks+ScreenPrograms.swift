@@ -212,6 +212,7 @@ where Saver.Scores == Screen.Scores {
       }
     }
     for (index, step) in program.enumerated() {
+      // `index` names the step that fails, so that the steps after it can be left out.
       let before = screens.map { $0.display.shown.count }
       var sets: [Int] = []
       func next(_ count: Int) -> [Int] {
@@ -236,18 +237,18 @@ where Saver.Scores == Screen.Scores {
         screens.append(Opened(slot: slot, display: display, state: .open))
         continue
       case .close(let slot), .closeWithAScoreOnItsWay(let slot):
-        guard let index = screens.lastIndex(where: { $0.slot == slot && $0.state != .gone })
+        guard let position = screens.lastIndex(where: { $0.slot == slot && $0.state != .gone })
         else { continue }
         let onItsWay = step == .close(slot) ? [] : next(1)
         onMain {
           if !onItsWay.isEmpty { setElsewhere(onItsWay) }
           world.value.screens[slot]?.close()
         }
-        screens[index].state = .closed
+        screens[position].state = .closed
       case .letGo(let slot):
-        guard let index = screens.lastIndex(where: { $0.slot == slot && $0.state != .gone })
+        guard let position = screens.lastIndex(where: { $0.slot == slot && $0.state != .gone })
         else { continue }
-        screens[index].state = .gone
+        screens[position].state = .gone
         if !onMain({ world.value.letGo(slot) }) {
           return (
             index,
@@ -385,6 +386,7 @@ where Saver.Scores == Screen.Scores {
       return candidate
     }
     for (index, step) in program.enumerated() {
+      // `index` names the step that fails, so that the steps after it can be left out.
       var candidate = program
       switch step {
       case .setOnTheMainActor(let count) where count > 1:

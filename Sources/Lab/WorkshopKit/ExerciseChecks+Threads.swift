@@ -25,8 +25,8 @@ extension SendableOptionsAdapter {
     let steps =
       "one thread set 1, 2, 3, … while another added observers asking for .initial (up to "
       + "\(observersAdded) a round), one after another, each removed once 3 more were added"
-    // However loaded the machine, the check takes under a second.
-    let deadline = now() + 800_000_000
+    // However loaded the machine, the check takes under two seconds.
+    let deadline = now() + 1_500_000_000
     var rounds = 0
     for _ in 0..<addingRounds where now() < deadline {
       rounds += 1
@@ -90,15 +90,17 @@ extension SendableOptionsAdapter {
     if let early = new.filter({ $0 <= shown }).min() {
       return .flaw(
         "\(steps): \(observer)'s .initial call showed \(shown), and it was also called with "
-          + "\(early), set before: the .initial call must show the value read when the "
-          + "observer was stored, under the same lock")
+          + "\(early), set before: what .initial shows, and the callbacks a set calls, must "
+          + "be read under the lock the value is stored under. Either add read the value and "
+          + "stored the observer under two locks, or a set stored the value and took its "
+          + "callbacks under two")
     }
     let lost = ((shown + 1)...(new.max() ?? shown + 1)).first { !new.contains($0) }
     if let lost {
       return .flaw(
         "\(steps): \(observer)'s .initial call showed \(shown), then it received \(listed(new.map(String.init))), "
-          + "never \(lost): the value was read and the observer stored under two locks, and a "
-          + "set came between")
+          + "never \(lost): a set came between two locks. Either add read the value and stored "
+          + "the observer under two, or a set took its callbacks and stored the value under two")
     }
     return .flaw(
       "\(steps): \(observer)'s .initial call showed \(shown), then it received "
