@@ -133,7 +133,7 @@ extension WrongAnswer {
       mistake: "each screen stores its token in the model, replacing the last screen's",
       caughtBy: .check(.generatedScreens), evidence: "its subscription ended",
       code: .mainActorScores(ScreenStoringItsTokenInTheModel.self, SaverOfOneScreenScores.self),
-      counterexample: "open B|open C"),
+      counterexample: "W had shown nothing|open B|open C"),
     WrongAnswer(
       name: "10-set-skips-equal-scores", exercise: 10,
       mistake: "set returns early when the scores equal those held, and tells no one",
