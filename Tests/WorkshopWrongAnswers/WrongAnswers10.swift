@@ -5,19 +5,40 @@ import WorkshopKit
 // MARK: - Exercise 10: the scores on stage 5, the screen on the main actor
 
 /// The latest scores, on stage 5, as the answer has them: every wrong answer below shares it.
-final class WrongScores: Sendable, LatestScoresModel {
+final class WrongScores: Sendable, ScoresOnStage5 {
   let observable: Observable<[Int: Int]>
   init(_ scores: [Int: Int]) { observable = Observable(scores) }
   func set(_ scores: [Int: Int]) { observable.value = scores }
 }
 
-/// The saver as the answer has it.
-final class RightSaver: Sendable, ScoreSaverModel {
+/// A model on stage 5's observable, as the answer's is: the answer's screen and saver below
+/// serve any of them.
+protocol ScoresOnStage5: LatestScoresModel {
+  var observable: Observable<[Int: Int]> { get }
+}
+
+/// The answer's screen, for any model on stage 5.
+@MainActor
+final class ScreenOf<Model: ScoresOnStage5>: ScoresScreenModel {
+  var token: ObservationToken?
+  init(showing scores: Model, on display: ScoreDisplay) {
+    token = scores.observable.observe(options: .initial) { display.show($0.newValue) }
+  }
+  func close() { token?.cancel() }
+}
+
+/// The answer's saver, for any model on stage 5.
+final class SaverOf<Model: ScoresOnStage5>: Sendable, ScoreSaverModel {
   let token: ObservationToken
-  init(saving scores: WrongScores, to file: ScoreFile) {
+  init(saving scores: Model, to file: ScoreFile) {
     token = scores.observable.observeOnAnyThread { file.save($0.newValue) }
   }
 }
+
+/// The answer's screen and saver, on the answer's model: the wrong answers below each change one
+/// of the three.
+typealias RightScreen = ScreenOf<WrongScores>
+typealias RightSaver = SaverOf<WrongScores>
 
 /// A `@MainActor` screen whose handler, passed to observeOnAnyThread, runs where the scores
 /// were set.
@@ -87,16 +108,6 @@ final class ScreenWithoutInitial: ScoresScreenModel {
   var token: ObservationToken?
   init(showing scores: WrongScores, on display: ScoreDisplay) {
     token = scores.observable.observe { display.show($0.newValue) }
-  }
-  func close() { token?.cancel() }
-}
-
-/// The screen as the answer has it, for the saver's mistake below.
-@MainActor
-final class RightScreen: ScoresScreenModel {
-  var token: ObservationToken?
-  init(showing scores: WrongScores, on display: ScoreDisplay) {
-    token = scores.observable.observe(options: .initial) { display.show($0.newValue) }
   }
   func close() { token?.cancel() }
 }
@@ -222,30 +233,12 @@ final class ScreenReadsThenObserves: ScoresScreenModel {
 
 /// Latest scores whose `set` hands the change to another queue: it is not done when `set`
 /// returns.
-final class ScoresSetLater: Sendable, LatestScoresModel {
+final class ScoresSetLater: Sendable, ScoresOnStage5 {
   let observable: Observable<[Int: Int]>
   private let queue = DispatchQueue(label: "scores")
   init(_ scores: [Int: Int]) { observable = Observable(scores) }
   func set(_ scores: [Int: Int]) {
     queue.async { self.observable.value = scores }
-  }
-}
-
-/// The screen as the answer has it, on `ScoresSetLater`.
-@MainActor
-final class ScreenOfScoresSetLater: ScoresScreenModel {
-  var token: ObservationToken?
-  init(showing scores: ScoresSetLater, on display: ScoreDisplay) {
-    token = scores.observable.observe(options: .initial) { display.show($0.newValue) }
-  }
-  func close() { token?.cancel() }
-}
-
-/// The saver as the answer has it, on `ScoresSetLater`.
-final class SaverOfScoresSetLater: Sendable, ScoreSaverModel {
-  let token: ObservationToken
-  init(saving scores: ScoresSetLater, to file: ScoreFile) {
-    token = scores.observable.observeOnAnyThread { file.save($0.newValue) }
   }
 }
 
@@ -262,7 +255,7 @@ extension WrongAnswer {
       name: "10-set-done-later", exercise: 10,
       mistake: "set hands the change to another queue, so it is not done when set returns",
       caughtBy: .check(.setSeenWhenItReturns), evidence: "not done when set returned",
-      code: .mainActorScores(ScreenOfScoresSetLater.self, SaverOfScoresSetLater.self),
+      code: .mainActorScores(ScreenOf<ScoresSetLater>.self, SaverOf<ScoresSetLater>.self),
       counterexample: "before set returns"),
   ]
 }

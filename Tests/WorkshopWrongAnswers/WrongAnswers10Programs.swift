@@ -65,29 +65,6 @@ final class SaverOfOneScreenScores: Sendable, ScoreSaverModel {
   }
 }
 
-/// A model on stage 5's observable, as the answer's is: the screen and saver below serve any.
-protocol ScoresOnStage5: LatestScoresModel {
-  var observable: Observable<[Int: Int]> { get }
-}
-
-/// The answer's screen, for any model on stage 5.
-@MainActor
-final class ScreenOf<Model: ScoresOnStage5>: ScoresScreenModel {
-  var token: ObservationToken?
-  init(showing scores: Model, on display: ScoreDisplay) {
-    token = scores.observable.observe(options: .initial) { display.show($0.newValue) }
-  }
-  func close() { token?.cancel() }
-}
-
-/// The answer's saver, for any model on stage 5.
-final class SaverOf<Model: ScoresOnStage5>: Sendable, ScoreSaverModel {
-  let token: ObservationToken
-  init(saving scores: Model, to file: ScoreFile) {
-    token = scores.observable.observeOnAnyThread { file.save($0.newValue) }
-  }
-}
-
 /// Sets only scores unlike those it holds: a game that ends on the same scores tells no one.
 final class ScoresSkippingEqualSets: Sendable, ScoresOnStage5 {
   let observable: Observable<[Int: Int]>

@@ -305,7 +305,7 @@ where Saver.Scores == Screen.Scores {
       // Every change on its way lands before W has shown it, and one more turn of the main
       // actor; or in `patience`.
       if !sets.isEmpty {
-        _ = witness.wait(seconds: left(), forCount: 1 + all.count)
+        // W first: `screens` begins with it.
         for (screen, before) in zip(screens, before) where screen.state == .open {
           _ = screen.display.wait(seconds: left(), forCount: before + sets.count)
         }
