@@ -10,7 +10,10 @@ extension SendableOptionsAdapter {
   /// How many observers the adding thread adds, one after another, and rounds at most: as
   /// many as fit in the check's time.
   private static var observersAdded: Int { 2000 }
-  private static var addingRounds: Int { 20 }
+  private static var addingRounds: Int { 60 }
+  /// How many adds a set must overlap before the check may stop at its soonest: a race needs
+  /// the two threads to run at once, which a loaded machine seldom lets them.
+  private static var overlapsWanted: Int { 300 }
 
   /// The observable, handed to two threads.
   private struct Handed: @unchecked Sendable {
@@ -25,10 +28,15 @@ extension SendableOptionsAdapter {
     let steps =
       "one thread set 1, 2, 3, … while another added observers asking for .initial (up to "
       + "\(observersAdded) a round), one after another, each removed once 3 more were added"
-    // However loaded the machine, the check takes under two seconds.
-    let deadline = now() + 1_500_000_000
+    // 1.5 s once enough adds were overlapped by a set; else up to 2.8 s, within the check's
+    // limit, however loaded the machine.
+    let (soonest, latest) = (now() + 1_500_000_000, now() + 2_800_000_000)
+    let overlaps = Atomic<Int>(0)
+    let deadline: @Sendable () -> UInt64 = {
+      overlaps.load(ordering: .relaxed) >= overlapsWanted ? soonest : latest
+    }
     var rounds = 0
-    for _ in 0..<addingRounds where now() < deadline {
+    for _ in 0..<addingRounds where now() < deadline() {
       rounds += 1
       let handed = Handed(observable: Observable(0))
       let owners = (0..<observersAdded).map(SendableOwner.init)
@@ -50,16 +58,18 @@ extension SendableOptionsAdapter {
         // moment a race needs. This thread waits for that set for 200 µs at most, as a loaded
         // machine may not run the other for a while, and stops adding at the deadline. Each
         // observer is removed once three more are added.
-        for (index, owner) in owners.enumerated() where now() < deadline {
+        for (index, owner) in owners.enumerated() where now() < deadline() {
           let before = handed.observable.value
           let due = now() + 200_000
           while handed.observable.value == before, now() < due {}
           let (initial, new) = (initials[index], news[index])
+          let atAdd = handed.observable.value
           handed.observable.addObserver(
             owner, removeIfExists: true, options: .asked(ProgramOptions(initial: true))
           ) { value, option in
             if option == .initial { initial.append(value) } else { new.append(value) }
           }
+          if handed.observable.value != atAdd { overlaps.add(1, ordering: .relaxed) }
           added.store(index + 1, ordering: .relaxed)
           if index >= 3 { handed.observable.removeObserver(owners[index - 3]) }
         }
