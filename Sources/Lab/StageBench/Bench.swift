@@ -194,9 +194,7 @@ package enum Bench {
   {
     let (observable, sum, owners) = subscribed(contender, observers: observers)
     let start = clock.now
-    for value in 1...sets {
-      observable.set(value)
-    }
+    for value in 1...sets { observable.set(value) }
     let elapsed = clock.now - start
     try check(sum, contender, observers: observers, values: 1...sets)
     withExtendedLifetime(owners) {}
@@ -209,9 +207,7 @@ package enum Bench {
     let sets = 64
     let elsewhereBefore = observable.countersElsewhere().allocations
     let before = allocation_counter_allocations()
-    for value in 1...sets {
-      observable.set(value)
-    }
+    for value in 1...sets { observable.set(value) }
     let after = allocation_counter_allocations()
     let elsewhereAfter = observable.countersElsewhere().allocations
     try check(sum, contender, observers: observers, values: 1...sets)
@@ -231,9 +227,7 @@ package enum Bench {
       let sum = Sum(0)
       var owners: [BenchOwner?] = (0..<observers).map { _ in BenchOwner() }
       let start = clock.now
-      for index in 0..<observers {
-        observable.subscribe(owners[index]!, index: index, sum: sum)
-      }
+      for index in 0..<observers { observable.subscribe(owners[index]!, index: index, sum: sum) }
       for index in 0..<observers {
         if contender.canUnsubscribe { observable.unsubscribe(owners[index]!, index: index) }
         owners[index] = nil

@@ -114,9 +114,7 @@ package enum BenchCharts {
       svg += line("grid", px(tick), plot.y, px(tick), plot.y + plot.height)
       svg += text(px(tick), plot.y + plot.height + 18, anchor: "middle", figure(tick))
     }
-    for tick in yTicks {
-      svg += yTick(py(tick), label: figure(tick))
-    }
+    for tick in yTicks { svg += yTick(py(tick), label: figure(tick)) }
     svg += axes(xLabel: xLabel, yLabel: yLabel)
     for (index, line) in series.enumerated() {
       let color = palette[index % palette.count]
