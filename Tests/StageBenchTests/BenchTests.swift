@@ -54,9 +54,7 @@ struct BenchTests {
     #expect(
       expectedRows.prefix(3) == ["harness", "floor", "closure array"],
       "the harness and the baselines come first")
-    var titles = [
-      "Fan-out:", "Spread:", "Churn:", "Stale entries:",
-    ]
+    var titles = ["Fan-out:", "Churn:", "Stale entries:"]
     if countingIsActive { titles += ["Heap allocations per set", "Memory:"] }
     let tables = result.output.components(separatedBy: "\n\n")
     for title in titles {
@@ -103,6 +101,46 @@ struct BenchTests {
         == "{\n  \"churnGrowth\" : \"NaN\",\n  \"ratioToFloor\" : \"Infinity\"\n}\n")
   }
 
+  @Test(
+    "tables and charts round to 1, 2, 3 or 5 times a power of ten: a rerun that moves no rounded figure prints the same bytes"
+  )
+  func roundedFigures() throws {
+    /// A report whose figures are `scale` times a spread of raw ones, the floor's kept.
+    func report(scale: Double, churn: Double = 1) -> BenchReport {
+      var report = BenchReport.shape(of: .quick, contenders: [.floor, .closureArray])
+      for (r, raw) in [(0, 15.8), (1, 26.1)] {
+        for n in report.rows[r].fanOut.indices {
+          report.rows[r].fanOut[n].medianNanoseconds = raw * (r == 0 ? 1 : scale) / Double(n + 1)
+          report.rows[r].fanOut[n].ratioToFloor = r == 0 ? 1 : 26.1 * scale / 15.8
+        }
+        for (c, observers) in [10, 100].enumerated() {
+          report.rows[r].churn[c].milliseconds = 0.21 * churn * Double(observers)
+        }
+        report.rows[r].churnGrowth = 10.3 * churn
+        report.rows[r].bytesPerObserver = 92.4
+        report.rows[r].firstSetAfterReleaseMicroseconds = 120 * scale
+        report.rows[r].laterSetMicroseconds = 0.04
+      }
+      return report
+    }
+    let recorded = report(scale: 1)
+    let markdown = recorded.markdown
+    #expect(markdown.contains("| floor | ×1 (20 ns) | ×1 (10 ns) |"), "\(markdown)")
+    #expect(markdown.contains("| closure array | ×2 | ×2 |"), "26.1 / 15.8 is 1.65: ×2")
+    #expect(markdown.contains("| closure array | 2 | 20 | ×10 | remove |"))
+    #expect(markdown.contains("| floor | 92 | 0 |"), "bytes to the byte")
+    #expect(markdown.contains("| closure array | 100 | 0 |"), "120 µs is 100, 0.04 is 0")
+    // 26.1 ns moving to 30.0 (×1.90), the churn by 10%: no rounded figure moves.
+    let rerun = report(scale: 1.15, churn: 1.1)
+    #expect(rerun.markdown == markdown)
+    #expect(BenchCharts.charts(of: rerun).map(\.svg) == BenchCharts.charts(of: recorded).map(\.svg))
+    // Past ×2.45 (here ×2.81), the ratio is ×3: those cells and the fan-out chart move, nothing else.
+    let moved = report(scale: 1.7)
+    #expect(moved.markdown.contains("| closure array | ×3 | ×3 |"))
+    let (before, after) = (BenchCharts.charts(of: recorded), BenchCharts.charts(of: moved))
+    #expect(zip(before, after).map { $0.svg == $1.svg } == [false, true, true])
+  }
+
   @Test("--chart writes three SVG charts, each with a title, axis labels and every contender")
   func charts() throws {
     let folder = FileManager.default.temporaryDirectory
@@ -128,7 +166,7 @@ struct BenchTests {
     let fanOut = try String(
       contentsOf: folder.appendingPathComponent("bench-fanout.svg"), encoding: .utf8)
     #expect(fanOut.contains("observers notified by one set, N"))
-    #expect(fanOut.contains("ns per callback, median"))
+    #expect(fanOut.contains("× the floor, median"))
   }
 
   @Test("--chart into a folder that cannot be made fails at once, with one line and exit 64")
@@ -151,7 +189,7 @@ struct BenchTests {
       CompareStagesCommand.run(["bench", "--quick", "--format", "markdown"], io: $0)
     }
     let output = result.output
-    #expect(output.contains("**Fan-out: nanoseconds per observer callback"))
+    #expect(output.contains("**Fan-out: time per observer callback"))
     #expect(output.contains("| contender | N=1 | N=10 |\n| --- | ---: | ---: |\n| harness | "))
     #expect(output.contains("| stage 5 |"))
   }

@@ -1,23 +1,24 @@
 import Foundation
 import Support
 
-/// SVG charts of a bench run, drawn by hand: no dependency, and every plotted figure carries the
-/// same text the tables print (`data-value`), so a test can check a chart against its table.
+/// SVG charts of a bench run, drawn by hand: no dependency. Each plots the rounded figures its
+/// table prints, each carrying the same text (`data-value`), so a test can check a chart against
+/// its table, and a rerun leaves a chart as it was unless a rounded figure moved.
 package enum BenchCharts {
   /// The charts of `report`, as file names and SVG documents: `bench-fanout.svg`,
   /// `bench-churn.svg` and, when allocations were counted, `bench-memory.svg`.
   package static func charts(of report: BenchReport) -> [(name: String, svg: String)] {
     func series(_ points: (BenchReport.Row) -> [Point]) -> [Series] {
-      report.rows.map { Series(name: $0.contender, points: points($0)) }
+      report.rows.map { ($0.contender, points($0)) }
     }
     var charts = [
       (
         name: "bench-fanout.svg",
         svg: lineChart(
-          title: "Nanoseconds per observer callback against observers (log-log)",
-          xLabel: "observers notified by one set, N", yLabel: "ns per callback, median",
+          title: "Time per observer callback, as a multiple of the floor's (log-log)",
+          xLabel: "observers notified by one set, N", yLabel: "× the floor, median",
           series: series {
-            $0.fanOut.map { Point(x: Double($0.observers), y: $0.medianNanoseconds) }
+            $0.fanOut.map { point($0.observers, rounding: $0.ratioToFloor, prefix: "×") }
           })
       ),
       (
@@ -25,7 +26,7 @@ package enum BenchCharts {
         svg: lineChart(
           title: "Adding then removing N observers (log-log: slope 1 linear, slope 2 quadratic)",
           xLabel: "observers added, then removed, N", yLabel: "milliseconds",
-          series: series { $0.churn.map { Point(x: Double($0.observers), y: $0.milliseconds) } })
+          series: series { $0.churn.map { point($0.observers, rounding: $0.milliseconds) } })
       ),
     ]
     if report.allocationCounting {
@@ -34,20 +35,18 @@ package enum BenchCharts {
           name: "bench-memory.svg",
           svg: barChart(
             title: "Heap bytes per registered observer", yLabel: "bytes per observer",
-            bars: report.rows.map { ($0.contender, $0.bytesPerObserver ?? 0) })
+            bars: report.rows.map { ($0.contender, ($0.bytesPerObserver ?? 0).rounded()) })
         ))
     }
     return charts
   }
 
-  struct Point {
-    var x: Double
-    var y: Double
-  }
+  /// A figure rounded by ``roughly(_:)``, and its text as the table prints it.
+  typealias Point = (x: Double, y: Double, label: String)
+  typealias Series = (name: String, points: [Point])
 
-  struct Series {
-    var name: String
-    var points: [Point]
+  static func point(_ x: Int, rounding value: Double, prefix: String = "") -> Point {
+    (Double(x), roughly(value), prefix + rough(value))
   }
 
   // MARK: - Drawing
@@ -92,10 +91,6 @@ package enum BenchCharts {
     return stride(from: first, through: max(last, first + 1), by: 1).map { pow(10, $0) }
   }
 
-  static func tickLabel(_ value: Double) -> String {
-    value >= 1 ? grouped(Int(value.rounded())) : String(format: "%g", value)
-  }
-
   static func lineChart(title: String, xLabel: String, yLabel: String, series: [Series])
     -> String
   {
@@ -117,11 +112,9 @@ package enum BenchCharts {
     var svg = header(title: title)
     for tick in xTicks {
       svg += line("grid", px(tick), plot.y, px(tick), plot.y + plot.height)
-      svg += text(px(tick), plot.y + plot.height + 18, anchor: "middle", tickLabel(tick))
+      svg += text(px(tick), plot.y + plot.height + 18, anchor: "middle", figure(tick))
     }
-    for tick in yTicks {
-      svg += yTick(py(tick), label: tickLabel(tick))
-    }
+    for tick in yTicks { svg += yTick(py(tick), label: figure(tick)) }
     svg += axes(xLabel: xLabel, yLabel: yLabel)
     for (index, line) in series.enumerated() {
       let color = palette[index % palette.count]
@@ -132,8 +125,8 @@ package enum BenchCharts {
         svg +=
           "<circle cx=\"\(number(px(point.x)))\" cy=\"\(number(py(point.y)))\" r=\"3\" "
           + "fill=\"\(color)\" data-contender=\"\(escaped(line.name))\" "
-          + "data-x=\"\(Int(point.x))\" data-value=\"\(decimal(point.y))\">"
-          + "<title>\(escaped(line.name)), N=\(grouped(Int(point.x))): \(decimal(point.y))</title>"
+          + "data-x=\"\(Int(point.x))\" data-value=\"\(point.label)\">"
+          + "<title>\(escaped(line.name)), N=\(grouped(Int(point.x))): \(point.label)</title>"
           + "</circle>\n"
       }
       svg += legend(index: index, name: line.name, color: color)
@@ -147,7 +140,7 @@ package enum BenchCharts {
     let ceiling = (top / step).rounded(.up) * step
     var svg = header(title: title)
     for tick in stride(from: 0, through: ceiling, by: step) {
-      svg += yTick(plot.y + plot.height - tick / ceiling * plot.height, label: tickLabel(tick))
+      svg += yTick(plot.y + plot.height - tick / ceiling * plot.height, label: figure(tick))
     }
     svg += axes(xLabel: "", yLabel: yLabel)
     let slot = plot.width / Double(max(bars.count, 1))
@@ -158,10 +151,10 @@ package enum BenchCharts {
       svg +=
         "<rect x=\"\(number(x))\" y=\"\(number(plot.y + plot.height - barHeight))\" "
         + "width=\"\(number(slot * 0.7))\" height=\"\(number(barHeight))\" fill=\"\(color)\" "
-        + "data-contender=\"\(escaped(bar.0))\" data-value=\"\(decimal(bar.1))\">"
-        + "<title>\(escaped(bar.0)): \(decimal(bar.1)) bytes</title></rect>\n"
+        + "data-contender=\"\(escaped(bar.0))\" data-value=\"\(wholeBytes(bar.1))\">"
+        + "<title>\(escaped(bar.0)): \(wholeBytes(bar.1)) bytes</title></rect>\n"
       svg += text(
-        x + slot * 0.35, plot.y + plot.height - barHeight - 5, anchor: "middle", decimal(bar.1))
+        x + slot * 0.35, plot.y + plot.height - barHeight - 5, anchor: "middle", wholeBytes(bar.1))
       svg += legend(index: index, name: bar.0, color: color)
     }
     return svg + "</svg>\n"

@@ -12,12 +12,10 @@ struct BenchTable {
       ([headers[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0
     }
     func line(_ cells: [String]) -> String {
-      let padded = cells.enumerated().map { column, cell in
-        column == 0
-          ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-          : String(repeating: " ", count: widths[column] - cell.count) + cell
-      }
-      return padded.joined(separator: "  ")
+      zip(cells, widths).enumerated().map { column, cell in
+        let padding = String(repeating: " ", count: cell.1 - cell.0.count)
+        return column == 0 ? cell.0 + padding : padding + cell.0
+      }.joined(separator: "  ")
     }
     return ([title, line(headers)] + rows.map(line)).joined(separator: "\n") + "\n"
   }
@@ -27,6 +25,28 @@ struct BenchTable {
     return (["**\(title)**", ""] + table).joined(separator: "\n") + "\n"
   }
 }
+
+/// `value` on a coarse scale: the nearest, on a log scale, of 1, 2, 3 and 5 times a power of
+/// ten, or 0 under about 0.07; steps of ×1.5 to ×2, so that a rerun moves a figure only when it
+/// moved by about a third or more (appendix 6a). Not finite stays as it is.
+func roughly(_ value: Double) -> Double {
+  guard value.isFinite, value > 0 else { return value.isFinite ? 0 : value }
+  let decade = pow(10, log10(value).rounded(.down))
+  let squared = (value / decade) * (value / decade)  // 1 to 100: the geometric midpoints' squares
+  let step = [(2.0, 1.0), (6, 2), (15, 3), (50, 5)].first { squared < $0.0 }?.1 ?? 10
+  return step * decade < 0.1 ? 0 : step * decade
+}
+
+/// `value` rounded by ``roughly(_:)``, as text: "0.3", "20", "3,000"; "–" if not finite.
+func rough(_ value: Double) -> String { value.isFinite ? figure(roughly(value)) : "–" }
+
+/// A round figure as text: "0.3", "20", "3,000".
+func figure(_ value: Double) -> String {
+  value >= 1 ? grouped(Int(value.rounded())) : String(format: "%g", value)
+}
+
+/// Heap bytes per observer, to the byte: "189".
+func wholeBytes(_ value: Double) -> String { grouped(Int(value.rounded())) }
 
 extension BenchReport {
   /// The report's tables, in the order they are printed; those of allocations only when they
@@ -44,12 +64,9 @@ extension BenchReport {
     }
     return [
       table(
-        "Fan-out: nanoseconds per observer callback, median of \(sizes.repetitions) (ratio to the floor)",
+        "Fan-out: time per observer callback, median of \(sizes.repetitions), as a multiple of the floor's (its own in ns)",
         nHeaders
-      ) { $0.fanOut.map { "\(decimal($0.medianNanoseconds)) (×\(decimal($0.ratioToFloor)))" } },
-      table("Spread: min–max nanoseconds per observer callback", nHeaders) {
-        $0.fanOut.map { "\(decimal($0.minNanoseconds))–\(decimal($0.maxNanoseconds))" }
-      },
+      ) { multiples(of: $0, over: rows.first { $0.contender == Contender.floor.name }) },
       table("Heap allocations per set, once subscribed", nHeaders, shown: allocationCounting) {
         $0.fanOut.map { $0.allocationsPerSet.map(decimal) ?? "–" }
       },
@@ -57,18 +74,49 @@ extension BenchReport {
         "Churn: milliseconds to add, then remove, N observers one at a time",
         sizes.churn.map { "N=\(grouped($0))" } + ["growth", "removal"]
       ) { row in
-        row.churn.map { decimal($0.milliseconds) }
-          + ["×\(decimal(row.churnGrowth))", row.churnRemoves ? "remove" : "release owner"]
+        row.churn.map { rough($0.milliseconds) }
+          + ["×\(rough(row.churnGrowth))", row.churnRemoves ? "remove" : "release owner"]
       },
       table(
         "Memory: heap bytes per registered observer", ["bytes", "observers"],
         shown: allocationCounting
-      ) { [$0.bytesPerObserver.map { decimal($0) } ?? "–", grouped($0.memoryObservers)] },
+      ) { [$0.bytesPerObserver.map(wholeBytes) ?? "–", grouped($0.memoryObservers)] },
       table(
         "Stale entries: microseconds per set after \(grouped(sizes.stale)) observers were released",
         ["first set", "later sets"]
-      ) { [decimal($0.firstSetAfterReleaseMicroseconds), decimal($0.laterSetMicroseconds)] },
+      ) { [rough($0.firstSetAfterReleaseMicroseconds), rough($0.laterSetMicroseconds)] },
     ].compactMap { $0 }
+  }
+
+  /// Each N's time per callback of `row` as a multiple of `base`'s, rounded by ``roughly(_:)``;
+  /// `base`'s own in nanoseconds beside its ×1.
+  func multiples(of row: Row, over base: Row?) -> [String] {
+    zip(row.fanOut, base?.fanOut ?? row.fanOut).map { cell, baseCell in
+      "×\(rough(cell.medianNanoseconds / baseCell.medianNanoseconds))"
+        + (row.contender == base?.contender ? " (\(rough(cell.medianNanoseconds)) ns)" : "")
+    }
+  }
+
+  /// One table that sets every contender beside one of them, `baseline`: time per observer
+  /// callback at each N as a multiple of the baseline's, rounded by ``roughly(_:)`` (the
+  /// baseline's own in nanoseconds beside its ×1), then heap
+  /// allocations per set at the largest N and heap bytes per observer. Appendix 05a's table of
+  /// what each optimisation buys. The table is Markdown, `title` in bold above it; `nil` if no
+  /// contender is called `baseline`.
+  package func comparisonMarkdown(against baseline: String, title: String) -> String? {
+    guard let base = rows.first(where: { $0.contender == baseline }) else { return nil }
+    let largest = sizes.fanOut.last.map(grouped) ?? ""
+    let table = BenchTable(
+      title: title,
+      headers: ["contender"] + sizes.fanOut.map { "N=\(grouped($0))" }
+        + ["allocations per set, N=\(largest)", "bytes per observer"],
+      rows: rows.map { row in
+        [row.contender] + multiples(of: row, over: base) + [
+          row.fanOut.last?.allocationsPerSet.map(decimal) ?? "–",
+          row.bytesPerObserver.map(wholeBytes) ?? "–",
+        ]
+      })
+    return table.markdown
   }
 
   /// The report as text tables.
@@ -81,12 +129,8 @@ extension BenchReport {
   }
 
   /// The report as Markdown tables.
-  package var markdown: String {
-    tables.map(\.markdown).joined(separator: "\n")
-  }
+  package var markdown: String { tables.map(\.markdown).joined(separator: "\n") }
 
   /// The report as JSON, keys sorted.
-  package var json: String {
-    prettyJSON(self)
-  }
+  package var json: String { prettyJSON(self) }
 }

@@ -121,9 +121,7 @@ private final class HarnessBenchObservable: BenchObservable {
   func unsubscribe(_ owner: BenchOwner, index: Int) { observers -= 1 }
 
   func set(_ value: Int) {
-    for _ in 0..<observers {
-      sum.add(value)
-    }
+    for _ in 0..<observers { sum.add(value) }
   }
 }
 
@@ -188,8 +186,6 @@ private final class ClosureArrayBenchObservable: BenchObservable {
 
   func set(_ value: Int) {
     self.value = value
-    for observer in ordered {
-      observer(value)
-    }
+    for observer in ordered { observer(value) }
   }
 }

@@ -1,1 +1,0 @@
-../../../Sources/Lab/StageBench/BenchComparison.swift
