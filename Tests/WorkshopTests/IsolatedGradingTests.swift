@@ -75,7 +75,7 @@ struct IsolatedGradingTests {
       done\tholds\treceived 1, 2, 3, 4, 5: every value set, in order
       start\tdelivery-order
       done\tflaw\tcall order differed
-      start\tremoves-one-of-several
+      start\tgenerated-binds-and-removals
 
       """
     let (outcomes, running) = IsolatedGrading.parse(output)
@@ -83,8 +83,8 @@ struct IsolatedGradingTests {
     #expect(
       outcomes[.scenario(.deliveryOrder)]
         == Outcome(verdict: .flaw, detail: "call order differed"))
-    #expect(outcomes[.check(.removesOneOfSeveral)] == nil)
-    #expect(running == .check(.removesOneOfSeveral))
+    #expect(outcomes[.check(.generatedRemovals)] == nil)
+    #expect(running == .check(.generatedRemovals))
     #expect(IsolatedGrading.parse("").running == nil)
   }
 
@@ -93,13 +93,13 @@ struct IsolatedGradingTests {
     let captured = CapturedIO()
     let code = try #require(solutionCode[2])
     let status = WorkshopCommand.run(
-      [IsolatedGrading.childFlag, "2", "delivery-order", "rebound-key-keeps-its-place"],
+      [IsolatedGrading.childFlag, "2", "delivery-order", "generated-keys-in-order"],
       io: captured.io, code: solutionCode)
     #expect(status == .success)
     let (outcomes, running) = IsolatedGrading.parse(captured.output)
     #expect(running == nil)
     #expect(
-      Set(outcomes.keys) == [.scenario(.deliveryOrder), .check(.reboundKeyKeepsItsPlace)])
+      Set(outcomes.keys) == [.scenario(.deliveryOrder), .check(.generatedKeysInOrder)])
     #expect(outcomes[.scenario(.deliveryOrder)] == code.run(.scenario(.deliveryOrder)))
   }
 

@@ -75,37 +75,38 @@ extension WrongAnswer {
     WrongAnswer(
       name: "01-remove-at-id-minus-one", exercise: 1,
       mistake: "removeObserver removes at index id - 1",
-      caughtBy: .check(.removesOneOfSeveral),
-      evidence: "bound A, B, C, removed A, then B: set 3 called B, not C",
+      caughtBy: .check(.generatedRemovals),
+      evidence: "A's second closure removes itself → A's second closure was still stored after it "
+        + "was removed",
       code: .exercise(1, RemovableClosuresAdapter<RemoveAtIDMinusOne>.self, isSendable: false)),
     WrongAnswer(
       name: "01-removal-loop-never-advances", exercise: 1,
       mistake: "the removal loop never moves past an entry it keeps",
-      caughtBy: .check(.removesOneOfSeveral), evidence: "did not finish within",
+      caughtBy: .check(.generatedRemovals), evidence: "did not finish within",
       code: .exercise(
         1, RemovableClosuresAdapter<RemovalLoopNeverAdvances>.self, isSendable: false)),
     WrongAnswer(
       name: "01-removes-all", exercise: 1, mistake: "removeObserver removes every closure",
-      caughtBy: .check(.removesOneOfSeveral),
-      evidence: "bound A, B, C, removed A: set 2 called nobody, not B and C",
+      caughtBy: .check(.generatedRemovals),
+      evidence: "bind B; bind A; remove B; set 1 → A was not called with 1",
       code: .exercise(1, RemovableClosuresAdapter<RemovesAll>.self, isSendable: false)),
     WrongAnswer(
       name: "01-id-from-count", exercise: 1,
       mistake: "the id is the count of entries, so a new bind reuses a live id",
-      caughtBy: .check(.removesTwiceThenBinds),
-      evidence: "removed C: set 3 called A, not A and D",
+      caughtBy: .check(.generatedRemovals),
+      evidence: "bind A; remove A; bind B; remove A; set 1 → B was not called with 1",
       code: .exercise(1, RemovableClosuresAdapter<IDFromCount>.self, isSendable: false)),
     WrongAnswer(
       name: "01-id-from-last-entry", exercise: 1,
       mistake: "the next id follows the last entry's, so removed ids come back",
-      caughtBy: .check(.removesTwiceThenBinds),
-      evidence: "removed A's and D's old ids again: set 5 called nobody, not E",
+      caughtBy: .check(.generatedRemovals),
+      evidence: "bind A; remove A; bind B; remove A; set 1 → B was not called with 1",
       code: .exercise(1, RemovableClosuresAdapter<IDFromLastEntry>.self, isSendable: false)),
     WrongAnswer(
       name: "01-id-restarts-when-empty", exercise: 1,
       mistake: "the id counter starts again once no closure is left",
-      caughtBy: .check(.removesTwiceThenBinds),
-      evidence: "removed A's and D's old ids again: set 5 called nobody, not E",
+      caughtBy: .check(.generatedRemovals),
+      evidence: "bind A; remove A; bind B; remove A; set 1 → B was not called with 1",
       code: .exercise(1, RemovableClosuresAdapter<IDRestartsWhenEmpty>.self, isSendable: false)),
   ]
 }
@@ -171,25 +172,29 @@ extension WrongAnswer {
     WrongAnswer(
       name: "02-appends-every-bind", exercise: 2,
       mistake: "a key bound again is appended to the order again",
-      caughtBy: .check(.reboundKeyKeepsItsPlace),
-      evidence: "set 2 called title's second closure, badge, count and title's second closure",
+      caughtBy: .check(.generatedKeysInOrder),
+      evidence:
+        "bind title; bind title again; set 1 → title's second closure was called twice with "
+        + "1",
       code: .exercise(2, KeyedAdapter<AppendsEveryBind>.self, isSendable: false)),
     WrongAnswer(
       name: "02-remove-leaves-key-in-order", exercise: 2,
       mistake: "removeObserver leaves the key in the order",
-      caughtBy: .check(.removedKeyBoundAgainGoesLast),
-      evidence: "set 2 called title, badge, count and badge, not title, count and badge",
+      caughtBy: .check(.generatedKeysInOrder),
+      evidence: "bind title; remove title; bind title; set 1 → title's second closure was called "
+        + "twice with 1",
       code: .exercise(2, KeyedAdapter<RemoveLeavesKeyInOrder>.self, isSendable: false)),
     WrongAnswer(
       name: "02-rebound-key-moves-last", exercise: 2,
       mistake: "a key bound again moves to the end",
-      caughtBy: .check(.reboundKeyKeepsItsPlace),
-      evidence: "set 2 called badge, count and title's second closure, not title's second",
+      caughtBy: .check(.generatedKeysInOrder),
+      evidence: "bind title; bind badge; bind title again; set 1 → badge was called with 1 before "
+        + "title's second closure",
       code: .exercise(2, KeyedAdapter<ReboundKeyMovesLast>.self, isSendable: false)),
     WrongAnswer(
       name: "02-sorted-keys", exercise: 2, mistake: "the keys are called in sorted order",
-      caughtBy: .check(.reboundKeyKeepsItsPlace),
-      evidence: "set 1 called badge, count and title, not title, badge and count",
+      caughtBy: .check(.generatedKeysInOrder),
+      evidence: "bind title; bind badge; set 1 → badge was called with 1 before title",
       code: .exercise(2, KeyedAdapter<SortedKeys>.self, isSendable: false)),
   ]
 }
@@ -266,35 +271,35 @@ extension WrongAnswer {
     WrongAnswer(
       name: "03-described-owner-key", exercise: 3,
       mistake: "the key is \"\\(owner).\\(key)\", the same for two owners of one class",
-      caughtBy: .check(.twoOwnersOneKey),
-      evidence: "a screen and an object of another class under \"label\" were both called, so "
-        + "owners of one class share a key",
+      caughtBy: .check(.generatedOwnersAndKeys),
+      evidence: "bind P's label; bind Q's label; set 1 → P's label was not called with 1",
       code: .exercise(3, OwnerKeyedAdapter<DescribedOwnerKey>.self, isSendable: false)),
     WrongAnswer(
       name: "03-removes-every-owners-key", exercise: 3,
       mistake: "removeObserver removes every owner's closure under the key",
-      caughtBy: .check(.twoOwnersOneKey),
-      evidence: "the second removed its \"label\": set 2 called nobody, not the first screen "
-        + "and the third screen",
+      caughtBy: .check(.generatedOwnersAndKeys),
+      evidence: "P's label's closure removes Q's label → observerCount said 0, not 1 (bound: P's "
+        + "label)",
       code: .exercise(3, OwnerKeyedAdapter<RemovesEveryOwnersKey>.self, isSendable: false)),
     WrongAnswer(
       name: "03-keyed-by-owner-only", exercise: 3,
       mistake: "closures are filed by owner alone, so an owner's second key replaces its first",
-      caughtBy: .check(.oneOwnerTwoKeys),
-      evidence: "one screen bound \"label\" and \"badge\": set 1 called badge, not label and badge",
+      caughtBy: .check(.generatedOwnersAndKeys),
+      evidence: "bind P's label; bind P's badge; set 1 → P's label was not called with 1",
       code: .exercise(3, OwnerKeyedAdapter<KeyedByOwnerOnly>.self, isSendable: false)),
     WrongAnswer(
       name: "03-removes-every-key-of-owner", exercise: 3,
       mistake: "removeObserver removes every key of the owner",
-      caughtBy: .check(.oneOwnerTwoKeys),
-      evidence: "removed \"label\": set 3 called nobody, not badge",
+      caughtBy: .check(.generatedOwnersAndKeys),
+      evidence: "P's label's closure removes itself → observerCount said 0, not 1 (bound: P's "
+        + "badge)",
       code: .exercise(3, OwnerKeyedAdapter<RemovesEveryKeyOfOwner>.self, isSendable: false)),
     WrongAnswer(
       name: "03-removes-first-under-key", exercise: 3,
       mistake: "removeObserver removes the first closure under the key, whichever owner asks",
-      caughtBy: .check(.twoOwnersOneKey),
-      evidence: "the second removed its \"label\": set 2 called the second screen and the third "
-        + "screen, not the first screen and the third screen",
+      caughtBy: .check(.generatedOwnersAndKeys),
+      evidence: "P's label's closure removes Q's label → observerCount said 0, not 1 (bound: P's "
+        + "label)",
       code: .exercise(3, OwnerKeyedAdapter<RemovesFirstUnderKey>.self, isSendable: false)),
   ]
 }

@@ -20,9 +20,24 @@ class OptionsBase {
   var callbacks: [Callback] = []
   var lastID = 0
   var storedValue: Int
+  /// Round 3's mistakes, over exercises 6 to 8, each a wrong answer turns on: adding removes
+  /// the observer's earlier callbacks whatever `removeIfExists` says; an `.initial` call asked
+  /// for during a set is made once the set, and every set it queued, is over.
+  var alwaysRemovesEarlier: Bool { false }
+  var delaysInitialDuringSet: Bool { false }
+  private var depth = 0
+  private var delayedInitialCalls: [() -> Void] = []
   var value: Int {
     get { storedValue }
-    set { set(newValue) }
+    set {
+      depth += 1
+      set(newValue)
+      depth -= 1
+      guard depth == 0 else { return }
+      let calls = delayedInitialCalls
+      delayedInitialCalls = []
+      for call in calls { call() }
+    }
   }
   var observerCount: Int { callbacks.count }
   init(_ value: Int) { storedValue = value }
@@ -52,10 +67,16 @@ class OptionsBase {
     _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
     closure: @escaping (Int, WrongOptions) -> Void
   ) {
-    if removeIfExists { removeObserver(observer) }
+    if removeIfExists || alwaysRemovesEarlier { removeObserver(observer) }
     lastID += 1
     callbacks.append(Callback(id: lastID, observer: observer, options: options, closure: closure))
-    if options.contains(.initial) { closure(storedValue, .initial) }
+    guard options.contains(.initial) else { return }
+    if delaysInitialDuringSet, depth > 0 {
+      let value = storedValue
+      delayedInitialCalls.append { closure(value, .initial) }
+    } else {
+      closure(storedValue, .initial)
+    }
   }
 
   func removeObserver(_ observer: AnyObject) { callbacks.removeAll { $0.observer === observer } }
@@ -117,27 +138,30 @@ extension WrongAnswer {
     WrongAnswer(
       name: "06-checks-by-observer-identity", exercise: 6,
       mistake: "a callback counts as stored while its observer has any callback",
-      caughtBy: .check(.removedAndAddedAgainMidNotification),
-      evidence: "set 1 still called B's first closure",
+      caughtBy: .check(.generatedRemovalsMidSet),
+      evidence: "binds A again → A was called with 1 after A's second closure replaced it",
       code: .exercise(6, OptionsAdapter<ChecksByObserverIdentity>.self, isSendable: false)),
     WrongAnswer(
       name: "06-live-list-index-loop", exercise: 6,
       mistake: "the live list is walked by index, so removing an earlier one skips a later one",
-      caughtBy: .check(.removedMidNotificationAmongSeveral),
-      evidence: "D removed A inside its closure for set 2: set 2 called A, B and D, not A, B, D "
-        + "and E",
+      caughtBy: .check(.generatedRemovalsMidSet),
+      evidence: "B's closure, told the old value, removes itself → A was not handed the old value, "
+        + "0, of 1",
       code: .exercise(6, OptionsAdapter<LiveListIndexLoop>.self, isSendable: false)),
     WrongAnswer(
       name: "06-stops-after-removal", exercise: 6,
       mistake: "a removal during a notification ends the notification",
-      caughtBy: .check(.removedMidNotificationAmongSeveral),
-      evidence: "set 1 called A, not A, B, D and E",
+      caughtBy: .check(.generatedRemovalsMidSet),
+      evidence:
+        "A's closure, told the old value, removes itself → A was called with 1 after it was "
+        + "removed",
       code: .exercise(6, OptionsAdapter<StopsAfterRemoval>.self, isSendable: false)),
     WrongAnswer(
       name: "06-id-from-count", exercise: 6,
       mistake: "the id is the count of callbacks, so a callback added after a removal reuses it",
-      caughtBy: .check(.lastRemovedAnotherAddedMidNotification),
-      evidence: "set 1 still called C",
+      caughtBy: .check(.generatedRemovalsMidSet),
+      evidence: "A's closure binds B again → B was called with 4 after B's second closure replaced "
+        + "it",
       code: .exercise(6, OptionsAdapter<IDFromCallbackCount>.self, isSendable: false)),
   ]
 }
@@ -222,38 +246,41 @@ extension WrongAnswer {
   static let exercise7 = [
     WrongAnswer(
       name: "07-pop-last-drain", exercise: 7, mistake: "the queue is drained with popLast()",
-      caughtBy: .check(.twoNestedSetsInOrder),
-      evidence: "A set 2 then 3 inside its closure for 1: A received 1, 3, 2 and ended on 2",
+      caughtBy: .check(.generatedNestedSets),
+      evidence: "A's closure sets 5, and B's closure sets 6 → A was called with 6 before A was "
+        + "called with 5",
       code: .exercise(7, OptionsAdapter<PopLastDrain>.self, isSendable: false)),
     WrongAnswer(
       name: "07-nested-set-dropped", exercise: 7,
       mistake: "a nested set stores the value but is never delivered",
-      caughtBy: .check(.twoNestedSetsInOrder),
-      evidence: "A received 1 only and ended on 1, not 1, 2, 3",
+      caughtBy: .check(.generatedNestedSets),
+      evidence: "bind A; set 1, and A's closure sets 2 → A was not called with 2",
       code: .exercise(7, OptionsAdapter<NestedSetDropped>.self, isSendable: false)),
     WrongAnswer(
       name: "07-one-pending-slot", exercise: 7,
       mistake: "one pending slot, so a second nested set replaces the first",
-      caughtBy: .check(.twoNestedSetsInOrder),
-      evidence: "A received 1, 3 and ended on 3, not 1, 2, 3",
+      caughtBy: .check(.generatedNestedSets),
+      evidence: "A's closure sets 5, and B's closure sets 5 → A was not called with 5",
       code: .exercise(7, OptionsAdapter<OnePendingSlot>.self, isSendable: false)),
     WrongAnswer(
       name: "07-never-resets-flag", exercise: 7,
       mistake: "the notifying flag is never reset",
-      caughtBy: .check(.laterSetDelivered),
-      evidence: "then the value was set to 4: set 4 called nobody, not A and B",
+      caughtBy: .check(.generatedNestedSets),
+      evidence: "bind A; set 1; set 1 → A was not called with 1",
       code: .exercise(7, OptionsAdapter<NeverResetsFlag>.self, isSendable: false)),
     WrongAnswer(
       name: "07-old-value-at-delivery", exercise: 7,
       mistake: "a queued change's old value is read when it is delivered",
-      caughtBy: .check(.nestedSetsOldValues),
-      evidence: "B received old 1, new 1, old 2, new 2, not old 0, new 1, old 1, new 2",
+      caughtBy: .check(.generatedNestedSets),
+      evidence: "bind A asking for .old; set 1 → A was handed 1 as the old value, where the set of "
+        + "1 replaced 0",
       code: .exercise(7, OptionsAdapter<OldValueAtDelivery>.self, isSendable: false)),
     WrongAnswer(
       name: "07-flag-cleared-before-drain", exercise: 7,
       mistake: "the notifying flag is cleared before the queue is drained",
-      caughtBy: .check(.chainedNestedSets),
-      evidence: "B received 1, 3, 2 and ended on 2, not 1, 2, 3",
+      caughtBy: .check(.generatedNestedSets),
+      evidence: "A's closure sets 2, and B's closure, told the old value, sets 2 → B was called "
+        + "with 2 before A was called with 2",
       code: .exercise(7, OptionsAdapter<FlagClearedBeforeDrain>.self, isSendable: false)),
   ]
 }
@@ -330,13 +357,13 @@ extension WrongAnswer {
   static let exercise8 = [
     WrongAnswer(
       name: "08-unowned-capture", exercise: 8, mistake: "the closure captures the observer unowned",
-      caughtBy: .check(.releasedDuringSet),
+      caughtBy: .check(.generatedHandedOwners),
       evidence: "Fatal error: Attempted to read an unowned reference",
       code: .exercise(8, HandingAdapter<UnownedCapture>.self, isSendable: false)),
     WrongAnswer(
       name: "08-force-unwrapped-weak", exercise: 8,
       mistake: "the closure captures weakly, then force-unwraps",
-      caughtBy: .check(.releasedDuringSet),
+      caughtBy: .check(.generatedHandedOwners),
       evidence: "Fatal error: Unexpectedly found nil while unwrapping an Optional value",
       code: .exercise(8, HandingAdapter<ForceUnwrappedWeak>.self, isSendable: false)),
     WrongAnswer(
@@ -348,8 +375,8 @@ extension WrongAnswer {
     WrongAnswer(
       name: "08-cleanup-captures-self", exercise: 8,
       mistake: "the closure made for each observer cleans up through self, holding the observable",
-      caughtBy: .check(.observableFreedWhileObserversLive),
-      evidence: "then the observable let go while A lives: it was not freed",
+      caughtBy: .check(.generatedHandedOwners),
+      evidence: "bind A; let the observable go → it was not freed: something it stores holds it",
       code: .exercise(8, HandingAdapter<CleanupCapturesSelf>.self, isSendable: false)),
   ]
 }

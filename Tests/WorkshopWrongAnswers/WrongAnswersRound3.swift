@@ -451,43 +451,12 @@ final class DefersBindsDuringSet: OneEntryBase, WeakObservable {
 
 /// Removes the observer's earlier callbacks whatever `removeIfExists` says.
 final class AlwaysRemovesEarlier: OptionsBase, OptionsObservable {
-  override func addObserver(
-    _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
-    closure: @escaping (Int, WrongOptions) -> Void
-  ) {
-    super.addObserver(observer, removeIfExists: true, options: options, closure: closure)
-  }
+  override var alwaysRemovesEarlier: Bool { true }
 }
 
 /// Delays an `.initial` call asked for during a notification until the set is over.
 final class DelaysInitialDuringSet: OptionsBase, OptionsObservable {
-  private var depth = 0
-  private var delayed: [() -> Void] = []
-  override func set(_ newValue: Int) {
-    depth += 1
-    super.set(newValue)
-    depth -= 1
-    if depth == 0 {
-      let calls = delayed
-      delayed = []
-      for call in calls { call() }
-    }
-  }
-  override func addObserver(
-    _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
-    closure: @escaping (Int, WrongOptions) -> Void
-  ) {
-    guard depth > 0, options.contains(.initial) else {
-      super.addObserver(
-        observer, removeIfExists: removeIfExists, options: options, closure: closure)
-      return
-    }
-    super.addObserver(
-      observer, removeIfExists: removeIfExists, options: options.subtracting(.initial),
-      closure: closure)
-    let value = storedValue
-    delayed.append { closure(value, .initial) }
-  }
+  override var delaysInitialDuringSet: Bool { true }
 }
 
 /// Hands a set made inside a closure the old value of the set under way, kept in a property.
@@ -533,38 +502,12 @@ final class IDsRestartWhenEmpty: OptionsBase, OptionsObservable {
 
 /// Removes the observer's earlier callbacks whatever `removeIfExists` says.
 final class QueueAlwaysRemovesEarlier: QueueBase, OptionsObservable {
-  override func addObserver(
-    _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
-    closure: @escaping (Int, WrongOptions) -> Void
-  ) {
-    super.addObserver(observer, removeIfExists: true, options: options, closure: closure)
-  }
+  override var alwaysRemovesEarlier: Bool { true }
 }
 
 /// Queues an `.initial` call asked for during a notification behind the pending changes.
 final class QueuesTheInitialCall: QueueBase, OptionsObservable {
-  private var initialCalls: [() -> Void] = []
-  override func finish() {
-    let calls = initialCalls
-    initialCalls = []
-    for call in calls { call() }
-    super.finish()
-  }
-  override func addObserver(
-    _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
-    closure: @escaping (Int, WrongOptions) -> Void
-  ) {
-    guard isNotifying, options.contains(.initial) else {
-      super.addObserver(
-        observer, removeIfExists: removeIfExists, options: options, closure: closure)
-      return
-    }
-    super.addObserver(
-      observer, removeIfExists: removeIfExists, options: options.subtracting(.initial),
-      closure: closure)
-    let value = storedValue
-    initialCalls.append { closure(value, .initial) }
-  }
+  override var delaysInitialDuringSet: Bool { true }
 }
 
 /// Drops released observers once per set, not once per queued change: one released during
@@ -631,43 +574,12 @@ final class KeepsDeliveredSnapshots: QueueBase, OptionsObservable {
 
 /// Removes the observer's earlier callbacks whatever `removeIfExists` says.
 final class HandingAlwaysRemovesEarlier: HandingBase, HandingObservable {
-  override func addObserver(
-    _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
-    closure: @escaping (Int, WrongOptions) -> Void
-  ) {
-    super.addObserver(observer, removeIfExists: true, options: options, closure: closure)
-  }
+  override var alwaysRemovesEarlier: Bool { true }
 }
 
 /// Delays an `.initial` call asked for during a notification until the set is over.
 final class HandingDelaysInitial: HandingBase, HandingObservable {
-  private var depth = 0
-  private var delayed: [() -> Void] = []
-  override func set(_ newValue: Int) {
-    depth += 1
-    super.set(newValue)
-    depth -= 1
-    if depth == 0 {
-      let calls = delayed
-      delayed = []
-      for call in calls { call() }
-    }
-  }
-  override func addObserver(
-    _ observer: AnyObject, removeIfExists: Bool, options: WrongOptions,
-    closure: @escaping (Int, WrongOptions) -> Void
-  ) {
-    guard depth > 0, options.contains(.initial) else {
-      super.addObserver(
-        observer, removeIfExists: removeIfExists, options: options, closure: closure)
-      return
-    }
-    super.addObserver(
-      observer, removeIfExists: removeIfExists, options: options.subtracting(.initial),
-      closure: closure)
-    let value = storedValue
-    delayed.append { closure(value, .initial) }
-  }
+  override var delaysInitialDuringSet: Bool { true }
 }
 
 /// Holds the observers strongly through the `.old` pass: one released by a handler told the

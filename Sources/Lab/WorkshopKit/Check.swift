@@ -2,57 +2,12 @@ import ObserverScenarios
 
 /// A check of one exercise's own promise, beside the scenarios that compare the stages.
 ///
-/// The scenarios each run one fixed sequence, written to tell the stages apart; a check runs
-/// the sequence a learner's mistake breaks: removal among several observers, two owners under
-/// one key, two nested sets in one handler, threads. Each is run by the adapter of the
-/// exercises it belongs to (see ``ExerciseAdapter/run(_:)``) and listed, in the catalogue,
-/// under the exercises it grades.
+/// The scenarios each run one fixed sequence, written to tell the stages apart. Every exercise
+/// has one generated check (see ``GeneratedPrograms``); the others each run the sequence a
+/// learner's mistake breaks where one program on one thread cannot see it: threads, locks
+/// held, the main actor. Each is run by the adapter of the exercises it belongs to (see
+/// ``ExerciseAdapter/run(_:)``) and listed, in the catalogue, under the exercises it grades.
 package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
-  /// Exercise 1: bind A, B, C, remove A then B: only C is called.
-  case removesOneOfSeveral = "removes-one-of-several"
-  /// Exercise 1: removing one id twice, then binding again, or removing old ids again once
-  /// every closure is gone and another is bound, touches nobody else.
-  case removesTwiceThenBinds = "removes-twice-then-binds"
-  /// Exercise 2: a key bound again keeps its place, and its new closure runs.
-  case reboundKeyKeepsItsPlace = "rebound-key-keeps-its-place"
-  /// Exercise 2: a key removed and bound again goes last, and is called once.
-  case removedKeyBoundAgainGoesLast = "removed-key-bound-again-goes-last"
-  /// Exercise 3: owners of one class under one key each keep their closure, and each removes
-  /// its own alone.
-  case twoOwnersOneKey = "two-owners-one-key"
-  /// Exercise 3: one owner with two keys keeps both, and removes one at a time.
-  case oneOwnerTwoKeys = "one-owner-two-keys"
-  /// Exercise 4: a set drops every dead entry, wherever it sits, counted in the storage.
-  case setDropsEveryDeadEntry = "set-drops-every-dead-entry"
-  /// Exercise 5: binding again replaces the observer's entry with the new closure.
-  case secondBindReplacesTheFirst = "second-bind-replaces-the-first"
-  /// Exercise 5: binding again among several observers leaves one entry each.
-  case rebindAmongSeveral = "rebind-among-several"
-  /// Exercise 5: binding again behind a released observer's entry replaces only its own.
-  case rebindBehindADeadEntry = "rebind-behind-a-dead-entry"
-  /// Exercise 6: removals from inside closures, of later and earlier observers.
-  case removedMidNotificationAmongSeveral = "removed-mid-notification-among-several"
-  /// Exercise 6: an observer removed and added again mid-notification: its old closure is gone.
-  case removedAndAddedAgainMidNotification = "removed-and-added-again-mid-notification"
-  /// Exercise 6: the last observer removed and another added mid-notification: the removed
-  /// one is not called, though the new one came after it.
-  case lastRemovedAnotherAddedMidNotification = "last-removed-another-added-mid-notification"
-  /// Exercise 7: a handler that sets 2 then 3: everyone receives 1, 2, 3 and ends on 3.
-  case twoNestedSetsInOrder = "two-nested-sets-in-order"
-  /// Exercise 7: a handler that sets 2 on 1, and 3 on 2: a set nested in a queued one is
-  /// queued too, so everyone receives 1, 2, 3 and ends on 3.
-  case chainedNestedSets = "chained-nested-sets"
-  /// Exercise 7: the old values of queued sets are the values they replaced.
-  case nestedSetsOldValues = "nested-sets-old-values"
-  /// Exercise 7: a set made after a round with nested sets is delivered.
-  case laterSetDelivered = "later-set-delivered"
-  /// Exercise 8: an observer released during a set, by another handler, is skipped.
-  case releasedDuringSet = "released-during-a-set"
-  /// Exercise 8: each handler is handed the observer it was added for.
-  case handsItsOwnObserver = "hands-its-own-observer"
-  /// Exercise 8: the observable is freed once let go, while its observers live: the closure
-  /// it makes for each observer holds neither the observer nor the observable.
-  case observableFreedWhileObserversLive = "observable-freed-while-observers-live"
   /// Exercise 9: threads that add, remove and set at once lose nothing.
   case threadsShareIt = "threads-share-it"
   /// Exercise 9: a closure may read, add, remove and set, with no lock held around it.

@@ -34,7 +34,7 @@ extension Exercise {
         """,
       aimed: [.explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe],
       kept: [.deliversEveryChange, .deliveryOrder, .sameKeyTwoObservers],
-      checks: [.removesOneOfSeveral, .removesTwiceThenBinds, .generatedRemovals],
+      checks: [.generatedRemovals],
       api: .removableClosures,
       hints: [
         "An array of bare closures cannot tell one closure from another. What could each "
@@ -54,7 +54,7 @@ extension Exercise {
         """,
       aimed: [.deliveryOrder],
       kept: keptByStage2,
-      checks: [.reboundKeyKeepsItsPlace, .removedKeyBoundAgainGoesLast, .generatedKeysInOrder],
+      checks: [.generatedKeysInOrder],
       api: .keyed,
       hints: [
         "A dictionary has no order of its own. Something beside it, or instead of it, has to "
@@ -74,7 +74,7 @@ extension Exercise {
         """,
       aimed: [.sameKeyTwoObservers],
       kept: keptByStage2,
-      checks: [.twoOwnersOneKey, .oneOwnerTwoKeys, .generatedOwnersAndKeys],
+      checks: [.generatedOwnersAndKeys],
       api: .ownerKeyed,
       hints: [
         "The dictionary's key is what decides a collision. What would make two owners' keys "
@@ -93,7 +93,7 @@ extension Exercise {
         """,
       aimed: [.deadEntriesRemovedOnSet],
       kept: keptByStage3,
-      checks: [.setDropsEveryDeadEntry, .generatedReleases],
+      checks: [.generatedReleases],
       api: .weak,
       hints: [
         "Look at what bindObserver does before it appends: the same clean-up belongs in the "
@@ -111,10 +111,7 @@ extension Exercise {
         """,
       aimed: [.sameObserverTwice],
       kept: keptByStage3,
-      checks: [
-        .secondBindReplacesTheFirst, .rebindAmongSeveral, .rebindBehindADeadEntry,
-        .generatedRebinds,
-      ],
+      checks: [.generatedRebinds],
       api: .weak,
       hints: [
         "Before appending, look for an entry whose observer is the one binding now.",
@@ -132,10 +129,7 @@ extension Exercise {
         """,
       aimed: [.unsubscribeDuringNotification],
       kept: keptByStage4,
-      checks: [
-        .removedMidNotificationAmongSeveral, .removedAndAddedAgainMidNotification,
-        .lastRemovedAnotherAddedMidNotification, .generatedRemovalsMidSet,
-      ],
+      checks: [.generatedRemovalsMidSet],
       api: .options,
       hints: [
         "The copy is fine for walking; the question is whether each callback in it is still "
@@ -154,10 +148,7 @@ extension Exercise {
         """,
       aimed: [.reentrantSetEndsOnLatest, .reentrantSetSeenOnceInOrder],
       kept: keptByStage4,
-      checks: [
-        .twoNestedSetsInOrder, .chainedNestedSets, .nestedSetsOldValues, .laterSetDelivered,
-        .generatedNestedSets,
-      ],
+      checks: [.generatedNestedSets],
       api: .options,
       hints: [
         "The setter needs to know whether a notification is already under way: a Boolean "
@@ -183,10 +174,7 @@ extension Exercise {
         .strongCaptureFreedAfterUnsubscribe, .sameKeyTwoObservers, .sameObserverTwice,
         .initialValue, .oldValue,
       ],
-      checks: [
-        .releasedDuringSet, .handsItsOwnObserver, .observableFreedWhileObserversLive,
-        .generatedHandedOwners,
-      ],
+      checks: [.generatedHandedOwners],
       api: .handing,
       hints: [
         "Find the closure that captures observer: as long as the observable keeps it, it "

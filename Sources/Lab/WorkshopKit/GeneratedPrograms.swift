@@ -37,35 +37,86 @@ package enum GeneratedPrograms {
   static let seconds = (programs: 2.0, shrinking: 1.0)
 
   /// Runs the programs of `rules`' exercise, each on a fresh target.
-  static func check(_ rules: ProgramRules, _ makeTarget: () -> ProgramTarget) -> Outcome {
-    let seed = Self.seed ?? defaultSeed
-    // A stream of its own for each exercise.
-    var random = SeededRandom(seed: seed &* 0x2545_F491_4F6C_DD1D &+ UInt64(rules.exercise))
+  static func check(_ rules: ProgramRules, _ makeTarget: @escaping () -> ProgramTarget) -> Outcome {
+    ProgramSearch<Program, (story: String, failure: String)>(
+      exercise: rules.exercise, programs: programs,
+      draw: { index, random in
+        // Every twentieth program is a long one, over every slot.
+        let isLong = index % 20 == 19
+        return Program.random(
+          rules, length: isLong ? 3 * longest : 2 + index % (longest - 1),
+          slots: isLong ? nil : slots, using: &random)
+      },
+      failure: { ProgramRun.failure(of: $0, rules, target: makeTarget) },
+      smaller: \.smaller, told: { _, found in "\(found.story) → \(found.failure)" },
+      held: { ran, seed in
+        "\(ran) generated programs of \(rules.tried) (seed \(seed)): each kept the promise"
+      }
+    ).check(seed: Self.seed ?? defaultSeed)
+  }
+}
+
+/// The loop of every generated check, whatever its steps: programs drawn from a seed, each run
+/// with a model of the promise watching; the first that fails is shrunk, within a budget of
+/// runs and of time, and told with the command that replays it. Exercises 1 to 9 search
+/// ``Program``s; 10 and 11 lists of steps of their own.
+struct ProgramSearch<Steps, Found> {
+  /// The exercise, for the replay command and a stream of random numbers of its own.
+  var exercise: Int
+  /// How many programs it runs, at most.
+  var programs: Int
+  /// How long, in seconds, the programs may run, and then the shrink.
+  var seconds = GeneratedPrograms.seconds
+  /// Program `index` (from 0), drawn from `random`.
+  var draw: (_ index: Int, _ random: inout SeededRandom) -> Steps
+  /// How a program fails, run once; `nil` when it keeps the promise.
+  var failure: (Steps) -> Found?
+  /// Programs a little smaller than one.
+  var smaller: (Steps) -> [Steps]
+  /// The part of a failing program the shrink starts from: by default all of it.
+  var shrinkFrom: (Steps, Found) -> Steps = { steps, _ in steps }
+  /// The program and failure to tell, from the shortest program found, the program drawn and
+  /// its failure: by default the shortest, run again, or the program when that passes. `nil`
+  /// goes on drawing (a race that did not show again).
+  var confirmed: ((_ shortest: Steps, _ program: Steps, _ found: Found) -> (Steps, Found)?)? =
+    nil
+  /// A failure told: "bind A; set 1 → A's closure was called twice".
+  var told: (Steps, Found) -> String
+  /// The evidence when every program kept the promise, from how many ran and the seed.
+  var held: (_ ran: Int, _ seed: UInt64) -> String
+
+  /// Runs the programs drawn from `seed`.
+  ///
+  /// - Parameter seed: The seed: the same seed draws the same programs.
+  /// - Returns: A flaw telling the shortest failing program found, or what held.
+  func check(seed: UInt64) -> Outcome {
+    var random = SeededRandom(seed: seed &* 0x2545_F491_4F6C_DD1D &+ UInt64(exercise))
     let deadline = now() + UInt64(seconds.programs * 1e9)
     var ran = 0
     for index in 0..<programs where now() < deadline {
       ran += 1
-      let isLong = index % 20 == 19
-      let length = isLong ? 3 * longest : 2 + index % (longest - 1)
-      let program = Program.random(
-        rules, length: length, slots: isLong ? nil : slots, using: &random)
-      func run(_ program: Program) -> (story: String, failure: String)? {
-        ProgramRun.failure(of: program, rules, target: makeTarget)
-      }
-      guard let found = run(program) else { continue }
+      let program = draw(index, &random)
+      guard let found = failure(program) else { continue }
       let shrinking = now() + UInt64(seconds.shrinking * 1e9)
-      let shortest = program.shrunk(budget: shrinkBudget) { candidate in
-        now() < shrinking ? run(candidate)?.failure : nil
+      var runs = 0
+      let shortest = shortestFailing(shrinkFrom(program, found), smaller: smaller) { candidate in
+        runs += 1
+        return runs <= GeneratedPrograms.shrinkBudget && now() < shrinking
+          && failure(candidate) != nil
       }
-      let (story, failure) = run(shortest) ?? found
+      let told: (Steps, Found)?
+      if let confirmed {
+        told = confirmed(shortest, program, found)
+      } else {
+        told = failure(shortest).map { (shortest, $0) } ?? (program, found)
+      }
+      guard let (steps, failed) = told else { continue }
       return .flaw(
-        "\(story) → \(failure) (generated program \(index + 1) of seed \(seed), shrunk; "
-          + "replay: swift run workshop \(rules.exercise) --seed \(seed))")
+        "\(self.told(steps, failed)) (generated program \(index + 1) of seed \(seed), shrunk; "
+          + "replay: swift run workshop \(exercise) --seed \(seed))")
     }
-    return .holds(
-      "\(ran) generated programs of \(rules.tried) (seed \(seed)): each kept the promise")
+    return .holds(held(ran, seed))
   }
-
 }
 
 extension ProgramRules {
@@ -90,6 +141,11 @@ private final class Shared<Value> {
 // MARK: - Each exercise's target
 
 extension RemovableClosuresAdapter {
+  package static func run(_ check: Check) -> Outcome {
+    check == .generatedRemovals
+      ? GeneratedPrograms.check(.removableClosures) { programTarget() } : notRunHere(check)
+  }
+
   /// Exercise 1's observable, driven by slot: each slot's ids kept in order.
   static func programTarget() -> ProgramTarget {
     let observable = Observable(0)
@@ -107,6 +163,13 @@ extension RemovableClosuresAdapter {
 }
 
 extension KeyedAdapter {
+  package static func run(_ check: Check) -> Outcome {
+    guard check == .generatedKeysInOrder else { return notRunHere(check) }
+    return GeneratedPrograms.check(.keysInOrder) {
+      programTarget(keys: ProgramRules.keysInOrder.slots)
+    }
+  }
+
   /// Exercise 2's observable: each slot a key.
   static func programTarget(keys: [String]) -> ProgramTarget {
     let observable = Observable(0)
@@ -122,6 +185,13 @@ extension KeyedAdapter {
 }
 
 extension OwnerKeyedAdapter {
+  package static func run(_ check: Check) -> Outcome {
+    guard check == .generatedOwnersAndKeys else { return notRunHere(check) }
+    return GeneratedPrograms.check(.ownersAndKeys) {
+      programTarget(keys: ["label", "badge", "label", "badge"])
+    }
+  }
+
   /// Exercise 3's observable: each slot an owner and a key.
   static func programTarget(keys: [String]) -> ProgramTarget {
     let observable = Observable(0)
@@ -141,6 +211,14 @@ extension OwnerKeyedAdapter {
 }
 
 extension WeakAdapter {
+  package static func run(_ check: Check) -> Outcome {
+    switch check {
+    case .generatedReleases: GeneratedPrograms.check(.cleanOnSet) { programTarget() }
+    case .generatedRebinds: GeneratedPrograms.check(.oneEntryPerObserver) { programTarget() }
+    default: notRunHere(check)
+    }
+  }
+
   /// Exercises 4 and 5's observable: each slot an owner.
   static func programTarget() -> ProgramTarget {
     let observable = Observable(0)
@@ -173,6 +251,14 @@ extension DeliveryOptions {
 }
 
 extension OptionsAdapter {
+  package static func run(_ check: Check) -> Outcome {
+    switch check {
+    case .generatedRemovalsMidSet: GeneratedPrograms.check(.removeAtOnce) { programTarget() }
+    case .generatedNestedSets: GeneratedPrograms.check(.queueNestedSets) { programTarget() }
+    default: notRunHere(check)
+    }
+  }
+
   /// Exercises 6 and 7's observable: each slot an owner, added with `removeIfExists` as the
   /// program asks.
   static func programTarget() -> ProgramTarget {
@@ -215,6 +301,11 @@ extension SendableOptionsAdapter {
 }
 
 extension HandingAdapter {
+  package static func run(_ check: Check) -> Outcome {
+    check == .generatedHandedOwners
+      ? GeneratedPrograms.check(.handOverTheOwner) { programTarget() } : notRunHere(check)
+  }
+
   /// Exercise 8's observable: each slot an owner, handed to its handler.
   static func programTarget() -> ProgramTarget {
     let observable = Observable(0)

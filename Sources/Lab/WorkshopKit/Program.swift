@@ -201,16 +201,6 @@ extension Program {
     }
     return candidates.filter { $0 != self }
   }
-
-  /// The smallest program like this one that still fails, and its failure: each smaller
-  /// candidate that still fails is taken, until none does, or `budget` runs are spent.
-  func shrunk(budget: Int, failure: (Program) -> String?) -> Program {
-    var runs = 0
-    return shortestFailing(self, smaller: \.smaller) { candidate in
-      runs += 1
-      return runs <= budget && failure(candidate) != nil
-    }
-  }
 }
 
 extension Step {
