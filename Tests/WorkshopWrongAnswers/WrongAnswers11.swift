@@ -211,7 +211,7 @@ extension WrongAnswer {
       name: "11-reads-in-on-change", exercise: 11,
       mistake: "onChange tracks again at once and shows the score it reads there",
       caughtBy: .check(.generatedLabels),
-      evidence: "the score before",
+      evidence: "onChange runs before the write",
       code: .observedLabel(LabelReadingInOnChange.self), counterexample: "the score before"),
     WrongAnswer(
       name: "11-tracks-once", exercise: 11,
@@ -223,7 +223,7 @@ extension WrongAnswer {
       name: "11-shows-a-stale-capture", exercise: 11,
       mistake: "the label tracks again, but shows the score it kept when it armed the tracking",
       caughtBy: .check(.generatedLabels),
-      evidence: "the score before",
+      evidence: "kept from when the tracking was armed",
       code: .observedLabel(LabelShowingAStaleCapture.self), counterexample: "the score before"),
     WrongAnswer(
       name: "11-tracks-the-name", exercise: 11,
@@ -235,7 +235,7 @@ extension WrongAnswer {
       name: "11-captures-the-label-strongly", exercise: 11,
       mistake: "onChange's task captures the label strongly, and the player keeps onChange",
       caughtBy: .check(.generatedLabels),
-      evidence: "not freed",
+      evidence: "capture it strongly|capture the label strongly",
       code: .observedLabel(LabelCapturedStrongly.self), counterexample: "not freed"),
     WrongAnswer(
       name: "11-shows-then-tracks", exercise: 11,
@@ -254,7 +254,7 @@ extension WrongAnswer {
       name: "11-shows-old-then-new", exercise: 11,
       mistake: "onChange shows the score it reads at once, and the new one on the next turn",
       caughtBy: .check(.generatedLabels),
-      evidence: "the score before",
+      evidence: "onChange runs before the write",
       code: .observedLabel(LabelShowingOldThenNew.self), counterexample: "the score before"),
   ]
 }

@@ -289,17 +289,28 @@ where Saver.Scores == Screen.Scores {
         if case .setOnTheMainActor(let count) = step { _ = next(count) } else { sets = [score] }
         let numbers = sets
         let open = screens.filter { $0.state == .open }
-        let late = onMain { () -> (screen: Opened, shown: Int, number: Int)? in
+        // What a screen showed for a set, read before the main actor runs anything else.
+        let late = onMain {
+          () -> (screen: Opened, shown: Int, during: [ScoreDisplay.Shown], number: Int)? in
           for number in numbers {
+            let counts = open.map { $0.display.shown.count }
             scores.value.set(Self.scores(number))
-            for screen in open where screen.display.shown.last?.scores != Self.scores(number) {
-              return (screen, screen.display.shown.count, number)
+            for (screen, count) in zip(open, counts)
+            where screen.display.shown.last?.scores != Self.scores(number) {
+              return (screen, count, Array(screen.display.shown.dropFirst(count)), number)
             }
           }
           return nil
         }
-        if let (screen, shown, number) = late {
+        if let (screen, shown, during, number) = late {
           let (name, set) = (screenName(screen.slot), written(Self.scores(number)))
+          if !during.isEmpty {
+            return (
+              index,
+              "\(name) showed \(listed(during)) for the main actor's set(\(set)), not \(set): "
+                + "every set, once each, in order, as it was set"
+            )
+          }
           // A score that never comes is not late: the subscription is gone.
           guard screen.display.wait(seconds: left(), forCount: shown + 1).count > shown else {
             return (
