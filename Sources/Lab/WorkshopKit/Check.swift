@@ -27,44 +27,6 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// value and add observers: every value read or delivered is whole and was set, each set's
   /// old and new value reach every observer once, each thread's values in the order it set them.
   case valuesSetOnTwoThreads = "values-set-on-two-threads"
-  /// Exercise 10: a screen opened on saved scores shows them before its init returns.
-  case screenOpensOnSavedScores = "screen-opens-on-saved-scores"
-  /// Exercise 10: scores set on another thread reach the screen on the main thread, in order.
-  case screenShowsOnMainThread = "screen-shows-on-the-main-thread"
-  /// Exercise 10: the screen and the saver each get every score, in order, once.
-  case everyScoreToBothInOrder = "every-score-to-both-in-order"
-  /// Exercise 10: a closed screen shows nothing more, and is freed once let go.
-  case closedScreenStopsAndIsFreed = "closed-screen-stops-and-is-freed"
-  /// Exercise 10: a screen let go without closing is freed, and shows nothing more.
-  case screenLetGoIsFreed = "screen-let-go-is-freed"
-  /// Exercise 10: a screen closed while a score is on its way to the main actor shows nothing
-  /// of it.
-  case closedWithAScoreOnItsWay = "closed-with-a-score-on-its-way"
-  /// Exercise 10: a score set on the main actor after one on its way from another thread is
-  /// shown after it: the screen ends on the latest.
-  case latestScoreShownLast = "latest-score-shown-last"
-
-  /// Exercise 10: scores set, on the main actor or on another thread, are what a screen
-  /// opened after `set` returns shows first.
-  case setSeenWhenItReturns = "a-set-is-seen-when-it-returns"
-  /// Exercise 10: screens opened on the main actor while another thread sets 1, 2, 3, … each
-  /// show the value they opened on, then every later one, in order, none skipped.
-  case openedWhileAnotherThreadSets = "opened-while-another-thread-sets"
-
-  /// Exercise 11: a label opened on the score shows it before its init returns.
-  case labelOpensOnTheScore = "label-opens-on-the-score"
-  /// Exercise 11: after a change, the label shows the new score, never the one it replaced.
-  case showsTheNewScore = "shows-the-new-score-not-the-old"
-  /// Exercise 11: changes in turns of their own each reach the label, not the first alone.
-  case everyChangeAfterTheFirst = "every-change-after-the-first"
-  /// Exercise 11: several changes in one turn of the main actor: the label ends on the last.
-  case severalChangesInOneTurn = "several-changes-in-one-turn"
-  /// Exercise 11: a score set while the label shows another is shown after it.
-  case changeMadeWhileShowing = "a-change-made-while-showing"
-  /// Exercise 11: a closed label shows nothing more, though its tracking fires once more.
-  case closedLabelShowsNothingMore = "closed-label-shows-nothing-more"
-  /// Exercise 11: a label let go is freed at once, and the player once everything is let go.
-  case labelLetGoIsFreed = "label-let-go-is-freed"
 
   // Generated programs (see ``GeneratedPrograms``): many short programs over the exercise's
   // API, checked against a model of its promise; the shortest failing one is the evidence.

@@ -4,7 +4,7 @@ import Synchronization
 
 // Exercise 11: an `@Observable` player, and a score label that keeps up with it through
 // `withObservationTracking`. Like exercise 10's, its code is an app's, not an observable the
-// scenarios can drive: its checks and its generated programs open labels, set the score and
+// scenarios can drive: its generated programs open labels, set the score and
 // close labels on the main actor, let the main actor run what the labels queued, and then read
 // what each label showed.
 
@@ -84,7 +84,7 @@ package protocol ScoreLabelModel: AnyObject, SendableMetatype {
 }
 
 extension ExerciseCode {
-  /// The code of exercise 11: a player and a label, graded by its checks only.
+  /// The code of exercise 11: a player and a label, graded by its generated programs.
   package static func observedLabel<Label: ScoreLabelModel>(_ label: Label.Type) -> ExerciseCode {
     ExerciseCode { ObservedLabelChecks<Label>.run($0) }
   }
@@ -345,161 +345,18 @@ struct LabelStepSeen {
 
 // MARK: - The checks
 
-/// Runs exercise 11's checks: the player and the labels on the main actor, the check on a
-/// thread of its own.
+/// Runs exercise 11's generated programs: the player and the labels on the main actor, the
+/// programs on a thread of their own.
 enum ObservedLabelChecks<Label: ScoreLabelModel> {
   static func run(_ check: Check) -> Outcome {
-    // A task-local value, which the check's own thread would not see.
+    // A task-local value, which the programs' own thread would not see.
     let seed = GeneratedPrograms.seed ?? GeneratedPrograms.defaultSeed
     return servingTheMainActor {
       switch check {
-      case .labelOpensOnTheScore: opensOnTheScore()
-      case .showsTheNewScore:
-        steps([[1]], "a label opened on 0; the score was set to 1") {
-          "it showed 0, then 1"
-        }
-      case .everyChangeAfterTheFirst:
-        steps(
-          [[1], [2], [3]],
-          "a label opened on 0; the score was set to 1, then, each in a turn of its own, 2 and 3"
-        ) { "it showed 0, 1, 2, 3" }
-      case .severalChangesInOneTurn:
-        steps([[1, 2, 3]], "a label opened on 0; the score was set to 1, 2, 3 in one turn") {
-          "it ended on 3, and showed no score that was not set"
-        }
-      case .changeMadeWhileShowing:
-        steps(
-          [[1], [2]],
-          "a label opened on 0; the score was set to 1, and, while the label showed 1, the game "
-            + "set 5; then 2", reaction: (on: 1, set: 5)
-        ) { "it showed 1, then 5, then 2" }
-      case .closedLabelShowsNothingMore: closedShowsNothingMore()
-      case .labelLetGoIsFreed: letGoIsFreed()
       case .generatedLabels: LabelPrograms<Label>.check(seed: seed)
       default: .flaw("\(check.rawValue) is not a check of this exercise's API")
       }
     }
-  }
-
-  private static func opensOnTheScore() -> Outcome {
-    let world = LabelWorld<Label>(score: 3)
-    let shown = onMain { world.open(0).map(\.shown) ?? [] }
-    onMain { world.letEverythingGo() }
-    let steps = "the score was 3; a label opened on it"
-    if let off = shown.first(where: { !$0.onMainActor }) {
-      return .flaw("\(steps) and showed \(off.score) off the main actor")
-    }
-    if shown.isEmpty {
-      return .flaw(
-        "\(steps) and showed nothing before its init returned: it stays blank until the score "
-          + "changes. Show the score the tracking read, at once")
-    }
-    if shown.map(\.score) != [3] {
-      return .flaw(
-        "\(steps) and, before its init returned, showed "
-          + "\(shown.map { String($0.score) }.joined(separator: ", ")), not 3 once")
-    }
-    return .holds("\(steps): it showed 3 before its init returned")
-  }
-
-  /// Opens label A on 0, then sets each of `turns` in a turn of the main actor of its own,
-  /// letting the main actor run what the label queued after each, and checks what it showed.
-  private static func steps(
-    _ turns: [[Int]], _ steps: String, reaction: (on: Int, set: Int)? = nil,
-    holds: () -> String
-  ) -> Outcome {
-    let world = LabelWorld<Label>(score: 0)
-    guard let display = onMain({ world.open(0) }) else { return .flaw("no label opened") }
-    if let reaction {
-      _ = onMain { world.react(0, on: reaction.on, set: reaction.set) }
-    }
-    settle(world)
-    var score = 0
-    for scores in turns {
-      let (before, setsBefore) = (display.shown.map(\.score), world.sets.all.count)
-      onMain { world.set(scores) }
-      settle(world)
-      let sets = Array(world.sets.all.dropFirst(setsBefore))
-      let seen = LabelStepSeen(
-        name: "the label", before: before, new: Array(display.shown.dropFirst(before.count)),
-        scoreBefore: score, sets: sets, reacted: sets.count > scores.count)
-      score = seen.score
-      if let flaw = seen.flaw {
-        onMain { world.letEverythingGo() }
-        let all = display.shown.map { String($0.score) }.joined(separator: ", ")
-        return .flaw("\(steps): \(flaw) (it showed \(all))")
-      }
-    }
-    onMain { world.letEverythingGo() }
-    return .holds("\(steps): \(holds())")
-  }
-
-  private static func closedShowsNothingMore() -> Outcome {
-    let world = LabelWorld<Label>(score: 0)
-    let closed = onMain { world.open(0) }
-    let open = onMain { world.open(1) }
-    guard let closed, let open else { return .flaw("no label opened") }
-    _ = onMain { world.close(0) }
-    let steps = "two labels opened on 0; the first was closed; the score was set to 1, then 2"
-    for score in [1, 2] {
-      onMain { world.set([score]) }
-      settle(world)
-    }
-    let after = closed.shown.dropFirst().map { String($0.score) }
-    let witness = open.shown.last?.score
-    onMain { world.letEverythingGo() }
-    if !after.isEmpty {
-      return .flaw(
-        "\(steps): the closed label still showed \(after.joined(separator: ", ")). A tracking "
-          + "already armed fires once more after close(): check that the label is open "
-          + "before showing")
-    }
-    if witness != 2 {
-      return .flaw(
-        "\(steps): the label left open showed \(witness.map(String.init) ?? "nothing"), not 2")
-    }
-    return .holds("\(steps): the closed label showed nothing more; the other one showed 2")
-  }
-
-  private static func letGoIsFreed() -> Outcome {
-    let world = LabelWorld<Label>(score: 0)
-    let gone = onMain { world.open(0) }
-    let open = onMain { world.open(1) }
-    guard let gone, let open else { return .flaw("no label opened") }
-    let freed = onMain { world.letGo(0) }
-    var steps = "two labels opened on 0; the first was let go without close()"
-    if freed != true {
-      onMain { world.letEverythingGo() }
-      return .flaw(
-        "\(steps): it was not freed, so it shows scores for ever: something still holds it. "
-          + "Does onChange, the task it starts, or a closure the label keeps, capture the label "
-          + "strongly? The player keeps onChange until its next change")
-    }
-    steps += "; the score was set to 1"
-    onMain { world.set([1]) }
-    settle(world)
-    let after = gone.shown.dropFirst().map { String($0.score) }
-    let witness = open.shown.last?.score
-    let (playerFreed, kept) = freedOnceLetGo(world)
-    if !after.isEmpty {
-      return .flaw(
-        "\(steps): it was freed, yet its display then showed \(after.joined(separator: ", "))")
-    }
-    if witness != 1 {
-      return .flaw(
-        "\(steps): the label left open showed \(witness.map(String.init) ?? "nothing"), not 1")
-    }
-    steps += "; then the other label and the player were let go"
-    if !kept.isEmpty {
-      return .flaw(
-        "\(steps): the other label was not freed: does the task onChange starts capture it "
-          + "strongly?")
-    }
-    if !playerFreed {
-      return .flaw(
-        "\(steps): the player was not freed: something of the label's keeps it in a cycle")
-    }
-    return .holds("\(steps): each was freed at once, and the first showed nothing of 1")
   }
 }
 

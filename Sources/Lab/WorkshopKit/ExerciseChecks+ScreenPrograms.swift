@@ -12,6 +12,9 @@ import ObserverScenarios
 enum ScreenStep: Hashable {
   /// Opens a screen in the slot, on a fresh display.
   case open(Int)
+  /// Opens a screen in the slot, and the game, as the screen shows the scores it opened on,
+  /// sets a score: one set between a read of the value and a subscription made after it.
+  case openAsTheGameSets(Int)
   /// Closes the slot's screen.
   case close(Int)
   /// Lets the slot's screen go.
@@ -30,8 +33,9 @@ enum ScreenStep: Hashable {
 }
 
 /// Exercise 10's generated programs, with a screen W left open throughout, which tells when
-/// every change has reached the main actor. After each step, once it has, a model checks: a screen shows, as it opens, the score it opened on, on the main
-/// actor; an open screen then shows every score set, once each, in order, on the main actor,
+/// every change has reached the main actor. After each step, once it has, a model checks: a
+/// screen shows, as it opens, the score it opened on, on the main actor, and a score the game
+/// sets meanwhile after it; an open screen then shows every score set, once each, in order, on the main actor,
 /// and one set on the main actor as soon as the set returns; a closed or let-go screen shows
 /// nothing more, and one let go is freed at once; each saver saves every score set since it
 /// started, in order, once.
@@ -77,8 +81,8 @@ where Saver.Scores == Screen.Scores {
     }
     return .holds(
       "\(ran) generated programs of screens opened, closed and let go, savers started, and "
-        + "scores set on the main actor, on other threads, and on their way to a screen as it "
-        + "closed (seed \(seed)): each open screen showed every score once, in order, on the "
+        + "scores set on the main actor, on other threads, as a screen opened, and on their way "
+        + "to a screen as it closed (seed \(seed)): each open screen showed every score once, in order, on the "
         + "main actor, and each saver saved them")
   }
 
@@ -92,7 +96,7 @@ where Saver.Scores == Screen.Scores {
       case 1...4: steps.append(.setElsewhere(random.pick(1...3)))
       case 5...8: steps.append(.setOnTheMainActor(random.pick(1...3)))
       case 9...11 where !held.contains(slot):
-        steps.append(.open(slot))
+        steps.append(slot == 1 ? .openAsTheGameSets(slot) : .open(slot))
         held.insert(slot)
       case 12 where held.contains(slot): steps.append(.close(slot))
       case 13...14 where held.contains(slot):
@@ -136,6 +140,9 @@ where Saver.Scores == Screen.Scores {
     let steps = program.map { step in
       switch step {
       case .open(let slot): "open \(slotName(slot))"
+      case .openAsTheGameSets(let slot):
+        "open \(slotName(slot)), and as it shows the scores it opened on, the game sets "
+          + next(1)
       case .close(let slot): "close \(slotName(slot))"
       case .letGo(let slot): "let \(slotName(slot)) go"
       case .setOnTheMainActor(let count): "the main actor sets \(next(count))"
@@ -232,11 +239,17 @@ where Saver.Scores == Screen.Scores {
         return sets
       }
       switch step {
-      case .open(let slot):
+      case .open(let slot), .openAsTheGameSets(let slot):
         guard !screens.contains(where: { $0.slot == slot && $0.state != .gone }) else { continue }
         let display = ScoreDisplay()
+        let gameSets = step == .openAsTheGameSets(slot)
+        if gameSets {
+          let number = next(1)[0]
+          display.reactOnce { scores.value.set(Self.scores(number)) }
+        }
         onMain { world.value.open(slot, on: display) }
-        let shown = display.shown
+        // The score the game set may reach it before its init returns: the step's set, below.
+        let shown = Array(display.shown.prefix(gameSets ? 1 : .max))
         if shown.map(\.scores) != [Self.scores(score)] || shown.contains(where: { !$0.onMainActor })
         {
           return (
@@ -247,7 +260,8 @@ where Saver.Scores == Screen.Scores {
           )
         }
         screens.append(Opened(slot: slot, display: display, state: .open))
-        continue
+        guard gameSets else { continue }
+        before.append(1)
       case .close(let slot), .closeWithAScoreOnItsWay(let slot):
         guard let position = screens.lastIndex(where: { $0.slot == slot && $0.state != .gone })
         else { continue }
@@ -275,21 +289,45 @@ where Saver.Scores == Screen.Scores {
         if case .setOnTheMainActor(let count) = step { _ = next(count) } else { sets = [score] }
         let numbers = sets
         let open = screens.filter { $0.state == .open }
-        let late = onMain { () -> String? in
+        // What a screen showed for a set, read before the main actor runs anything else.
+        let late = onMain {
+          () -> (screen: Opened, shown: Int, during: [ScoreDisplay.Shown], number: Int)? in
           for number in numbers {
+            let counts = open.map { $0.display.shown.count }
             scores.value.set(Self.scores(number))
-            for screen in open where screen.display.shown.last?.scores != Self.scores(number) {
-              return "when the main actor's set(\(written(Self.scores(number)))) returned, "
-                + "\(screenName(screen.slot)) showed "
-                + "\(listed(Array(screen.display.shown.suffix(1)))), not it. Set on the main "
-                + "actor, a score reaches a main-actor handler before set returns: set the value "
-                + "in set itself, and show it in the handler observe calls, not in a hop of your "
-                + "own (a Task, DispatchQueue.main.async)"
+            for (screen, count) in zip(open, counts)
+            where screen.display.shown.last?.scores != Self.scores(number) {
+              return (screen, count, Array(screen.display.shown.dropFirst(count)), number)
             }
           }
           return nil
         }
-        if let late { return (index, late) }
+        if let (screen, shown, during, number) = late {
+          let (name, set) = (screenName(screen.slot), written(Self.scores(number)))
+          if !during.isEmpty {
+            return (
+              index,
+              "\(name) showed \(listed(during)) for the main actor's set(\(set)), not \(set): "
+                + "every set, once each, in order, as it was set"
+            )
+          }
+          // A score that never comes is not late: the subscription is gone.
+          guard screen.display.wait(seconds: left(), forCount: shown + 1).count > shown else {
+            return (
+              index,
+              "\(IsolatedGrading.seconds(patience)) later \(name) had shown nothing of \(set), "
+                + "set on the main actor: its subscription ended (a token let go ends it)"
+            )
+          }
+          return (
+            index,
+            "when the main actor's set(\(set)) returned, \(name) showed "
+              + "\(listed(Array(screen.display.shown.prefix(shown).suffix(1)))), not it. Set on "
+              + "the main actor, a score reaches a main-actor handler before set returns: set the "
+              + "value in set itself, and show it in the handler observe calls, not in a hop of "
+              + "your own (a Task, DispatchQueue.main.async)"
+          )
+        }
       case .setElsewhere(let count): setElsewhere(next(count))
       case .setAgain(onTheMainActor: false):
         sets = [score]
@@ -313,6 +351,17 @@ where Saver.Scores == Screen.Scores {
       onMain {}
       for (screen, before) in zip(screens, before) {
         let new = Array(screen.display.shown.dropFirst(before))
+        if case .openAsTheGameSets(let slot) = step, slot == screen.slot, screen.state == .open,
+          new.isEmpty
+        {
+          return (
+            index,
+            "\(slotName(slot)) showed \(written(Self.scores(score - 1))) as it opened, then never "
+              + "\(written(Self.scores(score))), which the game set as it showed them: a score set "
+              + "between reading the value and observing is lost. Observe with .initial instead "
+              + "of reading the value first"
+          )
+        }
         if let flaw = flaw(
           screen, new: new, sets: sets,
           again: step == .setAgain(onTheMainActor: true)
@@ -424,6 +473,7 @@ where Saver.Scores == Screen.Scores {
         candidate[index] = .setElsewhere(count / 2)
       case .setElsewhere(let count) where count > 1: candidate[index] = .setElsewhere(count - 1)
       case .closeWithAScoreOnItsWay(let slot): candidate[index] = .close(slot)
+      case .openAsTheGameSets(let slot): candidate[index] = .open(slot)
       default: continue
       }
       candidates.append(candidate)
