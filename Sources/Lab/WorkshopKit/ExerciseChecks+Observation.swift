@@ -406,24 +406,19 @@ enum LabelPrograms<Label: ScoreLabelModel> {
 
   /// Runs the programs drawn from `seed`.
   static func check(seed: UInt64) -> Outcome {
-    // A stream of its own for this exercise, as the other exercises' programs have.
-    var random = SeededRandom(seed: seed &* 0x2545_F491_4F6C_DD1D &+ 11)
-    let deadline = now() + UInt64(GeneratedPrograms.seconds.programs * 1e9)
-    var ran = 0
-    for index in 0..<programs where now() < deadline {
-      ran += 1
-      let program = draw(length: 2 + index % (GeneratedPrograms.longest - 1), &random)
-      guard let found = failure(of: program) else { continue }
-      let shortest = shrunk(program)
-      let (steps, failure) = failure(of: shortest).map { (shortest, $0) } ?? (program, found)
-      return .flaw(
-        "\(steps.map(\.told).joined(separator: "; ")) → \(failure) (generated program "
-          + "\(index + 1) of seed \(seed), shrunk; replay: swift run workshop 11 --seed \(seed))")
-    }
-    return .holds(
-      "\(ran) generated programs of labels opened, closed and let go, scores set one or several "
-        + "to a turn, the name set, and scores set while a label shows (seed \(seed)): each "
-        + "open label ended on the latest score, and never showed an old one")
+    ProgramSearch<[LabelStep], String>(
+      exercise: 11, programs: programs,
+      draw: { index, random in
+        draw(length: 2 + index % (GeneratedPrograms.longest - 1), &random)
+      },
+      failure: failure(of:), smaller: smaller,
+      told: { steps, failure in "\(steps.map(\.told).joined(separator: "; ")) → \(failure)" },
+      held: { ran, seed in
+        "\(ran) generated programs of labels opened, closed and let go, scores set one or "
+          + "several to a turn, the name set, and scores set while a label shows (seed \(seed)): "
+          + "each open label ended on the latest score, and never showed an old one"
+      }
+    ).check(seed: seed)
   }
 
   /// A program of at most `length` steps: label A opened first, and B now and then.
@@ -584,19 +579,6 @@ enum LabelPrograms<Label: ScoreLabelModel> {
         + "of a label's keeps it in a cycle"
     }
     return nil
-  }
-
-  /// The shortest program found that still fails: steps taken away, scores taken away and
-  /// made smaller, within the shrink's budget and time.
-  static func shrunk(_ program: [LabelStep]) -> [LabelStep] {
-    let deadline = now() + UInt64(GeneratedPrograms.seconds.shrinking * 1e9)
-    var tries = 0
-    func fails(_ candidate: [LabelStep]) -> Bool {
-      guard now() < deadline, tries < GeneratedPrograms.shrinkBudget else { return false }
-      tries += 1
-      return failure(of: candidate) != nil
-    }
-    return shortestFailing(program, smaller: smaller, fails: fails)
   }
 
   /// Programs one step smaller than `program`.

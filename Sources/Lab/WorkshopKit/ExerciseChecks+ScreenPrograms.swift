@@ -58,32 +58,28 @@ where Saver.Scores == Screen.Scores {
   /// costs little each time the shrink tries it; the shortest program that fails so is run
   /// again, waiting `patience.sure`, before it is told: a loaded machine is slow, not wrong.
   static func check(seed: UInt64, patience: (quick: Double, sure: Double)) -> Outcome {
-    // A stream of its own for this exercise, as the other exercises' programs have.
-    var random = SeededRandom(seed: seed &* 0x2545_F491_4F6C_DD1D &+ 10)
-    let deadline = now() + UInt64(seconds.programs * 1e9)
-    var ran = 0
-    for index in 0..<programs where now() < deadline {
-      ran += 1
-      let program = draw(length: 2 + index % (longest - 1), &random)
-      guard let found = failing(program, patience: patience.quick) else { continue }
+    ProgramSearch<[ScreenStep], (step: Int, text: String)>(
+      exercise: 10, programs: programs, seconds: seconds,
+      draw: { index, random in draw(length: 2 + index % (longest - 1), &random) },
+      failure: { failing($0, patience: patience.quick) }, smaller: smaller,
       // The steps after the one that failed tell nothing.
-      let shortest = shrunk(Array(program.prefix(found.step + 1)), patience: patience.quick)
+      shrinkFrom: { program, found in Array(program.prefix(found.step + 1)) },
       // A race may not show on every run: a few runs of each, the shortest first. (Once
       // each: a lazy compactMap would run a program twice, and a race may differ.)
-      var confirmed: (steps: [ScreenStep], failure: String)?
-      for steps in [shortest, shortest, shortest, program, program] where confirmed == nil {
-        confirmed = failure(of: steps, patience: patience.sure).map { (steps, $0) }
+      confirmed: { shortest, program, _ in
+        for steps in [shortest, shortest, shortest, program, program] {
+          if let text = failure(of: steps, patience: patience.sure) { return (steps, (0, text)) }
+        }
+        return nil
+      },
+      told: { steps, found in "\(told(steps)) → \(found.text)" },
+      held: { ran, seed in
+        "\(ran) generated programs of screens opened, closed and let go, savers started, and "
+          + "scores set on the main actor, on other threads, as a screen opened, and on their "
+          + "way to a screen as it closed (seed \(seed)): each open screen showed every score "
+          + "once, in order, on the main actor, and each saver saved them"
       }
-      guard let (steps, failure) = confirmed else { continue }
-      return .flaw(
-        "\(told(steps)) → \(failure) (generated program \(index + 1) of seed \(seed), shrunk; "
-          + "replay: swift run workshop 10 --seed \(seed))")
-    }
-    return .holds(
-      "\(ran) generated programs of screens opened, closed and let go, savers started, and "
-        + "scores set on the main actor, on other threads, as a screen opened, and on their way "
-        + "to a screen as it closed (seed \(seed)): each open screen showed every score once, in order, on the "
-        + "main actor, and each saver saved them")
+    ).check(seed: seed)
   }
 
   /// A program of at most `length` steps: screen A opened first.
@@ -445,15 +441,6 @@ where Saver.Scores == Screen.Scores {
   /// "[7: 1], [7: 2]" for scores, "nothing" for none.
   private static func listed(_ scores: [[Int: Int]]) -> String {
     scores.isEmpty ? "nothing" : scores.map(written).joined(separator: ", ")
-  }
-
-  /// The shortest program found that still fails: steps taken away, sets made of fewer
-  /// scores, within the shrink's time.
-  static func shrunk(_ program: [ScreenStep], patience: Double) -> [ScreenStep] {
-    let deadline = now() + UInt64(seconds.shrinking * 1e9)
-    return shortestFailing(program, smaller: smaller) { candidate in
-      now() < deadline && failure(of: candidate, patience: patience) != nil
-    }
   }
 
   /// Programs one step smaller than `program`.
