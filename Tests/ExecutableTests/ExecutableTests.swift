@@ -300,7 +300,7 @@ struct WorkshopExecutableTests {
     try FileManager.default.createDirectory(at: away, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: away) }
     let copy = away.appendingPathComponent("workshop")
-    try FileManager.default.copyItem(at: try productURL("workshop"), to: copy)
+    try copyExecutable(try productURL("workshop"), to: copy)
     func run(_ arguments: [String]) throws -> (output: String, error: String, status: Int32) {
       let process = Process()
       process.executableURL = copy

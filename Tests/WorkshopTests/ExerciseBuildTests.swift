@@ -232,8 +232,7 @@ struct ExerciseBuildTests {
     // The workshop, run from the copy's root (it finds it from there), interrupted as soon as
     // it is compiling a module of the kit.
     let executable = scratch.appendingPathComponent("workshop")
-    try FileManager.default.copyItem(
-      at: testProductsFolder.appendingPathComponent("workshop"), to: executable)
+    try copyExecutable(testProductsFolder.appendingPathComponent("workshop"), to: executable)
     let workshop = try ChildProcess(
       ["/bin/sh", "-c", "cd \"$0\" && exec \"$1\" 1", copy.path, executable.path],
       environment: ProcessInfo.processInfo.environment, outputs: [[1, 2]])

@@ -420,7 +420,7 @@ where Saver.Scores == Screen.Scores {
   }
 
   /// "[7: 2], [7: 2], not [7: 1], [7: 2]" for short lists; for long ones, where the first
-  /// difference is: "[7: 11] where [7: 10] was due, the 10th of 12".
+  /// difference is: "[7: 11] where [7: 10] was due, at place 10 of the 12 due".
   private static func compared(_ got: [[Int: Int]], _ expected: [[Int: Int]]) -> String {
     guard max(got.count, expected.count) > 4,
       let index = (0..<max(got.count, expected.count)).first(where: {
@@ -429,8 +429,8 @@ where Saver.Scores == Screen.Scores {
     else { return "\(listed(got)), not \(listed(expected))" }
     let was = index < got.count ? written(got[index]) : "nothing more"
     let due = index < expected.count ? written(expected[index]) : "nothing more"
-    return "\(was) where \(due) was due, the \(index + 1)th of \(expected.count) due "
-      + "(\(got.count) in all)"
+    return "\(was) where \(due) was due, at place \(index + 1) of the \(expected.count) due "
+      + "(\(got.count) shown)"
   }
 
   /// "[7: 1], [7: 2]" for scores shown, "nothing" for none.
