@@ -1008,7 +1008,10 @@ extension WrongAnswer {
       mistake: "every label shares one flag coalescing updates, so one label's drops another's",
       caughtBy: .check(.generatedLabels), evidence: "→",
       code: .observedLabel(LabelSharingOnePendingFlag.self),
-      counterexample: "each label keeps up on its own"),
+      // Its flag outlives a program: under load, a task of the program before may still hold
+      // it when the next program's label is told of a change, which is then dropped, and that
+      // label's tracking looks as if it never fired (about 1 run in 3 on a busy machine).
+      counterexample: "each label keeps up on its own|its tracking never fired"),
     WrongAnswer(
       name: "11-shows-higher-only", exercise: 11,
       mistake: "the label shows a score only when it is higher than the best shown",
