@@ -128,9 +128,9 @@ struct DocCCatalogTests {
     #expect(!links.isEmpty)
   }
 
-  // A stage's entry names its chapter; nothing else would notice an entry that borrows another
-  // stage's. Stage 5's chapter builds the stage in steps, and the chapters after it, 5b and 5c,
-  // link the module: the chapters that share its number.
+  // A stage's entry names its chapter, which compare-stages shows: an entry that borrows
+  // another stage's is caught here. Stage 5's chapter builds the stage in steps, and the
+  // chapters after it, 5b and 5c, link the module: the chapters that share its number.
   @Test("each stage has a chapter of its own, which (or one sharing its number) links its module")
   func stagesHaveTheirOwnChapter() throws {
     var owners: [String: Design] = [:]
