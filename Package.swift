@@ -119,8 +119,10 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
     ),
     // Runs the built executables as a user does: arguments, standard streams, exit status.
     (
-      "ExecutableTests", commands.map(\.name) + ["CommandSupport", "DesignCatalog", "TestSupport"],
-      []
+      "ExecutableTests",
+      commands.map(\.name) + [
+        "CommandSupport", "DesignCatalog", "TestSupport", "TutorialKit", "Support",
+      ], []
     ),
   ]
 

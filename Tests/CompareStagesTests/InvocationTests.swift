@@ -267,7 +267,7 @@ struct PlatformInvocationTests {
     #expect(
       text.contains("\n        \(last) concurrency age: thread-safe, ordered, immediate removal\n"))
 
-    // The five stages alone fit, headed by number and name.
+    // Five designs alone fit, headed by number and name: stages 1 to 5, say.
     let five: [Design] = [.closures, .keyedDict, .weakRefs, .options, .concurrency]
     let fewer = ScenarioReport(designs: five.map(\.descriptor)).text()
     #expect(

@@ -1,6 +1,7 @@
 import DesignCatalog
 import Foundation
 import ObserverScenarios
+import Support
 import TestSupport
 import Testing
 import WorkshopKit
@@ -56,6 +57,10 @@ private func countedSentences() throws -> [String: [String]] {
   let handOver = try #require(Exercise.all.first { $0.slug == "08-hand-over-the-owner" })
   // The platform's observers, wherever they run, and before 26, where an Apple OS lacks
   // `Observations`.
+  // The chapters that end with a self-check, from 1 to the last.
+  let lastChapter = try #require(TutorialChapter.all.map(\.number.chapter).max())
+  // The stages' modules, first to last, as chapter 0 spans them.
+  let modules = Design.stages.map { "`\($0.descriptor.module.lowercased())`" }
   let references = Design.references.count + Design.namesOfReferencesMissingHere.count
   let referencesBefore26 = references - 1
 
@@ -63,6 +68,7 @@ private func countedSentences() throws -> [String: [String]] {
     "README.md": [
       "runs the same \(scenarios) experiments on every stage",
       "is the workshop: \(exercises) exercises in",
+      "each of chapters 1 to \(lastChapter) ends with its key points",
     ],
     "REFERENCE.md": [
       "the \(scenarios) scenarios are a library",
@@ -70,7 +76,9 @@ private func countedSentences() throws -> [String: [String]] {
         + "\(spelled(referencesBefore26)) on macos 15, which has no `observations`",
     ],
     "Tutorial/00-introduction.md": [
-      "one of the \(stages) designs", "the first runs the \(scenarios) scenarios on every stage",
+      "one of the \(stages) designs, each in its own module: \(modules.first ?? "") to "
+        + "\(modules.last ?? "")",
+      "the first runs the \(scenarios) scenarios on every stage",
     ],
     "Tutorial/01-stone-age-closures.md": [
       "\(spelled(flaws(of: .closures).count)) of the \(scenarios) rows fail for this stage"

@@ -128,6 +128,37 @@ struct DocCCatalogTests {
     #expect(!links.isEmpty)
   }
 
+  // A stage's entry names its chapter, which compare-stages shows: an entry that borrows
+  // another stage's is caught here. Stage 5's chapter builds the stage in steps, and the
+  // chapters after it, 5b and 5c, link the module: the chapters that share its number.
+  @Test("each stage has a chapter of its own, which (or one sharing its number) links its module")
+  func stagesHaveTheirOwnChapter() throws {
+    var owners: [String: Design] = [:]
+    for stage in Design.stages {
+      let module = stage.descriptor.module
+      let chapter = try #require(stage.descriptor.chapter, "\(module) names no chapter")
+      if let owner = owners[chapter] {
+        let fix = "write its own in Tutorial/ and name it in its Design.stage(…) call"
+        Issue.record(
+          "\(module)'s entry names \(chapter), \(owner.descriptor.module)'s chapter: \(fix)")
+      }
+      owners[chapter] = stage
+      let file = String(chapter.dropFirst("Tutorial/".count))
+      let number = file.prefix { $0.isNumber }
+      let siblings = try FileManager.default.contentsOfDirectory(
+        atPath: packageRoot.appendingPathComponent("Tutorial").path
+      ).filter { $0.hasPrefix(number) && $0.hasSuffix(".md") }
+      let linking = try siblings.filter { sibling in
+        try String(
+          contentsOf: packageRoot.appendingPathComponent("Tutorial/\(sibling)"), encoding: .utf8
+        ).contains("](../Sources/\(module)")
+      }
+      #expect(
+        !linking.isEmpty,
+        "\(chapter), \(module)'s chapter, should link its module: [Source](../Sources/\(module)/…)")
+    }
+  }
+
   @Test("the reference page and the changelog name every library product that has no catalog")
   func productsWithoutACatalogAreNamed() throws {
     let missing = try Set(libraryProducts()).subtracting(modulesWithCatalogs())
@@ -140,7 +171,12 @@ struct DocCCatalogTests {
       let match = try #require(text.firstMatch(of: claim), "\(path) does not say which have one")
       let named = Set(
         (match.output.1 ?? "").matches(of: /`([A-Za-z0-9]+)`/).map { String($0.output.1) })
-      #expect(named == missing, "\(path)")
+      // A stage always has a catalog: a new one without it is missing one, not to be named.
+      #expect(
+        named == missing,
+        Comment(
+          rawValue: "\(path) names \(named.sorted()) as having no catalog, and these have none: "
+            + "\(missing.sorted()); a stage needs one, Sources/NAME/NAME.docc"))
     }
   }
 

@@ -76,7 +76,8 @@ struct DocumentationTests {
   func outputBlocks(document: MarkdownDocument) async throws {
     // With OBSERVER_EVOLUTION_REWRITE_OUTPUTS=1 (bash Scripts/regenerate-docs), each changed
     // output is written into the document instead: the lines after the block's fence, or after
-    // the raw output's opening comment, are replaced by what the command prints now.
+    // the raw output's opening comment, are replaced by what the command prints now. A new
+    // block may be left empty, its two fences on consecutive lines: it is filled in.
     let rewriting = ProcessInfo.processInfo.environment["OBSERVER_EVOLUTION_REWRITE_OUTPUTS"] == "1"
     var replacements: [(firstLine: Int, lineCount: Int, content: String)] = []
     for block in document.fencedBlocks {
@@ -85,7 +86,7 @@ struct DocumentationTests {
       guard checkedHere(document.path, command: command) else { continue }
       let printed = try await output(of: command)
       if rewriting && block.content != printed {
-        replacements.append((block.line, block.content.count { $0 == "\n" }, printed))
+        replacements.append((block.line, block.lineCount, printed))
         continue
       }
       #expect(
@@ -95,7 +96,7 @@ struct DocumentationTests {
     for raw in document.rawOutputs where checkedHere(document.path, command: raw.command) {
       let printed = try await output(of: raw.command)
       if rewriting && raw.content != printed {
-        replacements.append((raw.line, raw.content.count { $0 == "\n" }, printed))
+        replacements.append((raw.line, raw.lineCount, printed))
         continue
       }
       #expect(
@@ -109,7 +110,8 @@ struct DocumentationTests {
       let first = replacement.firstLine
       lines.replaceSubrange(
         first..<(first + replacement.lineCount),
-        with: replacement.content.dropLast().components(separatedBy: "\n"))
+        with: replacement.content.isEmpty
+          ? [] : replacement.content.dropLast().components(separatedBy: "\n"))
     }
     try lines.joined(separator: "\n").write(
       to: packageRoot.appendingPathComponent(document.path), atomically: true, encoding: .utf8)
@@ -216,18 +218,28 @@ func lineRange(of block: String, in source: String) -> Range<Int>? {
 
 @Suite("Documentation: structure")
 struct DocumentationStructureTests {
-  @Test("each chapter opens with the one command that runs its demo")
-  func chaptersOpenWithACommand() throws {
+  // A demo's command is run here, whether or not the chapter shows its output: a chapter with
+  // no demo would send its reader to a command that fails.
+  @Test("each chapter opens with the one command that runs its demo, and that command runs")
+  @MainActor
+  func chaptersOpenWithACommand() async throws {
     for document in try MarkdownDocument.all() where document.path.hasPrefix("Tutorial/") {
       let first = try #require(document.fencedBlocks.first, "\(document.path) has no code block")
       #expect(first.language == "sh", "\(document.path)")
       let lines = first.content.split(separator: "\n")
       #expect(lines.count == 1 && lines[0].hasPrefix("swift run "), "\(document.path): \(lines)")
+      guard let command = lines.first, command.hasPrefix("swift run tutorial ") else { continue }
+      do {
+        _ = try await output(of: String(command))
+      } catch {
+        let fix = "write its demo in Sources/Lab/TutorialKit, with its line in Demo.chapters"
+        Issue.record("\(document.path) opens with '\(command)', which fails (\(error)): \(fix)")
+      }
     }
   }
 
   @Test(
-    "chapters 1 to 9, and 5c, end with key points and the command of their self-check, then at most a box behind the scenes"
+    "every chapter numbered from 1 on ends with key points and the command of its self-check, then at most a box behind the scenes"
   )
   func keyPointsAndSelfCheck() throws {
     for chapter in TutorialChapter.all where chapter.number.chapter >= 1 {
@@ -338,6 +350,42 @@ struct DocumentationStructureTests {
         path.contains("](Tutorial/\(chapter))")
           || path.contains("**\(number.isEmpty ? "0" : number)**"),
         "README.md's reading path does not place \(chapter)")
+    }
+  }
+
+  // The two tables that list the stages say in words what each fixes and keeps: written by
+  // hand, so a new stage's row is asked for here.
+  @Test("the README's table of the stages, and chapter 0's, have a row for every stage, in order")
+  func stageTables() throws {
+    let readme = try MarkdownDocument("README.md")
+    let section = try #require(
+      readme.text.components(separatedBy: "\n## ").first { $0.hasPrefix("The stages\n") })
+    let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ") }.dropFirst()
+      .filter { !$0.hasPrefix("| ---") }
+    #expect(rows.count == Design.stages.count, "README.md: one row per stage under 'The stages'")
+    let intro = try MarkdownDocument(TutorialChapter.introduction.path)
+    let introRows = intro.lines.filter { $0.hasPrefix("| [") }
+    for (index, stage) in Design.stages.enumerated() {
+      let number = try #require(stage.stageNumber)
+      let module = stage.descriptor.module
+      let chapter = try #require(stage.descriptor.chapter)
+      let chapterNumber = try #require(TutorialChapter.all.first { $0.path == chapter }?.number)
+      let row = rows.dropFirst(index).first ?? ""
+      #expect(
+        row.hasPrefix("| \(number), ") && row.contains("| [`\(module)`](Sources/\(module)) |")
+          && row.contains("[\(chapterNumber)](\(chapter))"),
+        Comment(
+          rawValue: "README.md, 'The stages': row \(index + 1) should be stage \(number)'s: "
+            + "| \(number), NAME | [`\(module)`](Sources/\(module)) | what it fixes | "
+            + "what it still has | [\(chapterNumber)](\(chapter)) |"))
+      let file = chapter.dropFirst("Tutorial/".count)
+      #expect(
+        introRows.contains { $0.hasPrefix("| [\(chapterNumber). ") && $0.contains("](\(file))") }
+          && introRows.contains { $0.contains("[`\(module)`](../Sources/\(module))") },
+        Comment(
+          rawValue: "\(intro.path), 'How to read the rest': its table needs stage \(number)'s "
+            + "row: | [\(chapterNumber). TITLE](\(file)) | what it is | "
+            + "[`\(module)`](../Sources/\(module)) |"))
     }
   }
 

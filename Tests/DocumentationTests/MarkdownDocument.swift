@@ -23,6 +23,8 @@ struct MarkdownDocument: CustomTestStringConvertible {
     /// The text of a `<!-- … -->` comment on the line before the fence.
     var marker: String?
     var line: Int
+    /// How many lines it holds between its fences: none in a block just started.
+    var lineCount: Int
   }
 
   /// Text between `<!-- begin output: COMMAND -->` and `<!-- end output -->`.
@@ -30,6 +32,8 @@ struct MarkdownDocument: CustomTestStringConvertible {
     var command: String
     var content: String
     var line: Int
+    /// How many lines it holds between its comments: none in a region just started.
+    var lineCount: Int
   }
 
   var path: String
@@ -63,8 +67,8 @@ struct MarkdownDocument: CustomTestStringConvertible {
         if line.hasPrefix("```") {
           blocks.append(
             FencedBlock(
-              language: block.language, content: block.body.joined(separator: "\n") + "\n",
-              marker: block.marker, line: block.start + 1))
+              language: block.language, content: Self.text(of: block.body),
+              marker: block.marker, line: block.start + 1, lineCount: block.body.count))
           current = nil
         } else {
           block.body.append(line)
@@ -98,8 +102,8 @@ struct MarkdownDocument: CustomTestStringConvertible {
       } else if Self.comment(in: line) == closing, let region = current {
         regions.append(
           RawOutput(
-            command: region.command, content: region.body.joined(separator: "\n") + "\n",
-            line: region.start + 1))
+            command: region.command, content: Self.text(of: region.body),
+            line: region.start + 1, lineCount: region.body.count))
         current = nil
       } else {
         current?.body.append(line)
@@ -114,6 +118,11 @@ struct MarkdownDocument: CustomTestStringConvertible {
     return text.matches(of: pattern).map { String($0.output.1) }
       .filter { !$0.contains("://") && !$0.hasPrefix("#") && !$0.hasPrefix("mailto:") }
       .map { String($0.split(separator: "#", maxSplits: 1)[0]) }
+  }
+
+  /// `lines` as a command prints them, each ended by a newline: nothing for no line.
+  private static func text(of lines: [String]) -> String {
+    lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
   }
 
   private static func comment(in line: String) -> String? {

@@ -3,18 +3,33 @@ import Testing
 /// The most words of prose a chapter may have: a learner reads one in a sitting.
 let proseLimit = 2_500
 
-/// The words of `document` outside its fenced blocks and its `<!-- … -->` marker lines: what
-/// a reader reads as prose.
+/// The comments that open a region the tools write (a command's output, a bench run's tables,
+/// appendix 5a's table of variants), each with the comment that closes it.
+private let generatedRegions = [
+  "<!-- begin output: ": "<!-- end output -->", "<!-- bench: ": "<!-- end bench -->",
+  "<!-- variants: ": "<!-- end variants -->",
+]
+
+/// The words of `document` outside its fenced blocks, the regions the tools write and its
+/// `<!-- … -->` marker lines: what a reader reads as prose, which a new stage's column or row
+/// in a regenerated table leaves as it was.
 func proseWords(of document: MarkdownDocument) -> Int {
   var inBlock = false
+  var regionEnd: String?
   var words = 0
   for line in document.lines {
     if line.hasPrefix("```") {
       inBlock.toggle()
       continue
     }
+    if inBlock { continue }
     let trimmed = line.trimmingCharacters(in: .whitespaces)
-    if inBlock || trimmed.hasPrefix("<!--") && trimmed.hasSuffix("-->") { continue }
+    if let end = regionEnd {
+      if trimmed == end { regionEnd = nil }
+      continue
+    }
+    regionEnd = generatedRegions.first { trimmed.hasPrefix($0.key) }?.value
+    if trimmed.hasPrefix("<!--") && trimmed.hasSuffix("-->") { continue }
     words += line.split(whereSeparator: \.isWhitespace).count
   }
   return words
@@ -36,5 +51,14 @@ struct ProseLengthTests {
     var document = try MarkdownDocument("Tutorial/00-introduction.md")
     document.text = "One two three.\n<!-- from: X -->\n```swift\nlet a = 1\n```\nfour five\n"
     #expect(proseWords(of: document) == 5)
+  }
+
+  @Test("the word count skips the regions the tools write")
+  func countSkipsGeneratedRegions() throws {
+    var document = try MarkdownDocument("Tutorial/00-introduction.md")
+    document.text =
+      "One two.\n<!-- begin output: swift run x -->\n| a | b |\n<!-- end output -->\nthree\n"
+      + "<!-- bench: swift run y -->\nfigures here\n<!-- end bench -->\nfour\n"
+    #expect(proseWords(of: document) == 4)
   }
 }

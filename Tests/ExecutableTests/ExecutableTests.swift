@@ -1,12 +1,20 @@
 import CommandSupport
 import DesignCatalog
 import Foundation
+import Support
 import TestSupport
 import Testing
+import TutorialKit
 
 /// The folder of the products `swift test` built: see `testProductsFolder`, which says how it
 /// is found on each platform.
 let productsFolder = testProductsFolder
+
+/// The chapters with a demo, as `tutorial` lists them: "0, 1, 2, …".
+let demoChapters = Demo.chapters.map(\.chapter.number.description).joined(separator: ", ")
+
+/// A chapter number past the last chapter's: no demo has it.
+let pastTheLastDemo = "\((TutorialChapter.all.map(\.number.chapter).max() ?? 0) + 1)"
 
 /// A product that `swift test` built, in ``productsFolder``, checked to be there.
 func productURL(_ name: String) throws -> URL {
@@ -80,7 +88,8 @@ struct CommandShapeTests {
   @Test(
     "bad input: one line on stderr naming the problem, nothing on stdout, exit status .usage",
     arguments: [
-      ("compare-stages", ["--colour"]), ("compare-stages", ["tables"]), ("tutorial", ["10"]),
+      ("compare-stages", ["--colour"]), ("compare-stages", ["tables"]),
+      ("tutorial", [pastTheLastDemo]),
       ("tutorial", ["--colour"]), ("keeping-score", ["--colour"]), ("keeping-score", ["1", "2"]),
       ("compare-stages", ["bench", "--colour"]),
     ])
@@ -184,18 +193,18 @@ struct TutorialExecutableTests {
     arguments: [
       (
         ["6"],
-        "tutorial: no demo for chapter '6' (valid: 0, 1, 2, 3, 4, 5, 5c, 7, 8, 9); "
+        "tutorial: no demo for chapter '6' (valid: \(demoChapters)); "
           + "see 'tutorial --help'\n"
       ),
       (
         ["one"],
-        "tutorial: unknown command 'one' (valid: demo; or a chapter for demo: 0, 1, 2, 3, 4, 5, "
-          + "5c, 7, 8, 9); see 'tutorial --help'\n"
+        "tutorial: unknown command 'one' (valid: demo; or a chapter for demo: "
+          + "\(demoChapters)); see 'tutorial --help'\n"
       ),
       (
         ["dmo", "1"],
-        "tutorial: unknown command 'dmo' (valid: demo; or a chapter for demo: 0, 1, 2, 3, 4, 5, "
-          + "5c, 7, 8, 9); see 'tutorial --help'\n"
+        "tutorial: unknown command 'dmo' (valid: demo; or a chapter for demo: "
+          + "\(demoChapters)); see 'tutorial --help'\n"
       ),
       (
         ["5c", "--picture", "--picture"],
@@ -215,12 +224,12 @@ struct TutorialExecutableTests {
       ),
       (
         ["5C"],
-        "tutorial: no demo for chapter '5C' (valid: 0, 1, 2, 3, 4, 5, 5c, 7, 8, 9); "
+        "tutorial: no demo for chapter '5C' (valid: \(demoChapters)); "
           + "see 'tutorial --help'\n"
       ),
       (
         ["05"],
-        "tutorial: no demo for chapter '05' (valid: 0, 1, 2, 3, 4, 5, 5c, 7, 8, 9); "
+        "tutorial: no demo for chapter '05' (valid: \(demoChapters)); "
           + "see 'tutorial --help'\n"
       ),
       (

@@ -224,9 +224,14 @@ struct SelfCheckTests {
   @Test("every chapter's group asks what a piece of code prints", arguments: QuestionGroup.all)
   func codeQuestion(group: QuestionGroup) throws {
     let withCode = group.questions.filter { $0.code != nil }
-    try #require(withCode.count == 1, "chapter \(group.number)")
+    try #require(
+      withCode.count == 1,
+      "chapter \(group.number): one question, no more, shows code (its `|` lines in the quiz)")
     let question = withCode[0]
-    let snippet = try #require(snippets[group.number.description])
+    let file = "QuizCode/Chapter\(group.number).swift"
+    let snippet = try #require(
+      snippets[group.number.description],
+      "chapter \(group.number): write its code in \(file), and its line in `snippets` above")
     #expect(
       try body(of: snippet.file) == question.code,
       "QuizCode/\(snippet.file) and the question's code differ")

@@ -132,20 +132,21 @@ struct ExerciseListTests {
   }
 
   @Test(
-    "each chapter an exercise follows ends with it: 'Your turn' and the grading command, or, in the last chapter, a 'Practise it' paragraph"
+    "each chapter an exercise follows ends with it: 'Your turn' and the grading command, or, in the last such chapter, a 'Practise it' paragraph"
   )
   func chaptersPointToTheirExercises() throws {
-    let tutorial = packageRoot.appendingPathComponent("Tutorial")
-    let chapters = try FileManager.default.contentsOfDirectory(atPath: tutorial.path)
     #expect(Set(Exercise.all.map(\.chapter.number.chapter)).isSuperset(of: 1...5))
-    for number in Set(Exercise.all.map(\.chapter.number)).sorted() {
-      let name = try #require(chapters.first { $0.hasPrefix("0\(number)-") })
-      let text = try String(contentsOf: tutorial.appendingPathComponent(name), encoding: .utf8)
+    let numbers = Set(Exercise.all.map(\.chapter.number))
+    for number in numbers.sorted() {
+      let chapter = try #require(TutorialChapter.numbered(number))
+      let name = chapter.path
+      let text = try String(
+        contentsOf: packageRoot.appendingPathComponent(chapter.path), encoding: .utf8)
       for exercise in Exercise.all where exercise.chapter.number == number {
-        // The last chapter, with no section of its own for it, ends its choosing section with
-        // a paragraph that points to it.
+        // The last chapter an exercise follows, with no section of its own for it, ends its
+        // choosing section with a paragraph that points to it.
         let pointer = "\nPractise it: exercise \(exercise.number) "
-        if exercise.chapter == TutorialChapter.all.last, !text.contains("\n## Your turn\n") {
+        if number == numbers.max(), !text.contains("\n## Your turn\n") {
           let paragraph = try #require(
             text.components(separatedBy: pointer).dropFirst().first, "\(name) has no pointer")
           let end = paragraph.range(of: "\n\n")?.lowerBound ?? paragraph.endIndex

@@ -29,7 +29,7 @@ package struct Design: Sendable, Identifiable {
 }
 
 extension Design {
-  /// The five stages, in order.
+  /// The stages, in order: the one list of them.
   package static let stages: [Design] = [
     .closures, .keyedDict, .weakRefs, .options, .concurrency,
   ]

@@ -5,7 +5,7 @@ import Support
 /// The `keeping-score` command, as a function from arguments and input to output and an exit
 /// status, so tests can run it.
 package enum KeepingScoreCommand {
-  /// The group numbers, "1 to 9", as the help and the errors list them.
+  /// The group numbers, "1 to 9 or 5c" say, as the help and the errors list them.
   private static let groups = QuestionGroup.numberRange
 
   /// The environment variable whose number makes the choices' order repeat from run to run.

@@ -34,7 +34,7 @@ package struct QuestionGroup: Sendable {
     all.first { $0.number == number }
   }
 
-  /// The group numbers as the help, the errors and the prompt say them: "1 to 9 or 5c", the
+  /// The group numbers as the help, the errors and the prompt say them, "1 to 9 or 5c" say: the
   /// whole numbers as a range, then the chapters that go on from one.
   package static var numberRange: String {
     let whole = all.map(\.number).filter { $0.part.isEmpty }.map(\.chapter)
@@ -46,7 +46,7 @@ package struct QuestionGroup: Sendable {
   /// How a question about code asks: the choices list the printed lines joined by " / ".
   package static let printsPrompt = "What does this print (its lines joined by \" / \")?"
 
-  /// Every group, one per chapter 1 to 9 and 5c, in reading order, as ``quiz`` writes them.
+  /// Every group, one per chapter from 1 on (5c too), in reading order, as ``quiz`` writes them.
   package static let all = runs(of: fields(of: quiz), startingAt: "#").map { group in
     QuestionGroup(
       chapter: .numbered(TutorialChapter.Number(group.first!.text)!)!,

@@ -4,9 +4,9 @@ import Support
 ///
 /// Inside a demo, `print` writes where the demo was told to (the terminal, or a string the tests
 /// compare with the chapter), so the code reads as a playground does.
-struct Demo: Sendable {
+package struct Demo: Sendable {
   /// Every chapter with a demo, in reading order.
-  static let chapters: [(chapter: TutorialChapter, run: @Sendable (Demo) -> Void)] = [
+  package static let chapters: [(chapter: TutorialChapter, run: @Sendable (Demo) -> Void)] = [
     (.introduction, { $0.introduction() }),
     (.closures, { $0.closures() }),
     (.keyedDict, { $0.keyedDict() }),
