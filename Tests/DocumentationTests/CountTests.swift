@@ -55,12 +55,12 @@ private func countedSentences() throws -> [String: [String]] {
   let chapter4Traces = try prose(of: "Tutorial/04-option-sets-auto-removal.md")
     .matches(of: /<!-- output: swift run compare-stages trace [a-z-]+ --stage 4/).count
   let handOver = try #require(Exercise.all.first { $0.slug == "08-hand-over-the-owner" })
-  // The platform's observers, wherever they run, and before 26, where an Apple OS lacks
-  // `Observations`.
   // The chapters that end with a self-check, from 1 to the last.
   let lastChapter = try #require(TutorialChapter.all.map(\.number.chapter).max())
   // The stages' modules, first to last, as chapter 0 spans them.
   let modules = Design.stages.map { "`\($0.descriptor.module.lowercased())`" }
+  // The platform's observers, wherever they run, and before 26, where an Apple OS lacks
+  // `Observations`.
   let references = Design.references.count + Design.namesOfReferencesMissingHere.count
   let referencesBefore26 = references - 1
 

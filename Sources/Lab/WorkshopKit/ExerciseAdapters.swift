@@ -12,11 +12,9 @@ package protocol ExerciseAdapter: ShapeAdapter {
   static func run(_ check: Check) -> Outcome
 }
 
-extension ExerciseAdapter {
-  /// The evidence of a check asked of an adapter that does not run it.
-  static func notRunHere(_ check: Check) -> Outcome {
-    .flaw("\(check.rawValue) is not a check of this exercise's API")
-  }
+/// The evidence of a check asked of an exercise's code that does not run it.
+func notRunHere(_ check: Check) -> Outcome {
+  .flaw("\(check.rawValue) is not a check of this exercise's API")
 }
 
 extension ExerciseCode {

@@ -163,7 +163,7 @@ where Saver.Scores == Screen.Scores {
     return servingTheMainActor {
       switch check {
       case .generatedScreens: ScreenPrograms<Screen, Saver>.check(seed: seed, patience: patience)
-      default: .flaw("\(check.rawValue) is not a check of this exercise's API")
+      default: notRunHere(check)
       }
     }
   }

@@ -221,8 +221,8 @@ extension Exercise {
         only. Port LatestScores to stage 5 and make ScoresScreen a @MainActor class whose \
         handler runs on the main actor, with .initial; the saver may save on any thread. A \
         closed screen, or one let go, must show nothing more and be freed. There is no \
-        observable to grade here: the checks drive your model, screen and saver, from the \
-        main actor and from other threads.
+        observable to grade here: its generated programs drive your model, screen and saver, \
+        from the main actor and from other threads.
         """,
       aimed: [], kept: [],
       checks: [.generatedScreens],
@@ -246,8 +246,9 @@ extension Exercise {
         and hears the first change only: onChange runs before the write, and once. Make the \
         label show the latest score after every change, on the main actor, and nothing once \
         closed; a score set while a label shows (the display may set one) counts too. There \
-        is no observable to grade here: the checks open labels, set the score on the main \
-        actor, let the main actor run what your label queued, then read what it showed.
+        is no observable to grade here: its generated programs open labels, set the score on \
+        the main actor, let the main actor run what your label queued, then read what it \
+        showed.
         """,
       aimed: [], kept: [],
       checks: [.generatedLabels],

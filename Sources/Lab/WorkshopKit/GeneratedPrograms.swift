@@ -104,15 +104,15 @@ struct ProgramSearch<Steps, Found> {
         return runs <= GeneratedPrograms.shrinkBudget && now() < shrinking
           && failure(candidate) != nil
       }
-      let told: (Steps, Found)?
+      let chosen: (Steps, Found)?
       if let confirmed {
-        told = confirmed(shortest, program, found)
+        chosen = confirmed(shortest, program, found)
       } else {
-        told = failure(shortest).map { (shortest, $0) } ?? (program, found)
+        chosen = failure(shortest).map { (shortest, $0) } ?? (program, found)
       }
-      guard let (steps, failed) = told else { continue }
+      guard let (steps, failed) = chosen else { continue }
       return .flaw(
-        "\(self.told(steps, failed)) (generated program \(index + 1) of seed \(seed), shrunk; "
+        "\(told(steps, failed)) (generated program \(index + 1) of seed \(seed), shrunk; "
           + "replay: swift run workshop \(exercise) --seed \(seed))")
     }
     return .holds(held(ran, seed))
