@@ -20,11 +20,14 @@ class OptionsBase {
   var callbacks: [Callback] = []
   var lastID = 0
   var storedValue: Int
-  /// Round 3's mistakes, over exercises 6 to 8, each a wrong answer turns on: adding removes
-  /// the observer's earlier callbacks whatever `removeIfExists` says; an `.initial` call asked
-  /// for during a set is made once the set, and every set it queued, is over.
+  /// Mistakes over exercises 6 to 8, each a wrong answer turns on: adding removes the
+  /// observer's earlier callbacks whatever `removeIfExists` says; an `.initial` call asked for
+  /// during a set is made once the set, and every set it queued, is over; the `.initial` call
+  /// is made before the callback is stored; a set tells the new value before the old.
   var alwaysRemovesEarlier: Bool { false }
   var delaysInitialDuringSet: Bool { false }
+  var callsInitialBeforeStoring: Bool { false }
+  var tellsNewBeforeOld: Bool { false }
   private var depth = 0
   private var delayedInitialCalls: [() -> Void] = []
   var value: Int {
@@ -51,8 +54,9 @@ class OptionsBase {
   func deliver(old: Int, new: Int) {
     callbacks.removeAll { $0.observer == nil }
     let snapshot = callbacks
+    if tellsNewBeforeOld { notify(snapshot, of: new, option: .new) }
     notify(snapshot, of: old, option: .old)
-    notify(snapshot, of: new, option: .new)
+    if !tellsNewBeforeOld { notify(snapshot, of: new, option: .new) }
   }
 
   func notify(_ snapshot: [Callback], of value: Int, option: WrongOptions) {
@@ -68,9 +72,10 @@ class OptionsBase {
     closure: @escaping (Int, WrongOptions) -> Void
   ) {
     if removeIfExists || alwaysRemovesEarlier { removeObserver(observer) }
+    if callsInitialBeforeStoring, options.contains(.initial) { closure(storedValue, .initial) }
     lastID += 1
     callbacks.append(Callback(id: lastID, observer: observer, options: options, closure: closure))
-    guard options.contains(.initial) else { return }
+    guard options.contains(.initial), !callsInitialBeforeStoring else { return }
     if delaysInitialDuringSet, depth > 0 {
       let value = storedValue
       delayedInitialCalls.append { closure(value, .initial) }

@@ -459,6 +459,16 @@ final class DelaysInitialDuringSet: OptionsBase, OptionsObservable {
   override var delaysInitialDuringSet: Bool { true }
 }
 
+/// Makes the `.initial` call before storing the callback: one that removes itself there stays.
+final class InitialBeforeStoring: OptionsBase, OptionsObservable {
+  override var callsInitialBeforeStoring: Bool { true }
+}
+
+/// Tells every observer the new value, then the old one.
+final class NewBeforeOld: OptionsBase, OptionsObservable {
+  override var tellsNewBeforeOld: Bool { true }
+}
+
 /// Hands a set made inside a closure the old value of the set under way, kept in a property.
 final class NestedSetOldFromOuter: OptionsBase, OptionsObservable {
   private var depth = 0
@@ -508,6 +518,16 @@ final class QueueAlwaysRemovesEarlier: QueueBase, OptionsObservable {
 /// Queues an `.initial` call asked for during a notification behind the pending changes.
 final class QueuesTheInitialCall: QueueBase, OptionsObservable {
   override var delaysInitialDuringSet: Bool { true }
+}
+
+/// Makes the `.initial` call before storing the callback: one that removes itself there stays.
+final class QueueInitialBeforeStoring: QueueBase, OptionsObservable {
+  override var callsInitialBeforeStoring: Bool { true }
+}
+
+/// Tells every observer the new value of each queued change, then the old one.
+final class QueueNewBeforeOld: QueueBase, OptionsObservable {
+  override var tellsNewBeforeOld: Bool { true }
 }
 
 /// Drops released observers once per set, not once per queued change: one released during
@@ -580,6 +600,11 @@ final class HandingAlwaysRemovesEarlier: HandingBase, HandingObservable {
 /// Delays an `.initial` call asked for during a notification until the set is over.
 final class HandingDelaysInitial: HandingBase, HandingObservable {
   override var delaysInitialDuringSet: Bool { true }
+}
+
+/// Makes the `.initial` call before storing the callback: one that removes itself there stays.
+final class HandingInitialBeforeStoring: HandingBase, HandingObservable {
+  override var callsInitialBeforeStoring: Bool { true }
 }
 
 /// Holds the observers strongly through the `.old` pass: one released by a handler told the
@@ -925,6 +950,18 @@ extension WrongAnswer {
       code: .exercise(6, OptionsAdapter<DelaysInitialDuringSet>.self, isSendable: false),
       counterexample: ".initial"),
     WrongAnswer(
+      name: "06-initial-before-storing", exercise: 6,
+      mistake: "the .initial call is made before the callback is stored",
+      caughtBy: .check(.generatedRemovalsMidSet), evidence: "on its .initial call, removes itself",
+      code: .exercise(6, OptionsAdapter<InitialBeforeStoring>.self, isSendable: false),
+      counterexample: "after it was removed"),
+    WrongAnswer(
+      name: "06-new-before-old", exercise: 6,
+      mistake: "a set tells every observer the new value, then the old one",
+      caughtBy: .check(.generatedRemovalsMidSet), evidence: "the old value first, then the new",
+      code: .exercise(6, OptionsAdapter<NewBeforeOld>.self, isSendable: false),
+      counterexample: "asking for .old"),
+    WrongAnswer(
       name: "06-nested-set-old-from-outer", exercise: 6,
       mistake: "a set made inside a closure hands out the old value of the set under way",
       caughtBy: .check(.generatedRemovalsMidSet), evidence: "as the old value, where the set of",
@@ -941,6 +978,18 @@ extension WrongAnswer {
       mistake: "ids start again from 1 once the list is empty, so a removed callback's id returns",
       caughtBy: .check(.generatedRemovalsMidSet), evidence: "→",
       code: .exercise(6, OptionsAdapter<IDsRestartWhenEmpty>.self, isSendable: false)),
+    WrongAnswer(
+      name: "07-initial-before-storing", exercise: 7,
+      mistake: "the .initial call is made before the callback is stored",
+      caughtBy: .check(.generatedNestedSets), evidence: "on its .initial call, removes itself",
+      code: .exercise(7, OptionsAdapter<QueueInitialBeforeStoring>.self, isSendable: false),
+      counterexample: "after it was removed"),
+    WrongAnswer(
+      name: "07-new-before-old", exercise: 7,
+      mistake: "a set tells every observer the new value, then the old one",
+      caughtBy: .check(.generatedNestedSets), evidence: "the old value first, then the new",
+      code: .exercise(7, OptionsAdapter<QueueNewBeforeOld>.self, isSendable: false),
+      counterexample: "asking for .old"),
     WrongAnswer(
       name: "07-always-removes-earlier", exercise: 7,
       mistake: "adding removes the observer's earlier callbacks even with removeIfExists false",
@@ -975,6 +1024,12 @@ extension WrongAnswer {
       caughtBy: .check(.generatedHandedOwners), evidence: "removeIfExists: false",
       code: .exercise(8, HandingAdapter<HandingAlwaysRemovesEarlier>.self, isSendable: false),
       counterexample: "removeIfExists: false"),
+    WrongAnswer(
+      name: "08-initial-before-storing", exercise: 8,
+      mistake: "the .initial call is made before the callback is stored",
+      caughtBy: .check(.generatedHandedOwners), evidence: "on its .initial call, removes itself",
+      code: .exercise(8, HandingAdapter<HandingInitialBeforeStoring>.self, isSendable: false),
+      counterexample: "after it was removed"),
     WrongAnswer(
       name: "08-delays-initial-during-set", exercise: 8,
       mistake: "an .initial call asked for during a set is made once the set is over",

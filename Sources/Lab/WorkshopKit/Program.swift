@@ -47,6 +47,9 @@ struct Reaction: Hashable {
   var action: Action
   /// Whether it acts when told `on` as the old value, rather than as the new one.
   var onOld = false
+  /// Whether it acts on its `.initial` call instead, whatever the value: an observer that
+  /// wants the value once removes itself there.
+  var onInitial = false
 }
 
 /// One step of a program, as the learner's code sees it.
@@ -128,6 +131,11 @@ extension Program {
       reaction?.onOld = true
       // Told the old value 0, the value before the first set: it acts in the first set.
       if random.chance(40) { reaction?.on = 0 }
+    } else if initial, reaction?.action == .removeItself, reaction?.on == 4 {
+      // A one-shot observer that acts on its `.initial` call, made while it is being added:
+      // it must be stored by then, or removing itself finds nothing, and it goes on being
+      // called. (Chosen from what was drawn, so that every other program stays as it was.)
+      reaction?.onInitial = true
     }
     // Now and then, where `removeIfExists` is asked, an observer added again beside itself.
     let keep = rules.hasOptions && random.chance(15)
