@@ -285,7 +285,7 @@ extension WrongAnswer {
       mistake: "the notifying flag is cleared before the queue is drained",
       caughtBy: .check(.generatedNestedSets),
       evidence: "A's closure sets 2, and B's closure, told the old value, sets 2 → B was called "
-        + "with 2 before A was called with 2",
+        + "with the old value, 2, of a later set, before A was called with 2",
       code: .exercise(7, OptionsAdapter<FlagClearedBeforeDrain>.self, isSendable: false)),
   ]
 }

@@ -374,9 +374,11 @@ final class ProgramRun {
         if let first = missing.first,
           rounds[(current + 1)...].contains(where: { old ? $0.old == got : $0.new == got })
         {
-          return "\(binding.label) was called with \(got) before \(first.label) was called with "
-            + "\(first.old ? "the old value, \(round.old), of " : "")\(round.new): a set made during a notification waits until every observer is "
-            + "told of the one under way"
+          let early = old ? "the old value, \(got), of a later set," : "\(got)"
+          let due = first.old ? "the old value, \(round.old), of \(round.new)" : "\(round.new)"
+          return "\(binding.label) was called with \(early) before \(first.label) was called with "
+            + "\(due): a set made during a notification waits until every observer is told of the "
+            + "one under way"
         }
         return explain(binding, old: old, got, round)
       }
