@@ -238,19 +238,17 @@ extension Step {
           onNew.onOld = false
           steps.append(.bind(slot, initial: initial, old: old, new: new, onNew, keep: keep))
         }
-        if reaction.on > 1 {
-          steps.append(
-            .bind(
-              slot, initial: initial, old: old, new: new,
-              Reaction(
-                on: reaction.on - 1, action: reaction.action.lowered(by: 1),
-                onOld: reaction.onOld), keep: keep))
+        // A closure acting on its `.initial` call acts whatever the value.
+        if reaction.on > 1, !reaction.onInitial {
+          var lowered = reaction
+          lowered.on -= 1
+          lowered.action = reaction.action.lowered(by: 1)
+          steps.append(.bind(slot, initial: initial, old: old, new: new, lowered, keep: keep))
         }
         for action in reaction.action.simpler where action.setsAbove(reaction.on) {
-          steps.append(
-            .bind(
-              slot, initial: initial, old: old, new: new,
-              Reaction(on: reaction.on, action: action, onOld: reaction.onOld), keep: keep))
+          var simpler = reaction
+          simpler.action = action
+          steps.append(.bind(slot, initial: initial, old: old, new: new, simpler, keep: keep))
         }
       }
       if initial, new || old {
@@ -272,7 +270,9 @@ extension Step {
       return .bind(
         rename(bound), initial: initial, old: old, new: new,
         reaction.map {
-          Reaction(on: $0.on, action: $0.action.renaming(slot, to: other), onOld: $0.onOld)
+          var renamed = $0
+          renamed.action = $0.action.renaming(slot, to: other)
+          return renamed
         }, keep: keep)
     case .remove(let removed): return .remove(rename(removed))
     case .removeOldID(let removed): return .removeOldID(rename(removed))
