@@ -16,15 +16,6 @@ package struct HintStore: Sendable {
   /// Why the store left what has the file's name as it is.
   package typealias Refusal = SharedFile.Refusal
 
-  /// What one change made, and what it did beside.
-  package struct Change<Value: Sendable>: Sendable {
-    /// What the change returns: the count recorded, for ``advance(_:upTo:)``.
-    package var value: Value
-    /// Where a damaged file was moved, when it was, in one line; `nil` when the file was fine
-    /// or missing.
-    package var notice: String?
-  }
-
   /// The hints file, read and replaced as ``SharedFile`` does it.
   private let file: SharedFile
 
@@ -60,25 +51,19 @@ package struct HintStore: Sendable {
 
   /// Shows one more hint of exercise `number`: reads its count, clamps it to
   /// `0...limit` (a hand-edited file may hold anything), adds one unless it is `limit`
-  /// already, and saves that. Returns the new count, 1 when the file could not be read.
+  /// already, and saves that. Returns the new count, 1 when the file could not be read, and
+  /// where a damaged file was moved, in one line, when it was.
   ///
   /// - Throws: ``Refusal`` if something other than a file, such as a folder, has the file's
   ///   name, or its folder cannot be made; the file system's error if the file cannot be
   ///   written.
-  package func advance(_ number: Int, upTo limit: Int) throws -> Change<Int> {
-    try change { counts in
-      let shown = min(max(counts[String(number)] ?? 0, 0), limit)
-      let count = min(shown + 1, limit)
+  package func advance(_ number: Int, upTo limit: Int) throws -> (count: Int, notice: String?) {
+    var count = 0
+    let notice = try change { counts in
+      count = min(min(max(counts[String(number)] ?? 0, 0), limit) + 1, limit)
       counts[String(number)] = count
-      return count
     }
-  }
-
-  /// Records that `count` hints of exercise `number` have now been shown; the notice, if any,
-  /// says where a damaged file was moved.
-  @discardableResult
-  package func record(_ count: Int, for number: Int) throws -> String? {
-    try change { $0[String(number)] = count }.notice
+    return (count, notice)
   }
 
   /// Forgets the hints shown of exercise `number`, or of every exercise when it is `nil`. A
@@ -95,13 +80,12 @@ package struct HintStore: Sendable {
       } else {
         counts = [:]
       }
-    }.notice
+    }
   }
 
-  /// Runs `body` on the counts as they are now, then saves what it made of them.
-  private func change<Value: Sendable>(
-    _ body: (inout [String: Int]) -> Value
-  ) throws -> Change<Value> {
+  /// Runs `body` on the counts as they are now, then saves what it made of them; returns
+  /// where a damaged file was moved, in one line, when it was.
+  private func change(_ body: (inout [String: Int]) -> Void) throws -> String? {
     try file.makeFolder()
     var counts: [String: Int] = [:]
     var notice: String?
@@ -117,8 +101,8 @@ package struct HintStore: Sendable {
     case .value(let saved):
       counts = saved
     }
-    let value = body(&counts)
+    body(&counts)
     try file.write(Data(prettyJSON(File(hintsShown: counts)).utf8))
-    return Change(value: value, notice: notice)
+    return notice
   }
 }

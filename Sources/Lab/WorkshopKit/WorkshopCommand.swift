@@ -387,9 +387,7 @@ package enum WorkshopCommand {
     // could not be saved.
     var problem: String?
     do {
-      let change = try store.advance(number, upTo: exercise.hints.count)
-      count = change.value
-      problem = change.notice
+      (count, problem) = try store.advance(number, upTo: exercise.hints.count)
     } catch {
       // Shown all the same, one step past what the file says; the next run shows it again.
       // Clamped first: a hand-edited file may hold a negative or huge count.
