@@ -98,16 +98,13 @@ package enum BenchCharts {
     let ys = series.flatMap { $0.points.map(\.y) }.filter { $0 > 0 }
     let xTicks = decades(xs.min() ?? 1, xs.max() ?? 10)
     let yTicks = decades(ys.min() ?? 1, ys.max() ?? 10)
-    func px(_ x: Double) -> Double {
-      let low = log10(xTicks.first!)
-      let high = log10(xTicks.last!)
-      return plot.x + (log10(x) - low) / (high - low) * plot.width
+    /// Where `value` lies from the first of `ticks` (0) to the last (1), on a log scale.
+    func position(_ value: Double, among ticks: [Double]) -> Double {
+      (log10(value) - log10(ticks.first!)) / (log10(ticks.last!) - log10(ticks.first!))
     }
+    func px(_ x: Double) -> Double { plot.x + position(x, among: xTicks) * plot.width }
     func py(_ y: Double) -> Double {
-      let low = log10(yTicks.first!)
-      let high = log10(yTicks.last!)
-      return plot.y + plot.height - (log10(max(y, yTicks.first!)) - low) / (high - low)
-        * plot.height
+      plot.y + plot.height - position(max(y, yTicks.first!), among: yTicks) * plot.height
     }
     var svg = header(title: title)
     for tick in xTicks {
