@@ -11,34 +11,23 @@ package enum BenchCharts {
     func series(_ points: (BenchReport.Row) -> [Point]) -> [Series] {
       report.rows.map { ($0.contender, points($0)) }
     }
-    var charts = [
-      (
-        name: "bench-fanout.svg",
-        svg: lineChart(
-          title: "Time per observer callback, as a multiple of the floor's (log-log)",
-          xLabel: "observers notified by one set, N", yLabel: "× the floor, median",
-          series: series {
-            $0.fanOut.map { point($0.observers, rounding: $0.ratioToFloor, prefix: "×") }
-          })
-      ),
-      (
-        name: "bench-churn.svg",
-        svg: lineChart(
-          title: "Adding then removing N observers (log-log: slope 1 linear, slope 2 quadratic)",
-          xLabel: "observers added, then removed, N", yLabel: "milliseconds",
-          series: series { $0.churn.map { point($0.observers, rounding: $0.milliseconds) } })
-      ),
-    ]
-    if report.allocationCounting {
-      charts.append(
-        (
-          name: "bench-memory.svg",
-          svg: barChart(
-            title: "Heap bytes per registered observer", yLabel: "bytes per observer",
-            bars: report.rows.map { ($0.contender, ($0.bytesPerObserver ?? 0).rounded()) })
-        ))
+    let fanOut = lineChart(
+      title: "Time per observer callback, as a multiple of the floor's (log-log)",
+      xLabel: "observers notified by one set, N", yLabel: "× the floor, median",
+      series: series {
+        $0.fanOut.map { point($0.observers, rounding: $0.ratioToFloor, prefix: "×") }
+      })
+    let churn = lineChart(
+      title: "Adding then removing N observers (log-log: slope 1 linear, slope 2 quadratic)",
+      xLabel: "observers added, then removed, N", yLabel: "milliseconds",
+      series: series { $0.churn.map { point($0.observers, rounding: $0.milliseconds) } })
+    guard report.allocationCounting else {
+      return [("bench-fanout.svg", fanOut), ("bench-churn.svg", churn)]
     }
-    return charts
+    let memory = barChart(
+      title: "Heap bytes per registered observer", yLabel: "bytes per observer",
+      bars: report.rows.map { ($0.contender, ($0.bytesPerObserver ?? 0).rounded()) })
+    return [("bench-fanout.svg", fanOut), ("bench-churn.svg", churn), ("bench-memory.svg", memory)]
   }
 
   /// A figure rounded by ``roughly(_:)``, and its text as the table prints it.
