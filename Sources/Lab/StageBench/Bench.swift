@@ -115,23 +115,20 @@ package enum Bench {
     // shared machine spreads over all of them instead of landing on one. Contenders whose
     // observers run on another thread come after all the others.
     for measuresOtherThreads in [false, true] {
-      let pass = contenders.indices.filter {
+      // Each contender's index, and an N's, in the order they are measured.
+      let cases = contenders.indices.filter {
         contenders[$0].deliversOnAnotherThread == measuresOtherThreads
-      }
-      for c in pass {
-        for (n, observers) in sizes.fanOut.enumerated() {
-          let probe = try timeFanOut(contenders[c], observers: observers, sets: 16)
-          let perSet = max(probe, 1) / 16
-          setsPerSample[c][n] = max(1, Int(Double(sizes.sampleNanoseconds) / perSet))
-        }
+      }.flatMap { c in sizes.fanOut.indices.map { n in (c, n) } }
+      for (c, n) in cases {
+        let probe = try timeFanOut(contenders[c], observers: sizes.fanOut[n], sets: 16)
+        let perSet = max(probe, 1) / 16
+        setsPerSample[c][n] = max(1, Int(Double(sizes.sampleNanoseconds) / perSet))
       }
       for _ in 0..<sizes.repetitions {
-        for c in pass {
-          for (n, observers) in sizes.fanOut.enumerated() {
-            let sets = setsPerSample[c][n]
-            let elapsed = try timeFanOut(contenders[c], observers: observers, sets: sets)
-            samples[c][n].append(elapsed / Double(sets * observers))
-          }
+        for (c, n) in cases {
+          let (sets, observers) = (setsPerSample[c][n], sizes.fanOut[n])
+          let elapsed = try timeFanOut(contenders[c], observers: observers, sets: sets)
+          samples[c][n].append(elapsed / Double(sets * observers))
         }
       }
     }
