@@ -13,11 +13,10 @@ import Support
 /// The file where the latest score of each question group is saved between runs.
 ///
 /// The file is JSON: `{"scores": {"3": {"correct": 4, "total": 5}}}`, one entry per group
-/// played. Each save reads the file as it is then, changes only the groups its game played, and
-/// replaces the file in one step, so a game that ended since this one loaded keeps its score
-/// (two saves at the same moment may lose one: see ``SharedFile``). A file that cannot be used
-/// is never overwritten: it is first moved aside, under a name that says so. A symbolic link at
-/// ``url`` is followed: the file it points to is read and replaced, and the link stays.
+/// played. Each save changes only the groups its game played, in the file as it is then, so a
+/// game that ended since this one loaded keeps its score. The file is read, replaced and moved
+/// aside as ``SharedFile`` does it: in one step, never overwritten when it cannot be used, and
+/// through a symbolic link.
 package struct ScoreStore: Sendable {
   /// What loading found.
   package enum Loaded: Equatable, Sendable {
@@ -111,17 +110,14 @@ package struct ScoreStore: Sendable {
   /// Saves the scores of the groups in `changes`, keeping every other group's saved score.
   ///
   /// It reads the file as it is now, which other games may have changed since this one loaded
-  /// it, replaces the entries of the groups in `changes`, and writes the file
-  /// to a new name beside it, then renames that over the old one. A file that cannot be used,
-  /// or has damaged entries, is first moved aside, and the returned message says where (else
-  /// it returns `nil`).
+  /// it, and replaces the entries of the groups in `changes`. A file that cannot be used, or
+  /// has damaged entries, is first moved aside, and the returned message says where (else it
+  /// returns `nil`). When `damageReported`, the damaged entries were already named when the
+  /// file was loaded, with what happens to the file: setting it aside returns no second message.
   ///
   /// - Throws: ``Refusal`` if something other than a file, such as a folder, has the file's
   ///   name, or the folder cannot be made; the file system's error if the file cannot be
   ///   written.
-  ///
-  /// When `damageReported`, the damaged entries were already named when the file was loaded,
-  /// with what happens to the file: setting it aside returns no second message.
   @discardableResult
   package func save(_ changes: Scores, damageReported: Bool = false) throws -> String? {
     try file.makeFolder()

@@ -115,33 +115,29 @@ package enum Bench {
     // shared machine spreads over all of them instead of landing on one. Contenders whose
     // observers run on another thread come after all the others.
     for measuresOtherThreads in [false, true] {
-      let pass = contenders.indices.filter {
+      // Each contender's index, and an N's, in the order they are measured.
+      let cases = contenders.indices.filter {
         contenders[$0].deliversOnAnotherThread == measuresOtherThreads
-      }
-      for c in pass {
-        for (n, observers) in sizes.fanOut.enumerated() {
-          let probe = try timeFanOut(contenders[c], observers: observers, sets: 16)
-          let perSet = max(probe, 1) / 16
-          setsPerSample[c][n] = max(1, Int(Double(sizes.sampleNanoseconds) / perSet))
-        }
+      }.flatMap { c in sizes.fanOut.indices.map { n in (c, n) } }
+      for (c, n) in cases {
+        let probe = try timeFanOut(contenders[c], observers: sizes.fanOut[n], sets: 16)
+        let perSet = max(probe, 1) / 16
+        setsPerSample[c][n] = max(1, Int(Double(sizes.sampleNanoseconds) / perSet))
       }
       for _ in 0..<sizes.repetitions {
-        for c in pass {
-          for (n, observers) in sizes.fanOut.enumerated() {
-            let sets = setsPerSample[c][n]
-            let elapsed = try timeFanOut(contenders[c], observers: observers, sets: sets)
-            samples[c][n].append(elapsed / Double(sets * observers))
-          }
+        for (c, n) in cases {
+          let (sets, observers) = (setsPerSample[c][n], sizes.fanOut[n])
+          let elapsed = try timeFanOut(contenders[c], observers: observers, sets: sets)
+          samples[c][n].append(elapsed / Double(sets * observers))
         }
       }
     }
 
     let floorIndex = contenders.firstIndex { $0.name == Contender.floor.name }
-    let floorMedians = floorIndex.map { index in samples[index].map(median) }
+    let floorMedians = floorIndex.map { samples[$0].map(median) }
     let counting = allocation_counter_is_active() != 0
 
-    var rows: [BenchReport.Row] = []
-    for (c, contender) in contenders.enumerated() {
+    let rows = try contenders.enumerated().map { c, contender in
       let fanOut = try sizes.fanOut.enumerated().map { n, observers in
         let values = samples[c][n]
         return BenchReport.FanOut(
@@ -159,15 +155,13 @@ package enum Bench {
       let memoryObservers =
         contender.subscribingIsLinear
         ? min(sizes.memory, sizes.churn.last ?? sizes.memory) : sizes.memory
-      rows.append(
-        BenchReport.Row(
-          contender: contender.name, stage: contender.stage, fanOut: fanOut, churn: churn,
-          churnGrowth: (churn.last?.milliseconds ?? 0) / max(churn.first?.milliseconds ?? 1, 1e-9),
-          churnRemoves: contender.canUnsubscribe,
-          bytesPerObserver: counting
-            ? bytesPerObserver(contender, observers: memoryObservers) : nil,
-          memoryObservers: memoryObservers,
-          firstSetAfterReleaseMicroseconds: stale.first, laterSetMicroseconds: stale.later))
+      return BenchReport.Row(
+        contender: contender.name, stage: contender.stage, fanOut: fanOut, churn: churn,
+        churnGrowth: (churn.last?.milliseconds ?? 0) / max(churn.first?.milliseconds ?? 1, 1e-9),
+        churnRemoves: contender.canUnsubscribe,
+        bytesPerObserver: counting ? bytesPerObserver(contender, observers: memoryObservers) : nil,
+        memoryObservers: memoryObservers,
+        firstSetAfterReleaseMicroseconds: stale.first, laterSetMicroseconds: stale.later)
     }
     return BenchReport(sizes: sizes, allocationCounting: counting, rows: rows)
   }
@@ -198,7 +192,7 @@ package enum Bench {
     let elapsed = clock.now - start
     try check(sum, contender, observers: observers, values: 1...sets)
     withExtendedLifetime(owners) {}
-    return nanoseconds(elapsed)
+    return elapsed / .nanoseconds(1)
   }
 
   /// Heap allocations per set, once subscribed and warmed up: those of 64 sets, divided by 64.
@@ -232,7 +226,7 @@ package enum Bench {
         if contender.canUnsubscribe { observable.unsubscribe(owners[index]!, index: index) }
         owners[index] = nil
       }
-      let milliseconds = nanoseconds(clock.now - start) / 1e6
+      let milliseconds = (clock.now - start) / .milliseconds(1)
       withExtendedLifetime(observable) {}
       (least, total) = (min(least, milliseconds), total + milliseconds)
     }
@@ -271,15 +265,13 @@ package enum Bench {
         observable.subscribe(owner, index: index + 1, sum: sum)
       }
     }
-    var start = clock.now
-    observable.set(1)
-    let first = nanoseconds(clock.now - start) / 1e3
-    var later: [Double] = []
-    for value in 2...101 {
-      start = clock.now
+    func microseconds(toSet value: Int) -> Double {
+      let start = clock.now
       observable.set(value)
-      later.append(nanoseconds(clock.now - start) / 1e3)
+      return (clock.now - start) / .microseconds(1)
     }
+    let first = microseconds(toSet: 1)
+    let later = (2...101).map(microseconds(toSet:))
     withExtendedLifetime(live) {}
     return (first, median(later))
   }
@@ -296,9 +288,5 @@ package enum Bench {
         description: "bench: \(contender.name) summed \(sum.value) over \(observers) observers "
           + "and \(values.count) sets, not \(expected): a callback was skipped or doubled")
     }
-  }
-
-  private static func nanoseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
   }
 }

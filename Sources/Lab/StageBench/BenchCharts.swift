@@ -11,34 +11,23 @@ package enum BenchCharts {
     func series(_ points: (BenchReport.Row) -> [Point]) -> [Series] {
       report.rows.map { ($0.contender, points($0)) }
     }
-    var charts = [
-      (
-        name: "bench-fanout.svg",
-        svg: lineChart(
-          title: "Time per observer callback, as a multiple of the floor's (log-log)",
-          xLabel: "observers notified by one set, N", yLabel: "× the floor, median",
-          series: series {
-            $0.fanOut.map { point($0.observers, rounding: $0.ratioToFloor, prefix: "×") }
-          })
-      ),
-      (
-        name: "bench-churn.svg",
-        svg: lineChart(
-          title: "Adding then removing N observers (log-log: slope 1 linear, slope 2 quadratic)",
-          xLabel: "observers added, then removed, N", yLabel: "milliseconds",
-          series: series { $0.churn.map { point($0.observers, rounding: $0.milliseconds) } })
-      ),
-    ]
-    if report.allocationCounting {
-      charts.append(
-        (
-          name: "bench-memory.svg",
-          svg: barChart(
-            title: "Heap bytes per registered observer", yLabel: "bytes per observer",
-            bars: report.rows.map { ($0.contender, ($0.bytesPerObserver ?? 0).rounded()) })
-        ))
+    let fanOut = lineChart(
+      title: "Time per observer callback, as a multiple of the floor's (log-log)",
+      xLabel: "observers notified by one set, N", yLabel: "× the floor, median",
+      series: series {
+        $0.fanOut.map { point($0.observers, rounding: $0.ratioToFloor, prefix: "×") }
+      })
+    let churn = lineChart(
+      title: "Adding then removing N observers (log-log: slope 1 linear, slope 2 quadratic)",
+      xLabel: "observers added, then removed, N", yLabel: "milliseconds",
+      series: series { $0.churn.map { point($0.observers, rounding: $0.milliseconds) } })
+    guard report.allocationCounting else {
+      return [("bench-fanout.svg", fanOut), ("bench-churn.svg", churn)]
     }
-    return charts
+    let memory = barChart(
+      title: "Heap bytes per registered observer", yLabel: "bytes per observer",
+      bars: report.rows.map { ($0.contender, ($0.bytesPerObserver ?? 0).rounded()) })
+    return [("bench-fanout.svg", fanOut), ("bench-churn.svg", churn), ("bench-memory.svg", memory)]
   }
 
   /// A figure rounded by ``roughly(_:)``, and its text as the table prints it.
@@ -98,16 +87,13 @@ package enum BenchCharts {
     let ys = series.flatMap { $0.points.map(\.y) }.filter { $0 > 0 }
     let xTicks = decades(xs.min() ?? 1, xs.max() ?? 10)
     let yTicks = decades(ys.min() ?? 1, ys.max() ?? 10)
-    func px(_ x: Double) -> Double {
-      let low = log10(xTicks.first!)
-      let high = log10(xTicks.last!)
-      return plot.x + (log10(x) - low) / (high - low) * plot.width
+    /// Where `value` lies from the first of `ticks` (0) to the last (1), on a log scale.
+    func position(_ value: Double, among ticks: [Double]) -> Double {
+      (log10(value) - log10(ticks.first!)) / (log10(ticks.last!) - log10(ticks.first!))
     }
+    func px(_ x: Double) -> Double { plot.x + position(x, among: xTicks) * plot.width }
     func py(_ y: Double) -> Double {
-      let low = log10(yTicks.first!)
-      let high = log10(yTicks.last!)
-      return plot.y + plot.height - (log10(max(y, yTicks.first!)) - low) / (high - low)
-        * plot.height
+      plot.y + plot.height - position(max(y, yTicks.first!), among: yTicks) * plot.height
     }
     var svg = header(title: title)
     for tick in xTicks {

@@ -89,10 +89,11 @@ extension BenchReport {
   }
 
   /// Each N's time per callback of `row` as a multiple of `base`'s, rounded by ``roughly(_:)``;
-  /// `base`'s own in nanoseconds beside its ×1.
+  /// `base`'s own in nanoseconds beside its ×1. The multiple comes from the two's ratios to the
+  /// floor, so that over the floor it is the ratio the fan-out chart plots.
   func multiples(of row: Row, over base: Row?) -> [String] {
     zip(row.fanOut, base?.fanOut ?? row.fanOut).map { cell, baseCell in
-      "×\(rough(cell.medianNanoseconds / baseCell.medianNanoseconds))"
+      "×\(rough(cell.ratioToFloor / baseCell.ratioToFloor))"
         + (row.contender == base?.contender ? " (\(rough(cell.medianNanoseconds)) ns)" : "")
     }
   }

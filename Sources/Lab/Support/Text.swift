@@ -2,15 +2,11 @@ import Foundation
 
 /// 1001 as "1,001", whatever the locale.
 package func grouped(_ number: Int) -> String {
-  let digits = String(number.magnitude)
-  var groups: [Substring] = []
-  var end = digits.endIndex
-  while end > digits.startIndex {
-    let start = digits.index(end, offsetBy: -3, limitedBy: digits.startIndex) ?? digits.startIndex
-    groups.insert(digits[start..<end], at: 0)
-    end = start
+  var digits = String(number.magnitude)
+  for end in stride(from: digits.count - 3, to: 0, by: -3) {
+    digits.insert(",", at: digits.index(digits.startIndex, offsetBy: end))
   }
-  return (number < 0 ? "-" : "") + groups.joined(separator: ",")
+  return (number < 0 ? "-" : "") + digits
 }
 
 /// 12.345 as "12.3", 1234.5 as "1,235": one decimal under 100, none above, "–" for a value that

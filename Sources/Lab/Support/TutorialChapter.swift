@@ -88,9 +88,5 @@ package struct TutorialChapter: Sendable, Hashable {
   }
 
   /// The chapter to read after this one, if any.
-  package var next: TutorialChapter? {
-    Self.all.firstIndex(of: self).flatMap {
-      Self.all.indices.contains($0 + 1) ? Self.all[$0 + 1] : nil
-    }
-  }
+  package var next: TutorialChapter? { Self.all.drop { $0 != self }.dropFirst().first }
 }

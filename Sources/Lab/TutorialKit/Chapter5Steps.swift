@@ -136,24 +136,25 @@ package final class QueuedObservable<Value> {
 
 // MARK: - Step 3, the wrong way: calling handlers under the lock
 
+/// What both versions of step 3 keep behind their lock.
+private struct LockedState<Value: Sendable> {
+  var value: Value
+  var handlers: [@Sendable (Value) -> Void] = []
+}
+
 /// Step 3 done wrong: thread-safe, but it calls the handlers while holding its lock.
 ///
 /// A handler that reads the value asks for the lock its own thread already holds. The
 /// Synchronization module's `Mutex` stops the program then: on Linux, with
 /// "Recursive call to lock Mutex" on standard error; on Apple platforms, where it is an
 /// `os_unfair_lock`, with a trap whose message, "Trying to recursively lock an os_unfair_lock",
-/// is in the crash report. A plain lock would wait for ever. Two observables whose handlers set each other deadlock
-/// across threads the same way.
+/// is in the crash report. A plain lock would wait for ever. Two observables whose handlers set
+/// each other deadlock across threads the same way.
 package final class LockedWhileCalling<Value: Sendable>: Sendable {
-  private struct State {
-    var value: Value
-    var handlers: [@Sendable (Value) -> Void] = []
-  }
-
-  private let state: Mutex<State>
+  private let state: Mutex<LockedState<Value>>
 
   package init(_ value: Value) {
-    state = Mutex(State(value: value))
+    state = Mutex(LockedState(value: value))
   }
 
   package func observe(_ handler: @escaping @Sendable (Value) -> Void) {
@@ -182,15 +183,10 @@ package final class LockedWhileCalling<Value: Sendable>: Sendable {
 /// at once, in no particular order. `SharedObservable` puts the two together: one thread
 /// delivers at a time, and the others wait for their turn.
 package final class CopyThenCall<Value: Sendable>: Sendable {
-  private struct State {
-    var value: Value
-    var handlers: [@Sendable (Value) -> Void] = []
-  }
-
-  private let state: Mutex<State>
+  private let state: Mutex<LockedState<Value>>
 
   package init(_ value: Value) {
-    state = Mutex(State(value: value))
+    state = Mutex(LockedState(value: value))
   }
 
   package func observe(_ handler: @escaping @Sendable (Value) -> Void) {

@@ -44,24 +44,19 @@ final class TurnLog: Sendable {
   }
 
   private let events = Mutex<[(place: TurnPlace, event: Event)]>([])
-  private let finished = Mutex<(count: Int, resume: (@Sendable () -> Void)?)>((0, nil))
+  /// An element for each event recorded, as it is.
+  let recorded: AsyncStream<Void>
+  private let continuation: AsyncStream<Void>.Continuation
+
+  init() { (recorded, continuation) = AsyncStream.makeStream() }
 
   var all: [(place: TurnPlace, event: Event)] { events.withLock { $0 } }
 
   /// Records `event` where it happens.
   func record(_ event: Event) {
     let place = TurnPlace.current
-    let count = events.withLock {
-      $0.append((place, event))
-      return $0.count
-    }
-    let resume = finished.withLock { $0.count == count ? $0.resume : nil }
-    resume?()
-  }
-
-  /// Calls `resume` once `count` events are recorded.
-  func whenRecorded(_ count: Int, resume: @escaping @Sendable () -> Void) {
-    finished.withLock { $0 = (count, resume) }
+    events.withLock { $0.append((place, event)) }
+    continuation.yield()
   }
 
   /// The run as a Mermaid sequence diagram. Where two handlers of one change ran in different
@@ -108,19 +103,17 @@ extension Demo {
       log.record(.handler("label shows \(label.text)"))
     }
     let last = score.observeOnAnyThread { log.record(.handler("badge sees \($0.newValue)")) }
-    // 2 sets, the setters' return, and 3 handlers for each of the 2 changes.
-    await withCheckedContinuation { done in
-      log.whenRecorded(9) { done.resume() }
-      // The main actor is busy (drawing a frame, say) while the other thread sets: it waits
-      // here, and only when this returns is it free to take the turn.
-      whileTheMainActorIsBusy {
-        log.record(.set(1))
-        score.value = 1
-        log.record(.set(2))
-        score.value = 2
-        log.record(.returned)
-      }
+    // The main actor is busy (drawing a frame, say) while the other thread sets: it waits
+    // here, and only when this returns is it free to take the turn.
+    whileTheMainActorIsBusy {
+      log.record(.set(1))
+      score.value = 1
+      log.record(.set(2))
+      score.value = 2
+      log.record(.returned)
     }
+    // 2 sets, the setters' return, and 3 handlers for each of the 2 changes.
+    for await _ in log.recorded.prefix(9) {}
     first.cancel()
     last.cancel()
     return log.mermaid

@@ -11,30 +11,6 @@ final class ScoreLabel: Sendable {
   }
 }
 
-/// A list that handlers on any thread may append to.
-final class SharedList<Element: Sendable>: Sendable {
-  private let elements = Mutex<[Element]>([])
-
-  var all: [Element] { elements.withLock { $0 } }
-
-  func append(_ element: Element) {
-    elements.withLock { $0.append(element) }
-  }
-}
-
-/// Holds a token that a handler may cancel, from any thread.
-final class TokenSlot: Sendable {
-  private let token = Mutex<ObservationToken?>(nil)
-
-  func hold(_ newToken: ObservationToken) {
-    token.withLock { $0 = newToken }
-  }
-
-  func cancel() {
-    token.withLock { $0 }?.cancel()
-  }
-}
-
 extension Demo {
   /// Chapter 5c: stage 5 keeps the promises of chapter 5's shared observable, then shows a
   /// screen's handler on the main actor.
@@ -53,12 +29,14 @@ extension Demo {
 
     print("-- stage 5: a handler removed during a delivery is not called for it --")
     let level = Observable(0)
-    let badge = TokenSlot()
+    let badge = Mutex<ObservationToken?>(nil)
     let closer = level.observeOnAnyThread { change in
       print("closer sees \(change.newValue) and cancels the badge")
-      badge.cancel()
+      badge.withLock { $0 }?.cancel()
     }
-    badge.hold(level.observeOnAnyThread { change in print("badge shows \(change.newValue)") })
+    badge.withLock {
+      $0 = level.observeOnAnyThread { change in print("badge shows \(change.newValue)") }
+    }
     level.value = 1
     level.value = 2
     closer.cancel()
@@ -78,8 +56,8 @@ extension Demo {
 
     print("-- stage 5: many threads set at once --")
     let counter = Observable(0)
-    let seen = SharedList<Change<Int>>()
-    let token = counter.observeOnAnyThread { seen.append($0) }
+    let seen = Mutex<[Change<Int>]>([])
+    let token = counter.observeOnAnyThread { change in seen.withLock { $0.append(change) } }
     DispatchQueue.concurrentPerform(iterations: 4) { thread in
       for step in 1...100 {
         counter.value = thread * 1_000 + step
@@ -94,7 +72,7 @@ extension Demo {
     }
     delivered.wait()
     lastInLine.cancel()
-    let changes = seen.all
+    let changes = seen.withLock { $0 }
     let chained = zip(changes, changes.dropFirst()).allSatisfy { $0.newValue == $1.oldValue }
     print("changes seen: \(changes.count)")
     print("each change starts where the last one ended: \(chained)")

@@ -56,22 +56,17 @@ extension Demo {
       print("")
     }
 
-    /// The transcript with each game's questions, the answers typed and what the game said of
+    /// The transcript with the game's questions, the answers typed and what the game said of
     /// them replaced by one line: what a game asks is left for the reader to play.
     func withoutTheQuestions(_ transcript: String) -> String {
-      var lines: [Substring] = []
-      var hiding = false
-      for line in transcript.split(separator: "\n", omittingEmptySubsequences: false) {
-        if line.hasPrefix("Question 1 of ") {
-          hiding = true
-          let count = line.dropFirst("Question 1 of ".count).prefix { $0.isNumber }
-          lines.append("(\(count) questions and the answers typed, left out: play them yourself)")
-          lines.append("")
-        } else if line.hasPrefix("Game over: ") {
-          hiding = false
-        }
-        if !hiding { lines.append(line) }
-      }
+      var lines = transcript.split(separator: "\n", omittingEmptySubsequences: false)
+      guard let first = lines.firstIndex(where: { $0.hasPrefix("Question 1 of ") }),
+        let end = lines[first...].firstIndex(where: { $0.hasPrefix("Game over: ") })
+      else { return transcript }
+      let count = lines[first].dropFirst("Question 1 of ".count).prefix { $0.isNumber }
+      lines[first..<end] = [
+        "(\(count) questions and the answers typed, left out: play them yourself)", "",
+      ]
       return lines.joined(separator: "\n")
     }
 

@@ -63,17 +63,13 @@ package enum TutorialCommand {
     TutorialChapter.handlersOnTheMainActor.number
   }
 
-  /// `number` followed by spaces up to the width of the longest, so that the titles line up.
-  private static func padded(_ number: TutorialChapter.Number) -> String {
-    let width = Demo.chapters.map(\.chapter.number.description.count).max() ?? 0
-    let text = number.description
-    return text + String(repeating: " ", count: width - text.count)
-  }
-
   /// The chapters with demos, one a line, their titles lined up.
   private static var chapterList: String {
-    Demo.chapters.map { "  \(padded($0.chapter.number))  \($0.chapter.title)" }
-      .joined(separator: "\n")
+    let width = Demo.chapters.map(\.chapter.number.description.count).max() ?? 0
+    return Demo.chapters.map { chapter, _ in
+      let number = chapter.number.description
+      return "  \(number)\(String(repeating: " ", count: width - number.count))  \(chapter.title)"
+    }.joined(separator: "\n")
   }
 
   /// The text of `--help`, which no argument prints too.
