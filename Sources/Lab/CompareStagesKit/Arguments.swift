@@ -193,9 +193,7 @@ extension Command {
           + "flowchart: weak references dashed, the reference that leaks in red",
         oldSpelling: "--graph"
       ) { text, _ throws(UsageError) in
-        guard let design = text.flatMap(Design.named),
-          let graph = StageGraph.all.first(where: { $0.design == design })
-        else {
+        guard let graph = text.flatMap(Design.named).flatMap(StageGraph.init) else {
           throw UsageError(
             message: "unknown stage '\(text ?? "")' for graph (valid: \(graphNumbers))")
         }

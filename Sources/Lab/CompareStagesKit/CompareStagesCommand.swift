@@ -46,13 +46,6 @@ package enum CompareStagesCommand {
     return .success
   }
 
-  /// That `command`'s timings mean little in a debug build, on standard error.
-  private static func warnOfDebugBuild(_ command: String, io: CommandIO) {
-    io.printError(
-      "compare-stages: this is a debug build; timings are only meaningful with "
-        + "'swift run -c release compare-stages \(command)'")
-  }
-
   /// Runs the bench and prints its report; writes the charts into `chartDirectory` if given.
   ///
   /// The folder is made, and checked to be writable, before the bench runs, so that a bad one
@@ -66,7 +59,11 @@ package enum CompareStagesCommand {
     if let folder, let problem = chartFolderProblem(folder) {
       return io.usageError("compare-stages", problem)
     }
-    if isDebugBuild { warnOfDebugBuild("bench", io: io) }
+    if isDebugBuild {
+      io.printError(
+        "compare-stages: this is a debug build; timings are only meaningful with "
+          + "'swift run -c release compare-stages bench'")
+    }
     let report: BenchReport
     do {
       report = try Bench.run(sizes: quick ? .quick : .full, contenders: Design.contenders)
