@@ -53,10 +53,3 @@ package struct ReferenceGraph: Sendable {
     return lines.joined(separator: "\n") + "\n"
   }
 }
-
-/// The screen a graph's sample observable is subscribed for: an owner of a concrete class, as a
-/// screen of an app is.
-package final class GraphScreen: Sendable {
-  /// Makes a screen.
-  package init() {}
-}
