@@ -31,8 +31,8 @@ package enum CompareStagesCommand {
       return bench(
         format: format, quick: quick, chartDirectory: chartDirectory, io: io,
         isDebugBuild: isDebugBuild)
-    case .graph(let stage):
-      io.write(stage.graph.mermaid)
+    case .graph(let graph):
+      io.write(graph.mermaid)
     case .trace(let name, let design, let format):
       let trace = name.scenario.trace(on: design.descriptor).trace
       io.write(format == .mermaid ? trace.mermaid : trace.text)

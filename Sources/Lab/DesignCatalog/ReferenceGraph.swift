@@ -53,3 +53,10 @@ package struct ReferenceGraph: Sendable {
     return lines.joined(separator: "\n") + "\n"
   }
 }
+
+extension ReferenceGraph: Equatable {
+  /// Two are the same when they draw the same picture and say the same of it.
+  package static func == (lhs: ReferenceGraph, rhs: ReferenceGraph) -> Bool {
+    lhs.mermaid == rhs.mermaid && lhs.caption == rhs.caption
+  }
+}

@@ -190,12 +190,6 @@ public struct Scenario: Sendable, Identifiable {
     if let reason = design.inapplicableScenarios[id] { return .notApplicable(reason) }
     return experiment(design)
   }
-
-  /// Looks a scenario up by its name, as `--scenario` takes it: `nil` if there is none of that
-  /// name.
-  public static func named(_ name: String) -> Scenario? {
-    Name(rawValue: name)?.scenario
-  }
 }
 
 extension Scenario: CustomStringConvertible {
