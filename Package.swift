@@ -83,10 +83,7 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
     // One suite for both stage 5 modules: Tests/Stage5TunedTests links to the same files,
     // compiled with TUNED defined, so that they import the tuned module instead.
     (tuned + "Tests", [tuned, "TestSupport"], [.define("TUNED")]),
-    (
-      "ConformanceTests",
-      ["DesignCatalog", "ObserverScenarios", "Stage5Concurrency", "StageBench", "Support"], []
-    ),
+    ("ConformanceTests", ["DesignCatalog", "ObserverScenarios", "Support"], []),
     (
       "KeepingScoreTests",
       ["KeepingScoreKit", "CommandSupport", "Support", "TutorialKit", "TestSupport"]
