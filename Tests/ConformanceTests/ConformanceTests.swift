@@ -52,7 +52,7 @@ struct CatalogueTests {
   func everyNameHasAScenario() {
     #expect(Scenario.all.map(\.id) == Scenario.Name.allCases)
     for name in Scenario.Name.allCases {
-      #expect(Scenario.named(name.rawValue)?.id == name)
+      #expect(Scenario.Name(rawValue: name.rawValue)?.scenario.id == name)
     }
   }
 

@@ -38,3 +38,70 @@ struct ReferenceGraphTests {
     #expect(graph.edges.contains { !$0.isStrong } == skips)
   }
 }
+
+// MARK: - Walking a real observable
+
+extension ReferenceGraph {
+  /// The edges of `design`'s graph whose stored property cannot be found, walking `Mirror`s
+  /// of a real observable of the design with one owner subscribed. Captures
+  /// (``Edge/isCapture``) are the caller's, not stored properties, and are not walked.
+  static func missingPaths(of design: Design) -> [String] {
+    guard let graph = design.graph, let sample = design.sampleWithOneOwner else { return [] }
+    let screen = GraphScreen()
+    let observable = sample(screen)
+    defer { withExtendedLifetime(screen) {} }
+    return graph.edges.filter { !$0.isCapture }.map(\.path).filter { path in
+      !reaches(observable, path: path)
+    }
+  }
+
+  /// Whether `path` names stored properties from `root` down: `entries[].observer` is the
+  /// `observer` of an element of `entries`; `observers[key]`, a value of the dictionary
+  /// `observers`. A name not found on a value is looked for up to three levels further down,
+  /// through the lock that wraps stage 5's state. `Mirror` sees inside a `pthread_mutex_t` box,
+  /// but never inside a `Mutex` (measured on Linux: a stored `Mutex` reflects as `()`), so a
+  /// type that holds its state in a `Mutex` must be `CustomReflectable`, showing a copy of the
+  /// state taken under the lock, for its paths to be found.
+  static func reaches(_ root: Any, path: String) -> Bool {
+    var current: [Any] = [root]
+    for part in path.split(separator: ".") {
+      let isElement = part.contains("[")
+      let name = String(part.prefix { $0 != "[" })
+      var next: [Any] = []
+      for value in current {
+        next += children(named: name, of: value, levels: 3)
+      }
+      guard !next.isEmpty else { return false }
+      if isElement {
+        next = next.flatMap { collection in
+          Mirror(reflecting: collection).children.map { element in elementValue(element.value) }
+        }
+        if next.isEmpty { return false }
+      }
+      current = next
+    }
+    return true
+  }
+
+  /// The children of `value` labelled `name`, looking up to `levels` levels down.
+  static func children(named name: String, of value: Any, levels: Int) -> [Any] {
+    let children = Mirror(reflecting: value).children
+    let found = children.filter { $0.label == name }.map(\.value)
+    guard found.isEmpty, levels > 1 else { return found }
+    return children.flatMap { self.children(named: name, of: $0.value, levels: levels - 1) }
+  }
+
+  /// An element as stored: a dictionary's value, an optional's wrapped value, or itself.
+  static func elementValue(_ element: Any) -> Any {
+    let mirror = Mirror(reflecting: element)
+    if let value = mirror.children.first(where: { $0.label == "value" }),
+      mirror.children.contains(where: { $0.label == "key" })
+    {
+      return value.value
+    }
+    if mirror.displayStyle == .optional, let wrapped = mirror.children.first {
+      return wrapped.value
+    }
+    return element
+  }
+}

@@ -20,28 +20,6 @@ package enum TraceFormat: String, CaseIterable, Sendable {
   case mermaid
 }
 
-/// A stage with its graph of who holds whom: what `graph` takes, so that printing it cannot
-/// find the graph missing.
-package struct StageGraph: Equatable, Sendable {
-  /// The stage.
-  package let design: Design
-  /// Who holds whom in it once a screen has subscribed.
-  package let graph: ReferenceGraph
-
-  /// The graph of `design`, if it has one: every stage does, the references do not.
-  package init?(_ design: Design) {
-    guard let graph = design.graph else { return nil }
-    self.design = design
-    self.graph = graph
-  }
-
-  /// Every design that has a graph, in order: the stages.
-  package static var all: [StageGraph] { Design.all.compactMap(StageGraph.init) }
-
-  /// Two are the same when their designs are.
-  package static func == (lhs: StageGraph, rhs: StageGraph) -> Bool { lhs.design == rhs.design }
-}
-
 /// What `compare-stages` was asked to do.
 package enum Command: Equatable, Sendable {
   /// Run the scenarios and print the comparison; no columns means every stage.
@@ -54,7 +32,7 @@ package enum Command: Equatable, Sendable {
   /// Tell one scenario's story.
   case explain(scenario: Scenario.Name, withPlatform: Bool)
   /// Print who holds whom in one stage, as a Mermaid flowchart.
-  case graph(StageGraph)
+  case graph(ReferenceGraph)
   /// Record one scenario's run on one stage or reference, and print what happened.
   case trace(scenario: Scenario.Name, on: Design, format: TraceFormat)
   /// Print the help.
@@ -193,9 +171,7 @@ extension Command {
           + "flowchart: weak references dashed, the reference that leaks in red",
         oldSpelling: "--graph"
       ) { text, _ throws(UsageError) in
-        guard let design = text.flatMap(Design.named),
-          let graph = StageGraph.all.first(where: { $0.design == design })
-        else {
+        guard let graph = text.flatMap(Design.named)?.graph else {
           throw UsageError(
             message: "unknown stage '\(text ?? "")' for graph (valid: \(graphNumbers))")
         }
@@ -248,10 +224,10 @@ extension Command {
       + Design.references.map(\.id)).joined(separator: ", ")
   }
 
-  /// What `graph` takes: each stage's number, then its name.
+  /// What `graph` takes: each design with a graph (every stage) by its number, then by its name.
   private static var graphNumbers: String {
-    (StageGraph.all.map(\.design.id) + StageGraph.all.map(\.design.descriptor.shortName))
-      .joined(separator: ", ")
+    let stages = Design.all.filter { $0.graph != nil }
+    return (stages.map(\.id) + stages.map(\.descriptor.shortName)).joined(separator: ", ")
   }
 
   private static let chartChoices = "a folder to write the SVG charts into"

@@ -31,8 +31,8 @@ package enum CompareStagesCommand {
       return bench(
         format: format, quick: quick, chartDirectory: chartDirectory, io: io,
         isDebugBuild: isDebugBuild)
-    case .graph(let stage):
-      io.write(stage.graph.mermaid)
+    case .graph(let graph):
+      io.write(graph.mermaid)
     case .trace(let name, let design, let format):
       let trace = name.scenario.trace(on: design.descriptor).trace
       io.write(format == .mermaid ? trace.mermaid : trace.text)
@@ -44,13 +44,6 @@ package enum CompareStagesCommand {
         as: format, io: io)
     }
     return .success
-  }
-
-  /// That `command`'s timings mean little in a debug build, on standard error.
-  private static func warnOfDebugBuild(_ command: String, io: CommandIO) {
-    io.printError(
-      "compare-stages: this is a debug build; timings are only meaningful with "
-        + "'swift run -c release compare-stages \(command)'")
   }
 
   /// Runs the bench and prints its report; writes the charts into `chartDirectory` if given.
@@ -66,7 +59,11 @@ package enum CompareStagesCommand {
     if let folder, let problem = chartFolderProblem(folder) {
       return io.usageError("compare-stages", problem)
     }
-    if isDebugBuild { warnOfDebugBuild("bench", io: io) }
+    if isDebugBuild {
+      io.printError(
+        "compare-stages: this is a debug build; timings are only meaningful with "
+          + "'swift run -c release compare-stages bench'")
+    }
     let report: BenchReport
     do {
       report = try Bench.run(sizes: quick ? .quick : .full, contenders: Design.contenders)

@@ -183,20 +183,12 @@ public struct Scenario: Sendable, Identifiable {
   /// Runs the experiment on `design`, with fresh objects, unless the design marks the scenario
   /// as not applicable, with a reason that becomes the evidence.
   ///
-  /// The experiment runs on the calling thread, and calls the design's adapter there alone.
-  /// `unsubscribe-during-notification`, `reentrant-set-ends-on-latest` and
-  /// `reentrant-set-seen-once-in-order` call the observable again from inside one of its
-  /// callbacks: on an observable that holds a lock that is not recursive while calling its
-  /// observers, they deadlock (`NSLock`) or trap (`Mutex`) rather than return.
+  /// The experiment runs on the calling thread, and calls the design's adapter there alone;
+  /// three scenarios call it again from inside one of its callbacks, which an observable that
+  /// holds a lock that is not recursive cannot survive (see ``ScenarioReport``).
   public func run(on design: ObservableDesign) -> Outcome {
     if let reason = design.inapplicableScenarios[id] { return .notApplicable(reason) }
     return experiment(design)
-  }
-
-  /// Looks a scenario up by its name, as `--scenario` takes it: `nil` if there is none of that
-  /// name.
-  public static func named(_ name: String) -> Scenario? {
-    Name(rawValue: name)?.scenario
   }
 }
 

@@ -393,9 +393,7 @@ extension Scenario {
       `.initial` option does, so that a label shows the value at once rather than after the \
       next change. It must receive 42 before any set.
       """,
-    sizing: """
-      One observer: the option exists or it does not.
-      """,
+    sizing: "One observer: the option exists or it does not.",
     chapter: TutorialChapter.options.path
   ) { design in
     if let reason = design.inapplicability(for: .initialValue) { return .notApplicable(reason) }
@@ -417,9 +415,7 @@ extension Scenario {
       as the new one, as KVO's `.old` option does, and the value is set to 1. It must receive \
       0 as the old value.
       """,
-    sizing: """
-      One observer and one set: the option exists or it does not.
-      """,
+    sizing: "One observer and one set: the option exists or it does not.",
     chapter: TutorialChapter.options.path
   ) { design in
     if let reason = design.inapplicability(for: .oldValue) { return .notApplicable(reason) }
@@ -600,9 +596,7 @@ extension Scenario {
       not `Sendable` cannot be shared between tasks or threads in Swift 6 mode; none of the \
       seed designs has a lock, so none can claim it.
       """,
-    sizing: """
-      no size: a question put to the compiler.
-      """,
+    sizing: "no size: a question put to the compiler.",
     chapter: TutorialChapter.concurrency.path
   ) { design in
     design.isSendable
@@ -622,7 +616,11 @@ private func afterReleasing1000Owners(
   on design: ObservableDesign,
   then: (any ScenarioObservable, LifetimeTracker) -> Outcome
 ) -> Outcome {
-  if let reason = uncounted(design) { return .notApplicable(reason) }
+  guard design.has(.storedEntryCount) else {
+    return .notApplicable(
+      design.inapplicable[.storedEntryCount]
+        ?? "the \(noun(design)) does not report how many entries it stores: nothing to count")
+  }
   let tracker = LifetimeTracker()
   let observable = design.makeObservable(0)
   var owners = tracker.makeOwners(1_000)
@@ -679,14 +677,6 @@ private func strongCaptureFreed(
   owner = nil
   afterDropping()
   return weakOwner == nil && tracker.deinitCount == 1
-}
-
-/// Why a scenario that counts stored entries does not apply to `design`, or `nil` when the
-/// design reports its count: it claims ``ObservableDesign/Capability/storedEntryCount``.
-private func uncounted(_ design: ObservableDesign) -> String? {
-  guard !design.has(.storedEntryCount) else { return nil }
-  return design.inapplicable[.storedEntryCount]
-    ?? "the \(noun(design)) does not report how many entries it stores: nothing to count"
 }
 
 /// Says how the experiment was phrased for a design that hands the owner to its handler.

@@ -104,32 +104,23 @@ final class TraceRecorder: @unchecked Sendable {
   }
 }
 
-/// An observable that records, in the current trace, what passes through it.
+/// An observable that records, in the current trace, what passes through it: the first one an
+/// experiment makes. The others run untouched.
 final class TracingObservable: ScenarioObservable {
   let inner: any ScenarioObservable
   let recorder: TraceRecorder
-  let number: Int
 
   init(_ inner: any ScenarioObservable, recorder: TraceRecorder) {
     self.inner = inner
     self.recorder = recorder
-    recorder.observables += 1
-    number = recorder.observables
   }
-
-  /// Only the first observable of an experiment is traced; the others run untouched.
-  var isTraced: Bool { number == 1 }
 
   var value: Int {
     get { inner.value }
     set {
-      guard isTraced else {
-        inner.value = newValue
-        return
-      }
       recorder.record(
         .set(
-          observable: number, value: newValue, by: recorder.caller, depth: recorder.settingDepth))
+          observable: 1, value: newValue, by: recorder.caller, depth: recorder.settingDepth))
       recorder.settingDepth += 1
       inner.value = newValue
       recorder.settingDepth -= 1
@@ -138,12 +129,11 @@ final class TracingObservable: ScenarioObservable {
 
   var storedEntryCount: Int {
     let count = inner.storedEntryCount
-    if isTraced { recorder.record(.stored(observable: number, count: count)) }
+    recorder.record(.stored(observable: 1, count: count))
     return count
   }
 
   func subscribe(_ subscription: ScenarioSubscription) {
-    guard isTraced else { return inner.subscribe(subscription) }
     // A scenario's owner says when it is released, to the trace of the observable it took
     // part in.
     (subscription.owner as? ScenarioOwner)?.tracked?.onRelease = { [recorder] in
@@ -154,11 +144,11 @@ final class TracingObservable: ScenarioObservable {
     let asking = [
       subscription.wantsInitial ? "initial" : nil, subscription.wantsOld ? "old" : nil,
     ].compactMap { $0 }.joined(separator: ", ")
-    recorder.record(.subscribe(observable: number, owner: owner, asking: asking), owner: owner)
+    recorder.record(.subscribe(observable: 1, owner: owner, asking: asking), owner: owner)
     let handler = subscription.handler
-    traced.handler = { [recorder, number] delivery in
+    traced.handler = { [recorder] delivery in
       recorder.record(
-        .call(observable: number, owner: owner, delivery: delivery, depth: recorder.settingDepth),
+        .call(observable: 1, owner: owner, delivery: delivery, depth: recorder.settingDepth),
         owner: owner)
       recorder.calling.append(owner)
       handler(delivery)
@@ -168,25 +158,26 @@ final class TracingObservable: ScenarioObservable {
   }
 
   func unsubscribe(_ subscription: ScenarioSubscription) {
-    if isTraced {
-      let owner = subscription.ownerName
-      recorder.record(
-        .unsubscribe(
-          observable: number, owner: owner, by: recorder.caller, depth: recorder.settingDepth),
-        owner: owner)
-    }
+    let owner = subscription.ownerName
+    recorder.record(
+      .unsubscribe(
+        observable: 1, owner: owner, by: recorder.caller, depth: recorder.settingDepth),
+      owner: owner)
     inner.unsubscribe(subscription)
   }
 }
 
 extension Scenario {
-  /// Runs the scenario on `design`, each observable it makes wrapped so that what passes through
-  /// it is recorded.
+  /// Runs the scenario on `design`, the first observable it makes wrapped so that what passes
+  /// through it is recorded.
   package func trace(on design: ObservableDesign) -> (trace: Trace, outcome: Outcome) {
     let recorder = TraceRecorder()
     var traced = design
-    traced.makeObservable = { [make = design.makeObservable] in
-      TracingObservable(make($0), recorder: recorder)
+    traced.makeObservable = { [make = design.makeObservable] value in
+      recorder.observables += 1
+      let observable = make(value)
+      return recorder.observables == 1
+        ? TracingObservable(observable, recorder: recorder) : observable
     }
     let outcome = run(on: traced)
     return (
