@@ -83,7 +83,10 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
     // One suite for both stage 5 modules: Tests/Stage5TunedTests links to the same files,
     // compiled with TUNED defined, so that they import the tuned module instead.
     (tuned + "Tests", [tuned, "TestSupport"], [.define("TUNED")]),
-    ("ConformanceTests", ["DesignCatalog", "ObserverScenarios", "Support"], []),
+    (
+      "ConformanceTests",
+      ["DesignCatalog", "ObserverScenarios", "Stage5Concurrency", "StageBench", "Support"], []
+    ),
     (
       "KeepingScoreTests",
       ["KeepingScoreKit", "CommandSupport", "Support", "TutorialKit", "TestSupport"]

@@ -1,5 +1,7 @@
 import DesignCatalog
 import ObserverScenarios
+import Stage5Concurrency
+import StageBench
 import Testing
 
 @Suite("Who holds whom: each stage's reference graph")
@@ -46,13 +48,30 @@ extension ReferenceGraph {
   /// of a real observable of the design with one owner subscribed. Captures
   /// (``Edge/isCapture``) are the caller's, not stored properties, and are not walked.
   static func missingPaths(of design: Design) -> [String] {
-    guard let graph = design.graph, let sample = design.sampleWithOneOwner else { return [] }
-    let screen = GraphScreen()
-    let observable = sample(screen)
-    defer { withExtendedLifetime(screen) {} }
+    guard let graph = design.graph else { return [] }
+    let observable = sampleWithOneOwner(of: design)
     return graph.edges.filter { !$0.isCapture }.map(\.path).filter { path in
       !reaches(observable, path: path)
     }
+  }
+
+  /// A real observable of `stage` with an owner subscribed, kept beside it while the graph is
+  /// walked. Stages 1 to 4 are their bench contenders' observables, subscribed as the bench
+  /// subscribes. Stage 5 is subscribed for a screen; `Mirror` cannot see inside the `Mutex`
+  /// that holds its state, so the sample shows the state copied out of it, under the same name,
+  /// with the same subscription objects.
+  static func sampleWithOneOwner(of stage: Design) -> Any {
+    guard stage == .concurrency else {
+      let owner = BenchOwner()
+      let observable = stage.contenders[0].make()
+      observable.subscribe(owner, index: 0, sum: Sum(0))
+      return (observable: observable, owner: owner)
+    }
+    final class Screen: Sendable {}
+    let screen = Screen()
+    let observable = Stage5Concurrency.Observable(0)
+    observable.observeOnAnyThread(screen) { _, _ in }
+    return (state: observable._state, observable: observable, screen: screen)
   }
 
   /// Whether `path` names stored properties from `root` down: `entries[].observer` is the

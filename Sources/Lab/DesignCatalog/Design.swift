@@ -17,10 +17,6 @@ package struct Design: Sendable, Identifiable {
   package var contenders: [Contender]
   /// Who holds whom once a screen has subscribed, for a stage.
   package var graph: ReferenceGraph?
-  /// Makes a real observable of the design with an owner subscribed (`owner`, or the bench's
-  /// own, kept beside it), so that a test can walk it with `Mirror` and find every stored
-  /// property ``graph`` names.
-  package var sampleWithOneOwner: (@Sendable (GraphScreen) -> Any)?
 
   /// The name `--stage` takes.
   package var id: String { descriptor.id }
@@ -88,14 +84,7 @@ extension Design {
       contenders: [
         Contender(descriptor, allocationsPerSet: allocationsPerSet) { Adapter.Observable(0) }
       ],
-      graph: graph,
-      sampleWithOneOwner: { _ in
-        // Subscribed as the bench subscribes, its owner kept beside it while the graph is walked.
-        let owner = BenchOwner()
-        let observable = Adapter.Observable(0)
-        observable.subscribe(owner, index: 0, sum: Sum(0))
-        return (observable: observable, owner: owner)
-      })
+      graph: graph)
   }
 
   /// A platform's reference, measured by the bench through the observable `bench` makes.

@@ -60,10 +60,3 @@ extension ReferenceGraph: Equatable {
     lhs.mermaid == rhs.mermaid && lhs.caption == rhs.caption
   }
 }
-
-/// The screen a graph's sample observable is subscribed for: an owner of a concrete class, as a
-/// screen of an app is.
-package final class GraphScreen: Sendable {
-  /// Makes a screen.
-  package init() {}
-}

@@ -40,21 +40,7 @@ extension Design {
       ],
       caption:
         "No strong edge reaches the screen: the handler is handed the screen as a parameter, "
-        + "so it need not capture it, and the subscription ends when the screen goes."),
-    sampleWithOneOwner: { owner in
-      let observable = Stage5Concurrency.Observable(0)
-      observable.observeOnAnyThread(owner) { _, _ in }
-      // `Mirror` cannot see inside the `Mutex` that holds the state, so the sample shows the
-      // state copied out of it, under the same name, with the same subscription objects.
-      return MirroredState(state: observable._state, observable: observable)
-    })
-}
-
-/// Stage 5's state as `Mirror` can walk it: copied out of its lock.
-private struct MirroredState {
-  let state: Any
-  /// Kept alive while the graph is walked.
-  let observable: Stage5Concurrency.Observable<Int>
+        + "so it need not capture it, and the subscription ends when the screen goes."))
 }
 
 extension ObservableDesign {
