@@ -25,7 +25,7 @@ struct ScoreStoreTests {
     withExtendedLifetime(savers) {}
     #expect(warnings.isEmpty)
     #expect(
-      folder.store.load() == .scores(Scores([1: score(1), 3: score(3), 5: score(4)]), damaged: nil))
+      folder.store.load() == .scores(Scores([1: score(1), 3: score(3), 5: score(4)])))
   }
 
   @Test("a game's save changes only the groups it played")
@@ -37,10 +37,10 @@ struct ScoreStoreTests {
     try folder.store.save(Scores([2: score(4)]))
     stale.value[group: 6] = score(2)
     withExtendedLifetime(saver) {}
-    #expect(folder.store.load() == .scores(Scores([2: score(4), 6: score(2)]), damaged: nil))
+    #expect(folder.store.load() == .scores(Scores([2: score(4), 6: score(2)])))
   }
 
-  @Test("a file with damaged entries is set aside, as it was, before a save replaces it")
+  @Test("a file with a damaged entry is set aside, as it was, before a save replaces it")
   func damagedEntriesSetAside() throws {
     let folder = TemporaryFolder()
     try folder.create()
@@ -50,10 +50,9 @@ struct ScoreStoreTests {
     let aside = URL(fileURLWithPath: folder.store.url.path + setAsideSuffix)
     #expect(
       notice
-        == "the saved scores at \(folder.store.url.path) had damaged entries; the file as it was "
-        + "is kept as \(aside.path)")
+        == "the saved scores at \(folder.store.url.path) are damaged; it is kept as \(aside.path)")
     #expect(try Data(contentsOf: aside) == contents)
-    #expect(folder.store.load() == .scores(Scores([1: score(2), 3: score(3)]), damaged: nil))
+    #expect(folder.store.load() == .scores(Scores([3: score(3)])))
   }
 
   @Test("a file damaged during a game is set aside before the save, and the saver says so")
@@ -72,7 +71,7 @@ struct ScoreStoreTests {
         "the saved scores at \(folder.store.url.path) are damaged; it is kept as \(aside.path)"
       ])
     #expect(try Data(contentsOf: aside) == Data("half a fi".utf8))
-    #expect(folder.store.load() == .scores(Scores([4: score(4)]), damaged: nil))
+    #expect(folder.store.load() == .scores(Scores([4: score(4)])))
   }
 
   @Test("a name already taken is never overwritten: the next file set aside gets a number")
@@ -110,11 +109,11 @@ struct ScoreStoreTests {
       try FileManager.default.destinationOfSymbolicLink(atPath: folder.store.url.path)
         == (relative ? "dotfiles/scores.json" : target.path))
     #expect(
-      ScoreStore(url: target).load() == .scores(Scores([2: score(2)]), damaged: nil),
+      ScoreStore(url: target).load() == .scores(Scores([2: score(2)])),
       "a link to no file: the save creates its target")
     try folder.store.save(Scores([3: score(3)]))
     #expect(
-      ScoreStore(url: target).load() == .scores(Scores([2: score(2), 3: score(3)]), damaged: nil))
+      ScoreStore(url: target).load() == .scores(Scores([2: score(2), 3: score(3)])))
   }
 
   @Test("--reset's deletion: a score file is deleted, through a link its target, not the link")

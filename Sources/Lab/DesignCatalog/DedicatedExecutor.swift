@@ -29,8 +29,9 @@ package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
   /// Runs `body` on the executor's thread and returns what it returns, once every job enqueued
   /// before it has run too.
   package func runAndWait<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
-    // Written on the executor's thread before it goes idle, read after `waitUntilIdle()`.
-    let result = HandOff<Result>()
+    // Written on the executor's thread before it goes idle, read after `waitUntilIdle()`: the
+    // wait is the lock.
+    let result = SingleThreadedBox<Result?>(nil)
     Task(executorPreference: self) { result.value = body() }
     waitUntilIdle()
     return result.value!

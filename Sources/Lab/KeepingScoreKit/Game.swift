@@ -40,24 +40,20 @@ package final class ScoreSaver {
   private let store: ScoreStore
   private let warn: (String) -> Void
   private var hasWarned: Bool
-  /// Whether the loading named the file's damaged entries, and that it is set aside on a save.
-  private let damageReported: Bool
   /// The scores as the file had them, as far as this saver knows.
   private var saved: Scores
 
   /// Creates a saver and starts observing `latestScores`. `warn` is called with a message when
   /// the file was moved aside before it was replaced, and once if saving fails, with why; the
   /// game goes on. What the loading already said is not said again: `failureReported` when it
-  /// said that no score is saved, `damageReported` when it named damaged entries.
+  /// said that no score is saved.
   package init(
     store: ScoreStore, observing latestScores: Observable<Scores>,
-    failureReported: Bool = false, damageReported: Bool = false,
-    warn: @escaping (String) -> Void
+    failureReported: Bool = false, warn: @escaping (String) -> Void
   ) {
     self.store = store
     self.warn = warn
     self.hasWarned = failureReported
-    self.damageReported = damageReported
     self.saved = latestScores.value
     latestScores.addObserver(self) { [weak self] scores, _ in
       self?.save(scores)
@@ -67,9 +63,7 @@ package final class ScoreSaver {
   private func save(_ scores: Scores) {
     let changes = scores.byGroup.filter { saved[group: $0.key] != $0.value }
     do {
-      if let notice = try store.save(Scores(changes), damageReported: damageReported) {
-        warn(notice)
-      }
+      if let notice = try store.save(Scores(changes)) { warn(notice) }
       saved = scores
     } catch {
       if !hasWarned {
@@ -111,14 +105,13 @@ package struct Game {
   ///   answer.
   @discardableResult
   package func play(_ group: QuestionGroup? = nil) -> Score? {
-    let (saved, reported) = loadSavedScores()
+    let (saved, failureReported) = loadSavedScores()
     let latestScores = Observable(saved)
     let screen = QuestionGroupsScreen(groups: QuestionGroup.all, observing: latestScores)
     screen.lines.forEach(print)
     guard let group = group ?? chooseGroup() else { return nil }
     let saver = ScoreSaver(
-      store: store, observing: latestScores, failureReported: reported.failure,
-      damageReported: reported.damage, warn: warn)
+      store: store, observing: latestScores, failureReported: failureReported, warn: warn)
     print("")
     print("\(group.number). \(group.title)")
     var correct = 0
@@ -174,25 +167,20 @@ package struct Game {
     }
   }
 
-  /// The saved scores, and what the warning about them already said: that no score can be
-  /// saved (`failure`), or that the file has damaged entries and is set aside on a save
-  /// (`damage`), so that each problem is one line.
-  private func loadSavedScores() -> (Scores, reported: (failure: Bool, damage: Bool)) {
+  /// The saved scores, and whether the warning about them already said that no score can be
+  /// saved, so that the problem is one line.
+  private func loadSavedScores() -> (Scores, failureReported: Bool) {
     switch store.load() {
     case .nothing:
-      return (Scores(), (false, false))
-    case .scores(let scores, let damaged):
-      guard let damaged else { return (scores, (false, false)) }
-      warn(
-        "\(damaged); the other groups' scores are kept, and a save keeps the file as it is "
-          + "beside it, as \(store.url.lastPathComponent).unreadable-<time>")
-      return (scores, (false, true))
+      return (Scores(), false)
+    case .scores(let scores):
+      return (scores, false)
     case .setAside(let problem, let aside):
       warn("\(problem); it is kept as \(aside.path), and the game starts fresh")
-      return (Scores(), (false, false))
+      return (Scores(), false)
     case .unusable(let problem):
       warn("\(problem); starting fresh")
-      return (Scores(), (true, false))
+      return (Scores(), true)
     }
   }
 

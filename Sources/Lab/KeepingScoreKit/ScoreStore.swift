@@ -14,7 +14,9 @@ import Support
 ///
 /// The file is JSON: `{"scores": {"3": {"correct": 4, "total": 5}}}`, one entry per group
 /// played. Each save changes only the groups its game played, in the file as it is then, so a
-/// game that ended since this one loaded keeps its score. The file is read, replaced and moved
+/// game that ended since this one loaded keeps its score. A file with an entry this app would
+/// not write (a key that is not a group number as it writes them, a score that cannot be) is
+/// damaged, as a whole. The file is read, replaced and moved
 /// aside as ``SharedFile`` does it: in one step, never overwritten when it cannot be used, and
 /// through a symbolic link.
 package struct ScoreStore: Sendable {
@@ -22,9 +24,8 @@ package struct ScoreStore: Sendable {
   package enum Loaded: Equatable, Sendable {
     /// No score was saved yet.
     case nothing
-    /// The scores saved by earlier runs. `damaged` names the file and the groups whose entries
-    /// could not be used, and were left out; it is `nil` when every entry was fine.
-    case scores(Scores, damaged: String?)
+    /// The scores saved by earlier runs.
+    case scores(Scores)
     /// The file could not be used at all, and was moved to `setAside`, where it is kept as it
     /// was; the message says why, and names the file.
     case setAside(String, to: URL)
@@ -67,9 +68,8 @@ package struct ScoreStore: Sendable {
 
   /// Reads the saved scores.
   ///
-  /// Never throws. A file that cannot be read or decoded at all is moved aside before anything
-  /// is written, and reported as ``Loaded/setAside(_:to:)``; damaged entries in a readable file
-  /// are left out and named, so the app can go on with the rest.
+  /// Never throws. A file that cannot be read or decoded is moved aside before anything is
+  /// written, and reported as ``Loaded/setAside(_:to:)``.
   package func load() -> Loaded {
     let contents = read()
     guard case .unreadable(let problem) = contents else { return loaded(contents) }
@@ -95,13 +95,8 @@ package struct ScoreStore: Sendable {
         "\(url.path) is not a file: it is left as it is, and no score is saved there")
     case .unreadable(let problem):
       return .unusable(problem)
-    case .value((let scores, let damaged)):
-      let message =
-        damaged.isEmpty
-        ? nil
-        : "the saved scores at \(url.path) have damaged entries for "
-          + "\(damaged.sorted().map { "'\($0)'" }.joined(separator: ", "))"
-      return .scores(scores, damaged: message)
+    case .value(let scores):
+      return .scores(scores)
     }
   }
 
@@ -110,16 +105,14 @@ package struct ScoreStore: Sendable {
   /// Saves the scores of the groups in `changes`, keeping every other group's saved score.
   ///
   /// It reads the file as it is now, which other games may have changed since this one loaded
-  /// it, and replaces the entries of the groups in `changes`. A file that cannot be used, or
-  /// has damaged entries, is first moved aside, and the returned message says where (else it
-  /// returns `nil`). When `damageReported`, the damaged entries were already named when the
-  /// file was loaded, with what happens to the file: setting it aside returns no second message.
+  /// it, and replaces the entries of the groups in `changes`. A file that cannot be used is
+  /// first moved aside, and the returned message says where (else it returns `nil`).
   ///
   /// - Throws: ``Refusal`` if something other than a file, such as a folder, has the file's
   ///   name, or the folder cannot be made; the file system's error if the file cannot be
   ///   written.
   @discardableResult
-  package func save(_ changes: Scores, damageReported: Bool = false) throws -> String? {
+  package func save(_ changes: Scores) throws -> String? {
     try file.makeFolder()
     var scores = Scores()
     var notice: String?
@@ -130,16 +123,8 @@ package struct ScoreStore: Sendable {
       throw Refusal("\(url.path) is not a file, and no score is saved there")
     case .unreadable(let problem):
       notice = "\(problem); it is kept as \(try file.setAside().path)"
-    case .value((let saved, let damaged)):
+    case .value(let saved):
       scores = saved
-      if !damaged.isEmpty {
-        let aside = try file.setAside()
-        notice =
-          damageReported
-          ? nil
-          : "the saved scores at \(url.path) had damaged entries; the file as it was is kept "
-            + "as \(aside.path)"
-      }
     }
     scores.byGroup.merge(changes.byGroup) { $1 }
     let saved = File(
@@ -186,42 +171,25 @@ package struct ScoreStore: Sendable {
 
   // MARK: - The file
 
-  /// The file's shape: written with scores, read with each group's ``Entry`` decoded on its
-  /// own, so that one damaged entry loses nothing else.
-  private struct File<Entry: Codable>: Codable {
-    var scores: [String: Entry]
+  /// The file's shape.
+  private struct File: Codable {
+    var scores: [String: Score]
   }
 
-  /// One group's entry, as read: its score, or `nil` for something that is not one.
-  private struct Entry: Codable {
-    var score: Score?
-
-    init(from decoder: any Decoder) throws {
-      score = (try? Score(from: decoder)).flatMap { $0.isPlausible ? $0 : nil }
-    }
-  }
-
-  /// What is at the file's place: scores, and the keys of the entries that could not be
-  /// used.
-  private typealias Contents = SharedFile.Contents<(Scores, damaged: [String])>
+  /// What is at the file's place.
+  private typealias Contents = SharedFile.Contents<Scores>
 
   private func read() -> Contents {
     file.read { data in
-      guard let saved = try? JSONDecoder().decode(File<Entry>.self, from: data) else {
-        return nil
-      }
+      guard let saved = try? JSONDecoder().decode(File.self, from: data) else { return nil }
       var scores = Scores()
-      var damaged: [String] = []
-      for (key, entry) in saved.scores {
-        // A key other than a number as this app writes it ("01", "-0", "+1") is damaged too:
+      for (key, score) in saved.scores {
+        // A key other than a number as this app writes it ("01", "-0", "+1") is damage too:
         // read as a number, it could silently replace another group's entry.
-        if let number = TutorialChapter.Number(key), let score = entry.score {
-          scores[group: number] = score
-        } else {
-          damaged.append(key)
-        }
+        guard let number = TutorialChapter.Number(key), score.isPlausible else { return nil }
+        scores[group: number] = score
       }
-      return (scores, damaged)
+      return scores
     }
   }
 }
