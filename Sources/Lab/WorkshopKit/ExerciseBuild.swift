@@ -567,19 +567,13 @@ package struct ExerciseBuilder: Sendable {
       IsolatedGrading.noteRunning(nil)
     }
     let deadline = Date().addingTimeInterval(limit)
+    // All it prints is kept (`swift package describe`'s JSON), and the end of its errors.
     var printed = Data()
-    var errors = TailBuffer(capacity: 256 * 1024)
-    while process.checkEnding() == nil {
-      let chunks = process.read(waiting: 100)
-      printed.append(chunks[0])
-      errors.append(chunks[1])
-      if Date() > deadline { return .timedOut }
-    }
-    let rest = process.read(waiting: 0)
-    printed.append(rest[0])
-    errors.append(rest[1])
-    guard let ending = process.ending else { return .timedOut }
-    return .ended(ending, output: String(decoding: printed, as: UTF8.self), errors: errors.text)
+    guard
+      let kept = process.outputs(each: { printed.append($0[0]) }, stopIf: { Date() > deadline }),
+      let ending = process.ending
+    else { return .timedOut }
+    return .ended(ending, output: String(decoding: printed, as: UTF8.self), errors: kept[1].text)
   }
 
   /// The compiler's error lines in `output`, each once, at most ten: those that start with

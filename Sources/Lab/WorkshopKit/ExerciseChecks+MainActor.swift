@@ -116,30 +116,49 @@ extension ExerciseCode {
   package static func mainActorScores<Screen: ScoresScreenModel, Saver: ScoreSaverModel>(
     _ screen: Screen.Type, _ saver: Saver.Type
   ) -> ExerciseCode where Saver.Scores == Screen.Scores {
-    ExerciseCode { MainActorScoresChecks<Screen, Saver>.run($0) }
+    app(checkedBy: .generatedScreens) { seed, inGradingChild in
+      // In a grading child, which runs one check at a time, a change reaches the main actor
+      // within microseconds, and a wrong answer's that never comes costs the wait for each
+      // program the shrink tries. In a test runner, a change set on another thread reaches the
+      // main actor through a task, which waits for a thread of the cooperative pool (two
+      // threads, on two cores) while other tests block them: far longer.
+      let patience = inGradingChild ? (quick: 0.2, sure: 1.0) : (quick: 30.0, sure: 30.0)
+      return ScreenPrograms<Screen, Saver>.check(seed: seed, patience: patience)
+    }
+  }
+
+  /// The code of an app (exercises 10 and 11), graded by one check, its generated programs:
+  /// `programs` runs those drawn from a seed on a thread of their own while the main actor
+  /// runs, and is told whether it runs in a grading child.
+  ///
+  /// In a grading child, on the main thread, the programs get a thread of their own while this
+  /// one runs the main actor's jobs; in a test runner, they run on the calling thread, while
+  /// whoever drains the main queue runs them.
+  static func app(
+    checkedBy generated: Check,
+    _ programs: @escaping @Sendable (_ seed: UInt64, _ inGradingChild: Bool) -> Outcome
+  ) -> ExerciseCode {
+    ExerciseCode { check in
+      guard check == generated else { return notRunHere(check) }
+      // Read here: a task-local value does not reach the thread the programs run on.
+      let seed = GeneratedPrograms.seed ?? GeneratedPrograms.defaultSeed
+      guard Thread.isMainThread else { return programs(seed, false) }
+      let result = Recording<Outcome>()
+      Thread { result.append(programs(seed, true)) }.start()
+      while result.all.isEmpty {
+        _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01))
+      }
+      return result.all[0]
+    }
   }
 }
 
-// MARK: - The checks
+// MARK: - What the checks share
 
 /// A value handed between the main actor and the check's threads. The check is what finds out
 /// whether the objects inside may be used where it hands them.
 struct Handed<Value>: @unchecked Sendable {
   let value: Value
-}
-
-/// Runs `body` on a thread of its own while the main thread runs the main actor's jobs,
-/// when called on the main thread (a grading child); else here, while whoever drains the main
-/// queue runs them (the test runner).
-func servingTheMainActor(_ body: @escaping @Sendable () -> Outcome) -> Outcome {
-  guard Thread.isMainThread else { return body() }
-  let result = Recording<Outcome>()
-  let thread = Thread { result.append(body()) }
-  thread.start()
-  while result.all.isEmpty {
-    _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01))
-  }
-  return result.all[0]
 }
 
 /// Runs `body` on the main actor and waits for it.
@@ -148,23 +167,44 @@ func onMain<T>(_ body: @MainActor () -> T) -> T {
   return result.value
 }
 
-/// Runs exercise 10's generated programs on other threads while the main actor runs.
-private enum MainActorScoresChecks<Screen: ScoresScreenModel, Saver: ScoreSaverModel>
-where Saver.Scores == Screen.Scores {
-  static func run(_ check: Check) -> Outcome {
-    // In a grading child (on the main thread), which runs one check at a time, a change
-    // reaches the main actor within microseconds, and a wrong answer's that never comes costs
-    // the wait for each program the shrink tries. In a test runner, a change set on another
-    // thread reaches the main actor through a task, which waits for a thread of the
-    // cooperative pool (two threads, on two cores) while other tests block them: far longer.
-    let patience = Thread.isMainThread ? (quick: 0.2, sure: 1.0) : (quick: 30.0, sure: 30.0)
-    // Read here: a task-local value does not reach the thread the checks run on.
-    let seed = GeneratedPrograms.seed ?? GeneratedPrograms.defaultSeed
-    return servingTheMainActor {
-      switch check {
-      case .generatedScreens: ScreenPrograms<Screen, Saver>.check(seed: seed, patience: patience)
-      default: notRunHere(check)
-      }
+/// An object held weakly, to see whether it is freed.
+final class Weak<Object: AnyObject> {
+  weak var object: Object?
+  init(_ object: Object) { self.object = object }
+}
+
+/// A program's screen or label, as the model knows it: its slot, its display, and whether it
+/// is open, closed or let go.
+struct Opened<Display: Sendable>: Sendable {
+  enum State { case open, closed, gone }
+  var slot: Int
+  var display: Display
+  var state: State
+}
+
+/// The programs one step smaller than `program`: each step left out, then each made simpler,
+/// one at a time, in the ways `simpler` gives.
+func smallerPrograms<Step>(_ program: [Step], simpler: (Step) -> [Step]) -> [[Step]] {
+  let simplified = program.indices.flatMap { index in
+    simpler(program[index]).map { step in
+      var candidate = program
+      candidate[index] = step
+      return candidate
+    }
+  }
+  return program.withEachLeftOut + simplified
+}
+
+extension Array {
+  /// The array without one of its elements, for each element in turn.
+  var withEachLeftOut: [[Element]] {
+    indices.map { index in
+      var shorter = self
+      shorter.remove(at: index)
+      return shorter
     }
   }
 }
+
+/// The name a story gives a slot's screen or label: A, B, C.
+func slotName(_ slot: Int) -> String { String(UnicodeScalar(UInt8(65 + slot))) }
