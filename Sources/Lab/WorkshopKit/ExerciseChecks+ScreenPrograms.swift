@@ -315,12 +315,9 @@ where Saver.Scores == Screen.Scores {
       score = sets.last ?? score
       all += sets
       // Every change on its way lands before W has shown it, and one more turn of the main
-      // actor; or in `patience`.
-      if !sets.isEmpty {
-        // W first: `screens` begins with it.
-        for (screen, before) in zip(screens, before) where screen.state == .open {
-          _ = screen.display.wait(seconds: left(), forCount: before + sets.count)
-        }
+      // actor; or in `patience`. (W first: `screens` begins with it.)
+      for (screen, before) in zip(screens, before) where screen.state == .open {
+        _ = screen.display.wait(seconds: left(), forCount: before + sets.count)
       }
       onMain {}
       for (screen, before) in zip(screens, before) {

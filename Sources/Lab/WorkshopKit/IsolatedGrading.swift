@@ -211,11 +211,22 @@ package enum IsolatedGrading {
       case .outOfTime(let limit):
         "grading stops after \(IsolatedGrading.seconds(limit)) per exercise, and it was still "
           + "running then: an endless loop?"
-      case .crashed(let signal, let message?):
-        "the program crashed (signal \(signal)): \(message)"
-      case .crashed(let signal, nil):
-        "the program crashed (signal \(signal)): \(IsolatedGrading.meaning(of: signal))"
+      case .crashed(let signal, let message):
+        "the program crashed (signal \(signal)): \(message ?? meaning(of: signal))"
       case .exited(let status): "the grading process exited with status \(status)"
+      }
+    }
+
+    /// What a signal that ended a grading child says of the code, when the runtime said nothing.
+    private func meaning(of signal: Int32) -> String {
+      switch signal {
+      case SIGILL, SIGTRAP:
+        "a trap, such as a force unwrap of nil or a Mutex locked twice on one thread"
+      case SIGSEGV, SIGBUS:
+        "it used memory it does not own, as two threads changing one array at once can"
+      case SIGABRT: "it aborted, as the allocator does on a corrupted heap"
+      case SIGKILL: "it was killed from outside"
+      default: "a signal the program did not handle"
       }
     }
 
@@ -307,19 +318,6 @@ package enum IsolatedGrading {
         parsed.ending = .hung(seconds: limits.perCriterion)
         return parsed
       }
-    }
-  }
-
-  /// What a signal that ended a grading child says of the code, when the runtime said nothing.
-  static func meaning(of signal: Int32) -> String {
-    switch signal {
-    case SIGILL, SIGTRAP:
-      "a trap, such as a force unwrap of nil or a Mutex locked twice on one thread"
-    case SIGSEGV, SIGBUS:
-      "it used memory it does not own, as two threads changing one array at once can"
-    case SIGABRT: "it aborted, as the allocator does on a corrupted heap"
-    case SIGKILL: "it was killed from outside"
-    default: "a signal the program did not handle"
     }
   }
 
