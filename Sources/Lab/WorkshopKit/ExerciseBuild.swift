@@ -157,16 +157,23 @@ package struct ExerciseBuilder: Sendable {
   package func build(_ exercise: Exercise, from folder: URL? = nil, into output: URL? = nil)
     -> Product
   {
+    do throws(BuildFailure) {
+      return .child(try compile(exercise, from: folder, into: output))
+    } catch {
+      return .errors(error.description)
+    }
+  }
+
+  /// Compiles `exercise` as ``build(_:from:into:)`` does, and returns its grading child's path.
+  private func compile(_ exercise: Exercise, from folder: URL?, into output: URL?)
+    throws(BuildFailure) -> String
+  {
     let sources = folder ?? root.appendingPathComponent(exercise.folder)
     let files =
       ((try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? [])
       .filter { $0.hasSuffix(".swift") }.sorted().map { sources.appendingPathComponent($0) }
-    guard !files.isEmpty else { return .errors("no Swift file in \(relative(sources.path))") }
-    let built: BuiltKit
-    switch buildKit() {
-    case .success(let kit): built = kit
-    case .failure(let failure): return .errors(failure.description)
-    }
+    guard !files.isEmpty else { throw BuildFailure("no Swift file in \(relative(sources.path))") }
+    let built = try buildKit()
     let output =
       output
       ?? self.folder.appendingPathComponent("exercises").appendingPathComponent(exercise.slug)
@@ -174,21 +181,22 @@ package struct ExerciseBuilder: Sendable {
     let entry = output.appendingPathComponent("WorkshopGradingChild.swift")
     // What the child is made of: the sources' text and the kit's modules, each named by what
     // made it.
-    var stamp = Self.entryPoint(of: exercise) + built.packageName + "\n"
+    let entryPoint = Self.entryPoint(of: exercise)
+    var stamp = entryPoint + built.packageName + "\n"
     stamp += built.folders.map(\.lastPathComponent).joined(separator: "\n")
     for file in files { stamp += (try? String(contentsOf: file, encoding: .utf8)) ?? "?" }
     let stampFile = output.appendingPathComponent("inputs")
     if (try? String(contentsOf: stampFile, encoding: .utf8)) == stamp,
       FileManager.default.isExecutableFile(atPath: child.path)
     {
-      return .child(child.path)
+      return child.path
     }
     do {
       try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-      try Self.entryPoint(of: exercise).write(to: entry, atomically: true, encoding: .utf8)
+      try entryPoint.write(to: entry, atomically: true, encoding: .utf8)
       try? FileManager.default.removeItem(at: stampFile)
     } catch {
-      return .errors("could not write to \(output.path): \(error)")
+      throw BuildFailure("could not write to \(output.path): \(error)")
     }
     // Each module's folder for its interface (-I) and its library (-L); the libraries from
     // the one that uses the others to the last, the order a linker reads archives in.
@@ -201,20 +209,16 @@ package struct ExerciseBuilder: Sendable {
         "-module-name", Self.moduleName(of: exercise), "-package-name", built.packageName,
         "-swift-version", "6", "-o", child.path, entry.path,
       ] + files.map(\.path) + kitFlags
-    switch Self.run(arguments, limit: Self.compileLimit) {
-    case .failed(let reason):
-      return .errors("could not run swiftc: \(reason)")
-    case .timedOut:
-      return .errors(
+    guard let result = try Self.run(arguments, tool: "swiftc", limit: Self.compileLimit) else {
+      throw BuildFailure(
         "swiftc did not finish within \(IsolatedGrading.seconds(Self.compileLimit)): an "
           + "expression too complex to type-check in reasonable time?")
-    case .ended(let ending, let printed, let errors):
-      guard ending == .exited(0) else {
-        return .errors(Self.errors(in: relative(printed + errors)))
-      }
+    }
+    guard result.ending == .exited(0) else {
+      throw BuildFailure(Self.errors(in: relative(result.output + result.errors)))
     }
     try? stamp.write(to: stampFile, atomically: true, encoding: .utf8)
-    return .child(child.path)
+    return child.path
   }
 
   // MARK: - The kit
@@ -240,9 +244,9 @@ package struct ExerciseBuilder: Sendable {
   ///   - json: The command's output.
   ///   - root: The package's root, which the targets' paths are relative to.
   /// - Returns: The package's name and the kit's modules, in the order they compile in.
-  /// - Throws: ``KitFailure`` when the output cannot be read, a target is missing, or one is not
+  /// - Throws: ``BuildFailure`` when the output cannot be read, a target is missing, or one is not
   ///   a Swift target.
-  package static func kit(describedBy json: Data, root: URL) throws(KitFailure) -> (
+  package static func kit(describedBy json: Data, root: URL) throws(BuildFailure) -> (
     packageName: String, modules: [KitModule]
   ) {
     let decoder = JSONDecoder()
@@ -251,18 +255,18 @@ package struct ExerciseBuilder: Sendable {
     do {
       package = try decoder.decode(DescribedPackage.self, from: json)
     } catch {
-      throw KitFailure("could not read what swift package describe printed: \(error)")
+      throw BuildFailure("could not read what swift package describe printed: \(error)")
     }
     let targets = Dictionary(package.targets.map { ($0.name, $0) }) { first, _ in first }
     var modules: [KitModule] = []
     var visited: Set<String> = []
-    func visit(_ name: String) throws(KitFailure) {
+    func visit(_ name: String) throws(BuildFailure) {
       guard visited.insert(name).inserted else { return }
       guard let target = targets[name] else {
-        throw KitFailure("the package has no target named \(name), which the workshop needs")
+        throw BuildFailure("the package has no target named \(name), which the workshop needs")
       }
       guard target.moduleType == "SwiftTarget" else {
-        throw KitFailure(
+        throw BuildFailure(
           "the workshop compiles \(kitTarget) and what it depends on with swiftc, and \(name) "
             + "is not a Swift target (\(target.moduleType))")
       }
@@ -280,8 +284,8 @@ package struct ExerciseBuilder: Sendable {
     return (package.name, modules)
   }
 
-  /// Why the kit could not be built, in one line.
-  package struct KitFailure: Error, CustomStringConvertible {
+  /// Why a build failed: the compiler's errors, or, in one line, why the kit could not be built.
+  package struct BuildFailure: Error, CustomStringConvertible {
     package var description: String
     package init(_ description: String) { self.description = description }
   }
@@ -318,34 +322,29 @@ package struct ExerciseBuilder: Sendable {
 
   /// Builds the modules of the kit whose inputs changed since they were last built: the first
   /// grade builds it all, later ones reuse it.
-  private func buildKit() -> Result<BuiltKit, KitFailure> {
-    Self.known.withLock { known in
-      do throws(KitFailure) {
-        let described: (package: DescribedKit, compiler: String)
-        if let found = known[root.path] {
-          described = found
-        } else {
-          described = (try describe(), try compilerVersion())
-          known[root.path] = described
-        }
-        let (packageName, modules) = described.package
-        let kitFolder = folder.appendingPathComponent("kit")
-        var folders: [String: URL] = [:]
-        for module in modules {
-          // Every module before it is searched: the compiler needs the interfaces of what its
-          // dependencies import too.
-          folders[module.name] = try build(
-            module, packageName: packageName, compiler: described.compiler, in: kitFolder,
-            dependencies: module.dependencies.compactMap { folders[$0] },
-            searching: modules.prefix { $0.name != module.name }.compactMap { folders[$0.name] })
-        }
-        return .success(
-          BuiltKit(
-            packageName: packageName, modules: modules,
-            folders: modules.compactMap { folders[$0.name] }))
-      } catch {
-        return .failure(error)
+  private func buildKit() throws(BuildFailure) -> BuiltKit {
+    try Self.known.withLock { known throws(BuildFailure) in
+      let described: (package: DescribedKit, compiler: String)
+      if let found = known[root.path] {
+        described = found
+      } else {
+        described = (try describe(), try compilerVersion())
+        known[root.path] = described
       }
+      let (packageName, modules) = described.package
+      let kitFolder = folder.appendingPathComponent("kit")
+      var folders: [String: URL] = [:]
+      for module in modules {
+        // Every module before it is searched: the compiler needs the interfaces of what its
+        // dependencies import too.
+        folders[module.name] = try build(
+          module, packageName: packageName, compiler: described.compiler, in: kitFolder,
+          dependencies: module.dependencies.compactMap { folders[$0] },
+          searching: modules.prefix { $0.name != module.name }.compactMap { folders[$0.name] })
+      }
+      return BuiltKit(
+        packageName: packageName, modules: modules,
+        folders: modules.compactMap { folders[$0.name] })
     }
   }
 
@@ -353,7 +352,7 @@ package struct ExerciseBuilder: Sendable {
   /// what it said last time still holds: what it prints is kept in the workshop's folder, with
   /// what it depends on (``descriptionInputs(of:)``), which costs less to check than the 0.2 to
   /// 0.7 s the command takes.
-  private func describe() throws(KitFailure) -> DescribedKit {
+  private func describe() throws(BuildFailure) -> DescribedKit {
     let kept = folder.appendingPathComponent("package.json")
     let keptInputs = folder.appendingPathComponent("package.inputs")
     if let json = FileManager.default.contents(atPath: kept.path),
@@ -368,28 +367,23 @@ package struct ExerciseBuilder: Sendable {
       "/usr/bin/env", "swift", "package", "--package-path", root.path, "--scratch-path",
       folder.appendingPathComponent("swiftpm").path, "describe", "--type", "json",
     ]
-    switch Self.run(arguments, limit: Self.describeLimit) {
-    case .failed(let reason):
-      throw KitFailure("could not run swift package describe: \(reason)")
-    case .timedOut:
-      throw KitFailure(
-        "swift package describe did not finish within "
-          + IsolatedGrading.seconds(Self.describeLimit))
-    case .ended(let ending, let printed, let errors):
-      guard ending == .exited(0) else {
-        let line = errors.split(separator: "\n").first { $0.contains("error") } ?? ""
-        throw KitFailure("swift package describe failed (\(ending)): \(line)")
-      }
-      let kit = try Self.kit(describedBy: Data(printed.utf8), root: root)
-      // Kept for the next run; its inputs written last, so that a run interrupted between the
-      // two leaves inputs that match nothing.
-      try? FileManager.default.removeItem(at: keptInputs)
-      try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      try? Data(printed.utf8).write(to: kept, options: .atomic)
-      try? descriptionInputs(of: kit.modules).write(
-        to: keptInputs, atomically: true, encoding: .utf8)
-      return kit
+    let tool = "swift package describe"
+    guard let result = try Self.run(arguments, tool: tool, limit: Self.describeLimit) else {
+      throw BuildFailure(
+        "\(tool) did not finish within \(IsolatedGrading.seconds(Self.describeLimit))")
     }
+    guard result.ending == .exited(0) else {
+      let line = result.errors.split(separator: "\n").first { $0.contains("error") } ?? ""
+      throw BuildFailure("\(tool) failed (\(result.ending)): \(line)")
+    }
+    let kit = try Self.kit(describedBy: Data(result.output.utf8), root: root)
+    // Kept for the next run; its inputs written last, so that a run interrupted between the
+    // two leaves inputs that match nothing.
+    try? FileManager.default.removeItem(at: keptInputs)
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try? Data(result.output.utf8).write(to: kept, options: .atomic)
+    try? descriptionInputs(of: kit.modules).write(to: keptInputs, atomically: true, encoding: .utf8)
+    return kit
   }
 
   /// What SwiftPM's description of the kit depends on: the manifests' text (`Package.swift`
@@ -413,14 +407,15 @@ package struct ExerciseBuilder: Sendable {
   }
 
   /// What `swiftc --version` prints: a new compiler rebuilds the kit.
-  private func compilerVersion() throws(KitFailure) -> String {
-    switch Self.run(["/usr/bin/env", "swiftc", "--version"], limit: Self.describeLimit) {
-    case .ended(.exited(0), let printed, let errors): return printed + errors
-    case .ended(let ending, _, let errors):
-      throw KitFailure("swiftc --version failed (\(ending)): \(errors)")
-    case .failed(let reason): throw KitFailure("could not run swiftc: \(reason)")
-    case .timedOut: throw KitFailure("swiftc --version did not finish")
+  private func compilerVersion() throws(BuildFailure) -> String {
+    let arguments = ["/usr/bin/env", "swiftc", "--version"]
+    guard let result = try Self.run(arguments, tool: "swiftc", limit: Self.describeLimit) else {
+      throw BuildFailure("swiftc --version did not finish")
     }
+    guard result.ending == .exited(0) else {
+      throw BuildFailure("swiftc --version failed (\(result.ending)): \(result.errors)")
+    }
+    return result.output + result.errors
   }
 
   /// Compiles `module` into a folder of `kitFolder` named by what it is made of, unless that
@@ -439,16 +434,16 @@ package struct ExerciseBuilder: Sendable {
   ///   - dependencies: The folders of the modules it depends on: part of what it is made of.
   ///   - searchFolders: The folders of every module built before it, for their interfaces.
   /// - Returns: The module's folder.
-  /// - Throws: ``KitFailure`` when it does not compile, or cannot be written.
+  /// - Throws: ``BuildFailure`` when it does not compile, or cannot be written.
   private func build(
     _ module: KitModule, packageName: String, compiler: String, in kitFolder: URL,
     dependencies: [URL], searching searchFolders: [URL]
-  ) throws(KitFailure) -> URL {
+  ) throws(BuildFailure) -> URL {
     var inputs = "\(compiler)\npackage \(packageName)\nmodule \(module.name)\n"
     for dependency in dependencies { inputs += "uses \(dependency.lastPathComponent)\n" }
     for source in module.sources {
       guard let data = FileManager.default.contents(atPath: source.path) else {
-        throw KitFailure("could not read \(relative(source.path)), a source of \(module.name)")
+        throw BuildFailure("could not read \(relative(source.path)), a source of \(module.name)")
       }
       inputs += "\(relative(source.path)) \(Self.hash(data))\n"
     }
@@ -468,7 +463,7 @@ package struct ExerciseBuilder: Sendable {
     do {
       try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
     } catch {
-      throw KitFailure("could not write to \(kitFolder.path): \(error)")
+      throw BuildFailure("could not write to \(kitFolder.path): \(error)")
     }
     let arguments =
       [
@@ -480,17 +475,14 @@ package struct ExerciseBuilder: Sendable {
         "-o", temporary.appendingPathComponent("lib\(module.name).a").path,
       ] + searchFolders.flatMap { ["-I", $0.path] } + module.sources.map(\.path)
     let failed = "the workshop's own code did not compile (\(module.name), not your exercise)"
-    switch Self.run(arguments, limit: Self.kitModuleLimit) {
-    case .failed(let reason):
-      throw KitFailure("could not run swiftc: \(reason)")
-    case .timedOut:
-      throw KitFailure(
+    guard let result = try Self.run(arguments, tool: "swiftc", limit: Self.kitModuleLimit) else {
+      throw BuildFailure(
         "\(failed): swiftc did not finish within \(IsolatedGrading.seconds(Self.kitModuleLimit))")
-    case .ended(let ending, let printed, let errors):
-      guard ending == .exited(0) else {
-        let first = Self.errors(in: relative(printed + errors)).split(separator: "\n").first
-        throw KitFailure("\(failed): \(first ?? "swiftc ended with \(ending)")")
-      }
+    }
+    guard result.ending == .exited(0) else {
+      let first = Self.errors(in: relative(result.output + result.errors)).split(separator: "\n")
+        .first
+      throw BuildFailure("\(failed): \(first ?? "swiftc ended with \(result.ending)")")
     }
     do {
       try inputs.write(
@@ -498,7 +490,7 @@ package struct ExerciseBuilder: Sendable {
       try FileManager.default.moveItem(at: temporary, to: target)
     } catch {
       // Another workshop renamed the same build into place first: take it.
-      guard isBuilt() else { throw KitFailure("could not write to \(kitFolder.path): \(error)") }
+      guard isBuilt() else { throw BuildFailure("could not write to \(kitFolder.path): \(error)") }
     }
     removeOlderBuilds(of: module.name, keeping: name, in: kitFolder)
     return target
@@ -530,25 +522,22 @@ package struct ExerciseBuilder: Sendable {
 
   // MARK: - Running the compiler
 
-  /// How a command run by ``run(_:limit:)`` went.
-  private enum Run {
-    /// It ended so, having printed this on its standard output and standard error.
-    case ended(ChildProcess.Ending, output: String, errors: String)
-    /// It ran out of time, and was killed with everything it started.
-    case timedOut
-    /// It could not be started.
-    case failed(String)
-  }
-
-  /// Runs `arguments` in a process group of its own, at most `limit` seconds; an interrupt of
-  /// the workshop kills it.
-  private static func run(_ arguments: [String], limit: Double) -> Run {
+  /// Runs `arguments`, the command `tool`, in a process group of its own, at most `limit`
+  /// seconds; an interrupt of the workshop kills it.
+  ///
+  /// - Returns: How it ended, all it printed on its standard output (`swift package describe`'s
+  ///   JSON) and the end of its standard error; `nil` when it ran out of time, and was killed
+  ///   with everything it started.
+  /// - Throws: ``BuildFailure`` when it could not be started.
+  private static func run(_ arguments: [String], tool: String, limit: Double)
+    throws(BuildFailure) -> (ending: ChildProcess.Ending, output: String, errors: String)?
+  {
     let process: ChildProcess
     do {
       process = try ChildProcess(
         arguments, environment: ProcessInfo.processInfo.environment, outputs: [[1], [2]])
     } catch {
-      return .failed("\(error)")
+      throw BuildFailure("could not run \(tool): \(error)")
     }
     // What an interrupt kills (the workshop's Ctrl-C handler), as it kills a grading child.
     IsolatedGrading.noteRunning(process.pid)
@@ -557,13 +546,12 @@ package struct ExerciseBuilder: Sendable {
       IsolatedGrading.noteRunning(nil)
     }
     let deadline = Date().addingTimeInterval(limit)
-    // All it prints is kept (`swift package describe`'s JSON), and the end of its errors.
     var printed = Data()
     guard
       let kept = process.outputs(each: { printed.append($0[0]) }, stopIf: { Date() > deadline }),
       let ending = process.ending
-    else { return .timedOut }
-    return .ended(ending, output: String(decoding: printed, as: UTF8.self), errors: kept[1].text)
+    else { return nil }
+    return (ending, String(decoding: printed, as: UTF8.self), kept[1].text)
   }
 
   /// The compiler's error lines in `output`, each once, at most ten: those that start with
