@@ -2,12 +2,14 @@ import Foundation
 import ObserverScenarios
 import Synchronization
 
-// Exercise 10: chapter 7's scores, ported to stage 5 with the screen on the main actor. It has
-// no observable of its own for the scenarios to drive: its code is an app's, a model, a screen
-// and a saver, and its generated programs (ExerciseChecks+ScreenPrograms.swift) drive those,
-// real objects, from the main actor and from other threads.
+// Exercises 10 and 11 grade an app's code, not an observable the scenarios can drive. Exercise
+// 10 is chapter 7's scores, ported to stage 5 with the screen on the main actor: a model, a
+// screen and a saver. Exercise 11 is an `@Observable` player, and a score label that keeps up
+// with it through `withObservationTracking`. Their generated programs (ScreenPrograms.swift,
+// LabelPrograms.swift) drive those, real objects, from the main actor and from other threads,
+// and read what each screen or label showed on the stand-ins below.
 
-// MARK: - What the grader hands the app
+// MARK: - What the grader hands the apps
 
 /// The question groups screen's labels, as a UI toolkit has them: exercise 10's stand-in for
 /// a `UILabel`, which must be set on the main thread only.
@@ -81,6 +83,53 @@ package final class ScoreFile: Sendable {
   }
 }
 
+/// The score label's text, as a UI toolkit has it: exercise 11's stand-in for a `UILabel`,
+/// which must be set on the main actor only.
+///
+/// It notes each score shown, and whether it came on the main actor; the grader reads them.
+/// Like a game that reacts to what the player sees, the grader may also set the score from
+/// inside ``show(_:)``.
+package final class LabelDisplay: Sendable {
+  /// One call of ``show(_:)``.
+  package struct Shown: Sendable, Equatable {
+    package var score: Int
+    package var onMainActor: Bool
+  }
+
+  /// What the grader does, once, the first time the label shows `on`. Unchecked `Sendable`:
+  /// it is made on the main actor and run there, inside `show`.
+  struct Reaction: @unchecked Sendable {
+    var on: Int
+    var act: () -> Void
+  }
+
+  private let recording = Recording<Shown>()
+  private let reaction = Mutex<Reaction?>(nil)
+
+  /// Shows `score` on the label. Call it on the main actor.
+  package func show(_ score: Int) {
+    let onMainActor = MainQueue.isCurrent
+    recording.append(Shown(score: score, onMainActor: onMainActor))
+    // The reaction uses the player, which lives on the main actor: a call from elsewhere is a
+    // flaw the grader reports, and does not run it.
+    guard onMainActor else { return }
+    let due = reaction.withLock { waiting -> Reaction? in
+      guard let reaction = waiting, reaction.on == score else { return nil }
+      waiting = nil
+      return reaction
+    }
+    due?.act()
+  }
+
+  /// Every call so far, in order.
+  package var shown: [Shown] { recording.all }
+
+  /// Has `act` run, once, the first time the label shows `score`, from inside ``show(_:)``.
+  func react(on score: Int, _ act: @escaping () -> Void) {
+    reaction.withLock { $0 = Reaction(on: score, act: act) }
+  }
+}
+
 // MARK: - Exercise 10's API
 
 /// Exercise 10's model: the latest score of each question group, which a game sets when it
@@ -126,7 +175,41 @@ extension ExerciseCode {
       return ScreenPrograms<Screen, Saver>.check(seed: seed, patience: patience)
     }
   }
+}
 
+// MARK: - Exercise 11's API
+
+/// Exercise 11's model: a player whose score a game sets, an `@Observable` class used on the
+/// main actor, as an app's model is.
+package protocol ObservedPlayer: AnyObject {
+  /// A player called `name`, with `score`.
+  init(name: String, score: Int)
+  /// The player's name, which the label does not show.
+  var name: String { get set }
+  /// The score the label shows.
+  var score: Int { get set }
+}
+
+/// Exercise 11's score label: shows a player's latest score on `display` while it is open.
+@MainActor
+package protocol ScoreLabelModel: AnyObject, SendableMetatype {
+  associatedtype Player: ObservedPlayer
+  /// Opens the label, showing the score at once and the latest score after every change.
+  init(showing player: Player, on display: LabelDisplay)
+  /// Closes the label: it shows nothing more.
+  func close()
+}
+
+extension ExerciseCode {
+  /// The code of exercise 11: a player and a label, graded by its generated programs.
+  package static func observedLabel<Label: ScoreLabelModel>(_ label: Label.Type) -> ExerciseCode {
+    app(checkedBy: .generatedLabels) { seed, _ in LabelPrograms<Label>.check(seed: seed) }
+  }
+}
+
+// MARK: - Grading an app
+
+extension ExerciseCode {
   /// The code of an app (exercises 10 and 11), graded by one check, its generated programs:
   /// `programs` runs those drawn from a seed on a thread of their own while the main actor
   /// runs, and is told whether it runs in a grading child.
