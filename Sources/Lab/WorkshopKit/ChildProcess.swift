@@ -158,18 +158,18 @@ package final class ChildProcess {
     outputs(each: { each($0[0]) }, stopIf: stop)?[0]
   }
 
-  /// Reads every pipe until the child ends, keeping the last `capacity` bytes of each, and
-  /// handing each read's chunks, by pipe, to `each`; `nil` once `stop()`, asked after each
-  /// read, says to stop.
+  /// Reads every pipe until the child ends, waiting up to `milliseconds` a read, keeping the
+  /// last `capacity` bytes of each, and handing each read's chunks, by pipe, to `each`; `nil`
+  /// once `stop()`, asked after each read, says to stop.
   package func outputs(
-    keeping capacity: Int = 256 * 1024, each: ([Data]) -> Void = { _ in },
-    stopIf stop: () -> Bool
+    keeping capacity: Int = 256 * 1024, waiting milliseconds: Int32 = 100,
+    each: ([Data]) -> Void = { _ in }, stopIf stop: () -> Bool
   ) -> [TailBuffer]? {
     var kept = pipes.map { _ in TailBuffer(capacity: capacity) }
     while true {
       // Whatever a child wrote before it ended is still in the pipes, read once more.
       let ended = checkEnding() != nil
-      let chunks = read(waiting: ended ? 0 : 100)
+      let chunks = read(waiting: ended ? 0 : milliseconds)
       for (index, chunk) in chunks.enumerated() { kept[index].append(chunk) }
       each(chunks)
       if ended { return kept }

@@ -276,16 +276,11 @@ package enum IsolatedGrading {
       child.killGroup()
       noteRunning(nil)
     }
-    var console = TailBuffer(capacity: keptOutput)
     var report = Data()
     var parsed = ChildRun(outcomes: [:], running: nil, ending: nil)
     var started = Date()
     var announced: Criterion?
-    while true {
-      // Whatever a child wrote before it ended is still in the pipes, read below.
-      let ending = child.checkEnding()
-      let chunks = child.read(waiting: ending == nil ? 20 : 0)
-      console.append(chunks[0])
+    let kept = child.outputs(keeping: keptOutput, waiting: 20) { chunks in
       // Output is a sign of life: code that prints 8 MB per set is slow, not hung. Code that
       // prints for ever is stopped by the exercise's limit.
       if !chunks[0].isEmpty { started = Date() }
@@ -300,25 +295,22 @@ package enum IsolatedGrading {
         announced = running
         progress(running)
       }
-      if let ending {
-        switch ending {
-        case .exited(0): parsed.ending = parsed.running == nil ? nil : .exited(0)
-        case .exited(let status): parsed.ending = .exited(status)
-        case .signaled(let signal):
-          parsed.ending = .crashed(signal: signal, message: runtimeMessage(in: console.text))
-        }
-        return parsed
-      }
-      let now = Date()
-      if now > deadline {
+    } stopIf: {
+      if Date() > deadline {
         parsed.ending = .outOfTime(seconds: limits.total)
-        return parsed
-      }
-      if parsed.running != nil, now.timeIntervalSince(started) > limits.perCriterion {
+      } else if parsed.running != nil, Date().timeIntervalSince(started) > limits.perCriterion {
         parsed.ending = .hung(seconds: limits.perCriterion)
-        return parsed
       }
+      return parsed.ending != nil
     }
+    guard let kept, let ending = child.ending else { return parsed }
+    switch ending {
+    case .exited(0): parsed.ending = parsed.running == nil ? nil : .exited(0)
+    case .exited(let status): parsed.ending = .exited(status)
+    case .signaled(let signal):
+      parsed.ending = .crashed(signal: signal, message: runtimeMessage(in: kept[0].text))
+    }
+    return parsed
   }
 
   /// The runtime's first line about a trap in `output`, `…: Fatal error: Index out of range`,
