@@ -227,8 +227,8 @@ where Saver.Scores == Screen.Scores {
           return (
             index,
             "\(slotName(slot)) opened on \(written(Self.scores(score))) and showed "
-              + "\(listed(shown.map(\.scores))) before its init returned, not \(written(Self.scores(score))) once, "
-              + "on the main actor"
+              + "\(listed(shown.map(\.scores))) before its init returned, not "
+              + "\(written(Self.scores(score))) once, on the main actor"
           )
         }
         screens.append(Opened(slot: slot, display: display, state: .open))
@@ -281,8 +281,8 @@ where Saver.Scores == Screen.Scores {
           if !during.isEmpty {
             return (
               index,
-              "\(name) showed \(listed(during.map(\.scores))) for the main actor's set(\(set)), not \(set): "
-                + "every set, once each, in order, as it was set"
+              "\(name) showed \(listed(during.map(\.scores))) for the main actor's set(\(set)), "
+                + "not \(set): every set, once each, in order, as it was set"
             )
           }
           // A score that never comes is not late: the subscription is gone.
@@ -296,10 +296,10 @@ where Saver.Scores == Screen.Scores {
           return (
             index,
             "when the main actor's set(\(set)) returned, \(name) showed "
-              + "\(listed(screen.display.shown.prefix(shown).suffix(1).map(\.scores))), not it. Set on "
-              + "the main actor, a score reaches a main-actor handler before set returns: set the "
-              + "value in set itself, and show it in the handler observe calls, not in a hop of "
-              + "your own (a Task, DispatchQueue.main.async)"
+              + "\(listed(screen.display.shown.prefix(shown).suffix(1).map(\.scores))), not it. "
+              + "Set on the main actor, a score reaches a main-actor handler before set returns: "
+              + "set the value in set itself, and show it in the handler observe calls, not in a "
+              + "hop of your own (a Task, DispatchQueue.main.async)"
           )
         }
       case .setElsewhere(let count): setElsewhere(next(count))
