@@ -132,7 +132,9 @@ package final class ChildProcess {
     for index in pipes.indices {
       var chunk = Data()
       while pipes[index] >= 0, chunk.count < maximum {
-        let count = buffer.withUnsafeMutableBytes { Glue.read(pipes[index], $0) }
+        let count = buffer.withUnsafeMutableBytes {
+          Foundation.read(pipes[index], $0.baseAddress, $0.count)
+        }
         if count > 0 {
           chunk.append(buffer.prefix(count))
         } else {
@@ -153,17 +155,26 @@ package final class ChildProcess {
   /// compiler's errors in) and handing each chunk to `each`; `nil` once `stop()`, asked after
   /// each read, says to stop.
   package func output(each: (Data) -> Void = { _ in }, stopIf stop: () -> Bool) -> TailBuffer? {
-    var kept = TailBuffer(capacity: 256 * 1024)
-    while checkEnding() == nil {
-      let chunk = read(waiting: 100)[0]
-      kept.append(chunk)
-      each(chunk)
+    outputs(each: { each($0[0]) }, stopIf: stop)?[0]
+  }
+
+  /// Reads every pipe until the child ends, waiting up to `milliseconds` a read, keeping the
+  /// last `capacity` bytes of each, and handing each read's chunks, by pipe, to `each`; `nil`
+  /// once `stop()`, asked after each read, says to stop.
+  package func outputs(
+    keeping capacity: Int = 256 * 1024, waiting milliseconds: Int32 = 100,
+    each: ([Data]) -> Void = { _ in }, stopIf stop: () -> Bool
+  ) -> [TailBuffer]? {
+    var kept = pipes.map { _ in TailBuffer(capacity: capacity) }
+    while true {
+      // Whatever a child wrote before it ended is still in the pipes, read once more.
+      let ended = checkEnding() != nil
+      let chunks = read(waiting: ended ? 0 : milliseconds)
+      for (index, chunk) in chunks.enumerated() { kept[index].append(chunk) }
+      each(chunks)
+      if ended { return kept }
       if stop() { return nil }
     }
-    let rest = read(waiting: 0)[0]
-    kept.append(rest)
-    each(rest)
-    return kept
   }
 
   /// Checks, without waiting, whether the child has ended; reaps it if so.
@@ -194,17 +205,4 @@ package final class ChildProcess {
 package struct SpawnError: Error, CustomStringConvertible {
   package var code: Int32
   package var description: String { String(cString: strerror(code)) }
-}
-
-/// The C library's `read`, which `ChildProcess.read` shadows.
-private enum Glue {
-  static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
-    #if canImport(Darwin)
-      Darwin.read(descriptor, buffer.baseAddress, buffer.count)
-    #elseif canImport(Glibc)
-      Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-    #else
-      Musl.read(descriptor, buffer.baseAddress, buffer.count)
-    #endif
-  }
 }

@@ -211,11 +211,22 @@ package enum IsolatedGrading {
       case .outOfTime(let limit):
         "grading stops after \(IsolatedGrading.seconds(limit)) per exercise, and it was still "
           + "running then: an endless loop?"
-      case .crashed(let signal, let message?):
-        "the program crashed (signal \(signal)): \(message)"
-      case .crashed(let signal, nil):
-        "the program crashed (signal \(signal)): \(IsolatedGrading.meaning(of: signal))"
+      case .crashed(let signal, let message):
+        "the program crashed (signal \(signal)): \(message ?? meaning(of: signal))"
       case .exited(let status): "the grading process exited with status \(status)"
+      }
+    }
+
+    /// What a signal that ended a grading child says of the code, when the runtime said nothing.
+    private func meaning(of signal: Int32) -> String {
+      switch signal {
+      case SIGILL, SIGTRAP:
+        "a trap, such as a force unwrap of nil or a Mutex locked twice on one thread"
+      case SIGSEGV, SIGBUS:
+        "it used memory it does not own, as two threads changing one array at once can"
+      case SIGABRT: "it aborted, as the allocator does on a corrupted heap"
+      case SIGKILL: "it was killed from outside"
+      default: "a signal the program did not handle"
       }
     }
 
@@ -265,16 +276,11 @@ package enum IsolatedGrading {
       child.killGroup()
       noteRunning(nil)
     }
-    var console = TailBuffer(capacity: keptOutput)
     var report = Data()
     var parsed = ChildRun(outcomes: [:], running: nil, ending: nil)
     var started = Date()
     var announced: Criterion?
-    while true {
-      // Whatever a child wrote before it ended is still in the pipes, read below.
-      let ending = child.checkEnding()
-      let chunks = child.read(waiting: ending == nil ? 20 : 0)
-      console.append(chunks[0])
+    let kept = child.outputs(keeping: keptOutput, waiting: 20) { chunks in
       // Output is a sign of life: code that prints 8 MB per set is slow, not hung. Code that
       // prints for ever is stopped by the exercise's limit.
       if !chunks[0].isEmpty { started = Date() }
@@ -289,38 +295,22 @@ package enum IsolatedGrading {
         announced = running
         progress(running)
       }
-      if let ending {
-        switch ending {
-        case .exited(0): parsed.ending = parsed.running == nil ? nil : .exited(0)
-        case .exited(let status): parsed.ending = .exited(status)
-        case .signaled(let signal):
-          parsed.ending = .crashed(signal: signal, message: runtimeMessage(in: console.text))
-        }
-        return parsed
-      }
-      let now = Date()
-      if now > deadline {
+    } stopIf: {
+      if Date() > deadline {
         parsed.ending = .outOfTime(seconds: limits.total)
-        return parsed
-      }
-      if parsed.running != nil, now.timeIntervalSince(started) > limits.perCriterion {
+      } else if parsed.running != nil, Date().timeIntervalSince(started) > limits.perCriterion {
         parsed.ending = .hung(seconds: limits.perCriterion)
-        return parsed
       }
+      return parsed.ending != nil
     }
-  }
-
-  /// What a signal that ended a grading child says of the code, when the runtime said nothing.
-  static func meaning(of signal: Int32) -> String {
-    switch signal {
-    case SIGILL, SIGTRAP:
-      "a trap, such as a force unwrap of nil or a Mutex locked twice on one thread"
-    case SIGSEGV, SIGBUS:
-      "it used memory it does not own, as two threads changing one array at once can"
-    case SIGABRT: "it aborted, as the allocator does on a corrupted heap"
-    case SIGKILL: "it was killed from outside"
-    default: "a signal the program did not handle"
+    guard let kept, let ending = child.ending else { return parsed }
+    switch ending {
+    case .exited(0): parsed.ending = parsed.running == nil ? nil : .exited(0)
+    case .exited(let status): parsed.ending = .exited(status)
+    case .signaled(let signal):
+      parsed.ending = .crashed(signal: signal, message: runtimeMessage(in: kept[0].text))
     }
+    return parsed
   }
 
   /// The runtime's first line about a trap in `output`, `…: Fatal error: Index out of range`,

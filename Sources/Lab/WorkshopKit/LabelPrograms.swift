@@ -1,117 +1,24 @@
 import Foundation
 import ObserverScenarios
-import Synchronization
 
-// Exercise 11: an `@Observable` player, and a score label that keeps up with it through
-// `withObservationTracking`. Like exercise 10's, its code is an app's, not an observable the
-// scenarios can drive: its generated programs open labels, set the score and
-// close labels on the main actor, let the main actor run what the labels queued, and then read
-// what each label showed.
-
-// MARK: - What the grader hands the label
-
-/// The score label's text, as a UI toolkit has it: exercise 11's stand-in for a `UILabel`,
-/// which must be set on the main actor only.
-///
-/// It notes each score shown, and whether it came on the main actor; the grader reads them.
-/// Like a game that reacts to what the player sees, the grader may also set the score from
-/// inside ``show(_:)``.
-package final class LabelDisplay: Sendable {
-  /// One call of ``show(_:)``.
-  package struct Shown: Sendable, Equatable {
-    package var score: Int
-    package var onMainActor: Bool
-  }
-
-  /// What the grader does, once, the first time the label shows `on`. Unchecked `Sendable`:
-  /// it is made on the main actor and run there, inside `show`.
-  struct Reaction: @unchecked Sendable {
-    var on: Int
-    var act: () -> Void
-  }
-
-  private let recording = Recording<Shown>()
-  private let reaction = Mutex<Reaction?>(nil)
-
-  /// A display that shows nothing yet.
-  package init() {}
-
-  /// Shows `score` on the label. Call it on the main actor.
-  package func show(_ score: Int) {
-    let onMainActor = MainQueue.isCurrent
-    recording.append(Shown(score: score, onMainActor: onMainActor))
-    // The reaction uses the player, which lives on the main actor: a call from elsewhere is a
-    // flaw the grader reports, and does not run it.
-    guard onMainActor else { return }
-    let due = reaction.withLock { waiting -> Reaction? in
-      guard let reaction = waiting, reaction.on == score else { return nil }
-      waiting = nil
-      return reaction
-    }
-    due?.act()
-  }
-
-  /// Every call so far, in order.
-  package var shown: [Shown] { recording.all }
-
-  /// Has `act` run, once, the first time the label shows `score`, from inside ``show(_:)``.
-  func react(on score: Int, _ act: @escaping () -> Void) {
-    reaction.withLock { $0 = Reaction(on: score, act: act) }
-  }
-}
-
-// MARK: - Exercise 11's API
-
-/// Exercise 11's model: a player whose score a game sets, an `@Observable` class used on the
-/// main actor, as an app's model is.
-package protocol ObservedPlayer: AnyObject {
-  /// A player called `name`, with `score`.
-  init(name: String, score: Int)
-  /// The player's name, which the label does not show.
-  var name: String { get set }
-  /// The score the label shows.
-  var score: Int { get set }
-}
-
-/// Exercise 11's score label: shows a player's latest score on `display` while it is open.
-@MainActor
-package protocol ScoreLabelModel: AnyObject, SendableMetatype {
-  associatedtype Player: ObservedPlayer
-  /// Opens the label, showing the score at once and the latest score after every change.
-  init(showing player: Player, on display: LabelDisplay)
-  /// Closes the label: it shows nothing more.
-  func close()
-}
-
-extension ExerciseCode {
-  /// The code of exercise 11: a player and a label, graded by its generated programs.
-  package static func observedLabel<Label: ScoreLabelModel>(_ label: Label.Type) -> ExerciseCode {
-    ExerciseCode { ObservedLabelChecks<Label>.run($0) }
-  }
-}
+// Exercise 11's generated programs: labels opened, closed and let go, scores set on the main
+// actor, and the main actor let run what the labels queued, then what each label showed read.
 
 // MARK: - The objects a check drives
 
 /// A player, and the labels a check opens on it, each in a slot (A, B, C) with a display of
-/// its own. Unchecked `Sendable`: the check's thread hands it to the main actor, and touches
-/// the player and the labels only there, in `onMain`.
-final class LabelWorld<Label: ScoreLabelModel>: @unchecked Sendable {
+/// its own, on the main actor.
+@MainActor
+final class LabelWorld<Label: ScoreLabelModel> {
   private var player: Label.Player?
   private weak var weakPlayer: Label.Player?
-  private var labels: [Int: Label] = [:]
-  private var weakLabels: [Int: WeakLabel] = [:]
-  /// The display of each slot's label, the last one opened there.
-  private var displays: [Int: LabelDisplay] = [:]
+  /// Each open or closed label, with its display, by slot.
+  private var labels: [Int: (label: Label, display: LabelDisplay)] = [:]
+  private var weakLabels: [Int: Weak<Label>] = [:]
   /// Every display, of labels open, closed and let go.
   private var allDisplays: [LabelDisplay] = []
   /// Every score set, in order: by a step, or by a reaction from inside a display.
-  let sets = Recording<Int>()
-
-  /// A label, held weakly, to see whether it is freed.
-  private final class WeakLabel {
-    weak var label: Label?
-    init(_ label: Label) { self.label = label }
-  }
+  nonisolated let sets = Recording<Int>()
 
   init(score: Int) {
     let player = Label.Player(name: "Ada", score: score)
@@ -121,35 +28,30 @@ final class LabelWorld<Label: ScoreLabelModel>: @unchecked Sendable {
 
   /// Opens a label in `slot`, on a fresh display, and returns the display; `nil` when a label
   /// is already there, or the player is gone.
-  @MainActor
   func open(_ slot: Int) -> LabelDisplay? {
     guard labels[slot] == nil, let player else { return nil }
     let display = LabelDisplay()
     let label = Label(showing: player, on: display)
-    labels[slot] = label
-    weakLabels[slot] = WeakLabel(label)
-    displays[slot] = display
+    labels[slot] = (label, display)
+    weakLabels[slot] = Weak(label)
     allDisplays.append(display)
     return display
   }
 
   /// Closes `slot`'s label; whether there was one.
-  @MainActor
   func close(_ slot: Int) -> Bool {
-    guard let label = labels[slot] else { return false }
+    guard let label = labels[slot]?.label else { return false }
     label.close()
     return true
   }
 
   /// Lets `slot`'s label go; whether it was freed at once, `nil` when there was none.
-  @MainActor
   func letGo(_ slot: Int) -> Bool? {
     guard labels.removeValue(forKey: slot) != nil else { return nil }
-    return weakLabels[slot]?.label == nil
+    return weakLabels[slot]?.object == nil
   }
 
   /// Sets each of `scores`, in order, in this one turn of the main actor.
-  @MainActor
   func set(_ scores: [Int]) {
     for score in scores {
       sets.append(score)
@@ -158,48 +60,32 @@ final class LabelWorld<Label: ScoreLabelModel>: @unchecked Sendable {
   }
 
   /// Sets the player's name, which no label shows.
-  @MainActor
   func rename() {
     player?.name += "!"
   }
 
   /// Has the game set `score` from inside `slot`'s display, the first time it shows `on`;
   /// whether there is a label there.
-  @MainActor
   func react(_ slot: Int, on: Int, set score: Int) -> Bool {
-    guard labels[slot] != nil, let display = displays[slot] else { return false }
+    guard let display = labels[slot]?.display else { return false }
     display.react(on: on) { [weak self] in self?.set([score]) }
     return true
   }
 
   /// Lets every label and the player go.
-  @MainActor
   func letEverythingGo() {
     labels = [:]
     player = nil
   }
 
   /// Whether the player was freed, and the slots of the labels that were not.
-  @MainActor
   func freed() -> (player: Bool, labelsKept: [Int]) {
-    (weakPlayer == nil, weakLabels.filter { $0.value.label != nil }.map(\.key).sorted())
+    (weakPlayer == nil, weakLabels.filter { $0.value.object != nil }.map(\.key).sorted())
   }
 
   /// How many scores every display has shown: what tells the grader the labels are done.
-  @MainActor
   var shownCount: Int { allDisplays.reduce(0) { $0 + $1.shown.count } }
 }
-
-/// Lets every label and the player go, lets the main actor run what that queued, then tells
-/// whether the player was freed, and which labels were not.
-func freedOnceLetGo<Label>(_ world: LabelWorld<Label>) -> (player: Bool, labelsKept: [Int]) {
-  onMain { world.letEverythingGo() }
-  settle(world)
-  return onMain { world.freed() }
-}
-
-/// The name a story gives a slot's label: A, B, C.
-func slotName(_ slot: Int) -> String { String(UnicodeScalar(UInt8(65 + slot))) }
 
 /// Lets the main actor run what the labels queued (a `Task`, a `DispatchQueue.main.async`)
 /// until nothing more is shown: at least three turns, then until two turns in a row show
@@ -343,23 +229,6 @@ struct LabelStepSeen {
   }
 }
 
-// MARK: - The checks
-
-/// Runs exercise 11's generated programs: the player and the labels on the main actor, the
-/// programs on a thread of their own.
-enum ObservedLabelChecks<Label: ScoreLabelModel> {
-  static func run(_ check: Check) -> Outcome {
-    // A task-local value, which the programs' own thread would not see.
-    let seed = GeneratedPrograms.seed ?? GeneratedPrograms.defaultSeed
-    return servingTheMainActor {
-      switch check {
-      case .generatedLabels: LabelPrograms<Label>.check(seed: seed)
-      default: notRunHere(check)
-      }
-    }
-  }
-}
-
 // MARK: - Generated programs
 
 /// One step of a generated program of exercise 11, on labels A, B and C.
@@ -400,14 +269,11 @@ enum LabelStep: Hashable {
 /// order (several set in one turn may show as the last alone); a closed or let-go label shows
 /// nothing more; a label let go is freed at once, and the player once everything is let go.
 enum LabelPrograms<Label: ScoreLabelModel> {
-  /// How many programs the check runs: each takes about a millisecond, its turns of the main
-  /// actor included.
-  static var programs: Int { 600 }
-
   /// Runs the programs drawn from `seed`.
   static func check(seed: UInt64) -> Outcome {
     ProgramSearch<[LabelStep], String>(
-      exercise: 11, programs: programs,
+      // Each program takes about a millisecond, its turns of the main actor included.
+      exercise: 11, programs: 600,
       draw: { index, random in
         draw(length: 2 + index % (GeneratedPrograms.longest - 1), &random)
       },
@@ -459,18 +325,10 @@ enum LabelPrograms<Label: ScoreLabelModel> {
     random.chance(12) ? random.pick(-2...0) : random.pick(1...4)
   }
 
-  /// A label of a program, as the model knows it.
-  private struct Opened {
-    enum State { case open, closed, gone }
-    var slot: Int
-    var display: LabelDisplay
-    var state: State
-  }
-
   /// What went wrong when `program` ran, in the learner's terms; `nil` when nothing did.
   static func failure(of program: [LabelStep]) -> String? {
-    let world = LabelWorld<Label>(score: 0)
-    var labels: [Opened] = []
+    let world = onMain { LabelWorld<Label>(score: 0) }
+    var labels: [Opened<LabelDisplay>] = []
     var score = 0
     // For each label, by its place in `labels`: the sets after which it fell silent on the
     // score it showed, and the labels closed since it last showed a score.
@@ -569,7 +427,10 @@ enum LabelPrograms<Label: ScoreLabelModel> {
       }
       score = sets.last ?? score
     }
-    let (playerFreed, kept) = freedOnceLetGo(world)
+    // Everything let go, and what that queued run out, before asking what was freed.
+    onMain { world.letEverythingGo() }
+    settle(world)
+    let (playerFreed, kept) = onMain { world.freed() }
     if let slot = kept.first {
       return "once every label and the player were let go, \(slotName(slot)) was not freed: "
         + "does the task onChange starts capture it strongly?"
@@ -583,35 +444,16 @@ enum LabelPrograms<Label: ScoreLabelModel> {
 
   /// Programs one step smaller than `program`.
   private static func smaller(_ program: [LabelStep]) -> [[LabelStep]] {
-    var candidates: [[LabelStep]] = program.indices.map { index in
-      var candidate = program
-      candidate.remove(at: index)
-      return candidate
-    }
-    func replacing(_ index: Int, with step: LabelStep) {
-      var candidate = program
-      candidate[index] = step
-      candidates.append(candidate)
-    }
-    for (index, step) in program.enumerated() {
+    smallerPrograms(program) { step in
       switch step {
-      case .set(let scores) where scores.count > 1:
-        for dropped in scores.indices {
-          var fewer = scores
-          fewer.remove(at: dropped)
-          replacing(index, with: .set(fewer))
-        }
-      case .set(let scores) where scores[0] > 1: replacing(index, with: .set([scores[0] - 1]))
-      case .set(let scores) where scores[0] < 1:
-        replacing(index, with: .set([1]))
-        replacing(index, with: .set([scores[0] + 1]))
+      case .set(let scores) where scores.count > 1: scores.withEachLeftOut.map(LabelStep.set)
+      case .set(let scores) where scores[0] > 1: [.set([scores[0] - 1])]
+      case .set(let scores) where scores[0] < 1: [.set([1]), .set([scores[0] + 1])]
       case .react(let slot, let on, let set):
-        if on > 1 { replacing(index, with: .react(slot, on: on - 1, set: set)) }
-        if set > 1 { replacing(index, with: .react(slot, on: on, set: set - 1)) }
-      default: break
+        (on > 1 ? [.react(slot, on: on - 1, set: set)] : [])
+          + (set > 1 ? [.react(slot, on: on, set: set - 1)] : [])
+      default: []
       }
     }
-    return candidates
   }
-
 }

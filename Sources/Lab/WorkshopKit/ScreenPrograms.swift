@@ -43,32 +43,25 @@ enum ScreenPrograms<Screen: ScoresScreenModel, Saver: ScoreSaverModel>
 where Saver.Scores == Screen.Scores {
   typealias Scores = Screen.Scores
 
-  /// How many programs the check runs, at most: each takes a few milliseconds.
-  static var programs: Int { 500 }
-
-  /// The most steps a program has.
-  static var longest: Int { 8 }
-
-  /// How long, in seconds, the programs may run, and then the shrink: with the wait for a
-  /// change that never comes, within the check's limit.
-  static var seconds: (programs: Double, shrinking: Double) { (1.2, 0.6) }
-
   /// Runs the programs drawn from `seed`. Each waits `patience.quick` seconds in all, at most,
   /// for changes to reach the main actor, so that a wrong answer's change that never comes
   /// costs little each time the shrink tries it; the shortest program that fails so is run
   /// again, waiting `patience.sure`, before it is told: a loaded machine is slow, not wrong.
   static func check(seed: UInt64, patience: (quick: Double, sure: Double)) -> Outcome {
     ProgramSearch<[ScreenStep], (step: Int, text: String)>(
-      exercise: 10, programs: programs, seconds: seconds,
-      draw: { index, random in draw(length: 2 + index % (longest - 1), &random) },
-      failure: { failing($0, patience: patience.quick) }, smaller: smaller,
+      // Each program takes a few milliseconds; with the wait for a change that never comes,
+      // the programs and then the shrink stay within the check's limit.
+      exercise: 10, programs: 500, seconds: (programs: 1.2, shrinking: 0.6),
+      // At most 8 steps.
+      draw: { index, random in draw(length: 2 + index % 7, &random) },
+      failure: { failure(of: $0, patience: patience.quick) }, smaller: smaller,
       // The steps after the one that failed tell nothing.
       shrinkFrom: { program, found in Array(program.prefix(found.step + 1)) },
       // A race may not show on every run: a few runs of each, the shortest first. (Once
       // each: a lazy compactMap would run a program twice, and a race may differ.)
       confirmed: { shortest, program, _ in
         for steps in [shortest, shortest, shortest, program, program] {
-          if let text = failure(of: steps, patience: patience.sure) { return (steps, (0, text)) }
+          if let found = failure(of: steps, patience: patience.sure) { return (steps, found) }
         }
         return nil
       },
@@ -161,26 +154,21 @@ where Saver.Scores == Screen.Scores {
   private final class World {
     let scores: Scores
     var screens: [Int: Screen] = [:]
-    var weakScreens: [Int: WeakScreen] = [:]
+    var weakScreens: [Int: Weak<Screen>] = [:]
     var savers: [Saver] = []
-
-    final class WeakScreen {
-      weak var screen: Screen?
-      init(_ screen: Screen) { self.screen = screen }
-    }
 
     init(_ scores: Scores) { self.scores = scores }
 
     func open(_ slot: Int, on display: ScoreDisplay) {
       let screen = Screen(showing: scores, on: display)
       screens[slot] = screen
-      weakScreens[slot] = WeakScreen(screen)
+      weakScreens[slot] = Weak(screen)
     }
 
     /// Lets `slot`'s screen go: whether it was freed at once.
     func letGo(_ slot: Int) -> Bool {
       screens[slot] = nil
-      return weakScreens[slot]?.screen == nil
+      return weakScreens[slot]?.object == nil
     }
 
     func closeAll() {
@@ -188,22 +176,10 @@ where Saver.Scores == Screen.Scores {
     }
   }
 
-  /// A screen of a program, as the model knows it.
-  private struct Opened {
-    enum State { case open, closed, gone }
-    var slot: Int
-    var display: ScoreDisplay
-    var state: State
-  }
-
-  /// What went wrong when `program` ran, in the learner's terms; `nil` when nothing did. Its
-  /// waits for changes to reach the main actor take `patience` seconds in all, at most.
-  static func failure(of program: [ScreenStep], patience: Double) -> String? {
-    failing(program, patience: patience)?.text
-  }
-
-  /// What went wrong when `program` ran, and at which step; `nil` when nothing did.
-  private static func failing(_ program: [ScreenStep], patience: Double) -> (
+  /// What went wrong when `program` ran, in the learner's terms, and at which step; `nil` when
+  /// nothing did. Its waits for changes to reach the main actor take `patience` seconds in
+  /// all, at most.
+  private static func failure(of program: [ScreenStep], patience: Double) -> (
     step: Int, text: String
   )? {
     let waitsEnd = Date().addingTimeInterval(patience)
@@ -216,7 +192,7 @@ where Saver.Scores == Screen.Scores {
     let witness = ScoreDisplay()
     onMain { world.value.open(-1, on: witness) }
     // W is held to the promise too: a screen opened after it must not silence it.
-    var screens = [Opened(slot: -1, display: witness, state: .open)]
+    var screens = [Opened<ScoreDisplay>(slot: -1, display: witness, state: .open)]
     var savers: [(file: ScoreFile, from: Int)] = []
     var score = 0
     var all: [Int] = []
@@ -251,8 +227,8 @@ where Saver.Scores == Screen.Scores {
           return (
             index,
             "\(slotName(slot)) opened on \(written(Self.scores(score))) and showed "
-              + "\(listed(shown)) before its init returned, not \(written(Self.scores(score))) once, "
-              + "on the main actor"
+              + "\(listed(shown.map(\.scores))) before its init returned, not "
+              + "\(written(Self.scores(score))) once, on the main actor"
           )
         }
         screens.append(Opened(slot: slot, display: display, state: .open))
@@ -287,7 +263,9 @@ where Saver.Scores == Screen.Scores {
         let open = screens.filter { $0.state == .open }
         // What a screen showed for a set, read before the main actor runs anything else.
         let late = onMain {
-          () -> (screen: Opened, shown: Int, during: [ScoreDisplay.Shown], number: Int)? in
+          () -> (
+            screen: Opened<ScoreDisplay>, shown: Int, during: [ScoreDisplay.Shown], number: Int
+          )? in
           for number in numbers {
             let counts = open.map { $0.display.shown.count }
             scores.value.set(Self.scores(number))
@@ -303,8 +281,8 @@ where Saver.Scores == Screen.Scores {
           if !during.isEmpty {
             return (
               index,
-              "\(name) showed \(listed(during)) for the main actor's set(\(set)), not \(set): "
-                + "every set, once each, in order, as it was set"
+              "\(name) showed \(listed(during.map(\.scores))) for the main actor's set(\(set)), "
+                + "not \(set): every set, once each, in order, as it was set"
             )
           }
           // A score that never comes is not late: the subscription is gone.
@@ -318,10 +296,10 @@ where Saver.Scores == Screen.Scores {
           return (
             index,
             "when the main actor's set(\(set)) returned, \(name) showed "
-              + "\(listed(Array(screen.display.shown.prefix(shown).suffix(1)))), not it. Set on "
-              + "the main actor, a score reaches a main-actor handler before set returns: set the "
-              + "value in set itself, and show it in the handler observe calls, not in a hop of "
-              + "your own (a Task, DispatchQueue.main.async)"
+              + "\(listed(screen.display.shown.prefix(shown).suffix(1).map(\.scores))), not it. "
+              + "Set on the main actor, a score reaches a main-actor handler before set returns: "
+              + "set the value in set itself, and show it in the handler observe calls, not in a "
+              + "hop of your own (a Task, DispatchQueue.main.async)"
           )
         }
       case .setElsewhere(let count): setElsewhere(next(count))
@@ -337,12 +315,9 @@ where Saver.Scores == Screen.Scores {
       score = sets.last ?? score
       all += sets
       // Every change on its way lands before W has shown it, and one more turn of the main
-      // actor; or in `patience`.
-      if !sets.isEmpty {
-        // W first: `screens` begins with it.
-        for (screen, before) in zip(screens, before) where screen.state == .open {
-          _ = screen.display.wait(seconds: left(), forCount: before + sets.count)
-        }
+      // actor; or in `patience`. (W first: `screens` begins with it.)
+      for (screen, before) in zip(screens, before) where screen.state == .open {
+        _ = screen.display.wait(seconds: left(), forCount: before + sets.count)
       }
       onMain {}
       for (screen, before) in zip(screens, before) {
@@ -388,7 +363,8 @@ where Saver.Scores == Screen.Scores {
   /// What is wrong with what `screen` showed during a step that set `sets`; `nil` when
   /// nothing is.
   private static func flaw(
-    _ screen: Opened, new: [ScoreDisplay.Shown], sets: [Int], again: Bool, patience: Double
+    _ screen: Opened<ScoreDisplay>, new: [ScoreDisplay.Shown], sets: [Int], again: Bool,
+    patience: Double
   ) -> String? {
     let name = screenName(screen.slot)
     guard screen.state == .open else {
@@ -433,11 +409,6 @@ where Saver.Scores == Screen.Scores {
       + "(\(got.count) shown)"
   }
 
-  /// "[7: 1], [7: 2]" for scores shown, "nothing" for none.
-  private static func listed(_ shown: [ScoreDisplay.Shown]) -> String {
-    listed(shown.map(\.scores))
-  }
-
   /// "[7: 1], [7: 2]" for scores, "nothing" for none.
   private static func listed(_ scores: [[Int: Int]]) -> String {
     scores.isEmpty ? "nothing" : scores.map(written).joined(separator: ", ")
@@ -445,27 +416,16 @@ where Saver.Scores == Screen.Scores {
 
   /// Programs one step smaller than `program`.
   private static func smaller(_ program: [ScreenStep]) -> [[ScreenStep]] {
-    var candidates: [[ScreenStep]] = program.indices.map { index in
-      var candidate = program
-      candidate.remove(at: index)
-      return candidate
-    }
-    for (index, step) in program.enumerated() {
-      // `index` names the step that fails, so that the steps after it can be left out.
-      var candidate = program
+    smallerPrograms(program) { step in
       switch step {
-      case .setOnTheMainActor(let count) where count > 1:
-        candidate[index] = .setOnTheMainActor(count - 1)
-      case .setElsewhere(let count) where count > 3:
-        candidate[index] = .setElsewhere(count / 2)
-      case .setElsewhere(let count) where count > 1: candidate[index] = .setElsewhere(count - 1)
-      case .closeWithAScoreOnItsWay(let slot): candidate[index] = .close(slot)
-      case .openAsTheGameSets(let slot): candidate[index] = .open(slot)
-      default: continue
+      case .setOnTheMainActor(let count) where count > 1: [.setOnTheMainActor(count - 1)]
+      case .setElsewhere(let count) where count > 3: [.setElsewhere(count / 2)]
+      case .setElsewhere(let count) where count > 1: [.setElsewhere(count - 1)]
+      case .closeWithAScoreOnItsWay(let slot): [.close(slot)]
+      case .openAsTheGameSets(let slot): [.open(slot)]
+      default: []
       }
-      candidates.append(candidate)
     }
-    return candidates
   }
 
   /// The name a story gives the screen in `slot`: W for the one left open throughout, then A,
