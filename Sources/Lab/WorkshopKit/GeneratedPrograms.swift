@@ -41,7 +41,6 @@ package enum GeneratedPrograms {
     ProgramSearch<Program, (story: String, failure: String)>(
       exercise: rules.exercise, programs: programs,
       draw: { index, random in
-        // Every twentieth program is a long one, over every slot.
         let isLong = index % 20 == 19
         return Program.random(
           rules, length: isLong ? 3 * longest : 2 + index % (longest - 1),
