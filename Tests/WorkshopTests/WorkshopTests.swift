@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 import WorkshopKit
 import WorkshopSolutions
+import WorkshopWrongAnswers
 
 /// A design that never calls anybody: nothing it is graded on can hold but what needs no call.
 private final class SilentAdapter: ScenarioObservable {

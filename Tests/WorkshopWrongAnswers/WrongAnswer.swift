@@ -42,3 +42,9 @@ package struct WrongAnswer: Sendable, CustomStringConvertible {
     + exercise8 + exercise9 + exercise10 + foundByPrograms + foundByThreads + exercise10Time
     + exercise11 + exercise9Values + exercise10Programs + round3
 }
+
+extension Check {
+  /// Whether it runs generated programs (``GeneratedPrograms``) rather than one fixed sequence.
+  /// For tests only.
+  package var isGenerated: Bool { rawValue.hasPrefix("generated-") }
+}

@@ -59,11 +59,6 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   case generatedLabels = "generated-labels-and-changes"
 }
 
-extension Check {
-  /// Whether it runs generated programs (``GeneratedPrograms``) rather than one fixed sequence.
-  package var isGenerated: Bool { rawValue.hasPrefix("generated-") }
-}
-
 /// One thing an exercise is graded on: a scenario shared with the stages, or a check of the
 /// exercise's own promise.
 package enum Criterion: Hashable, Sendable {

@@ -3,7 +3,7 @@ import Support
 
 /// One exercise of the workshop: a stage's flaw for the learner to fix in `Exercises/`, and the
 /// scenarios that grade the fix.
-package struct Exercise: Sendable, Identifiable {
+package struct Exercise: Sendable {
   /// Its number, as `swift run workshop N` takes it.
   package var number: Int
   /// Its folder's name under `Exercises/`: `01-removable-closures`.
@@ -29,8 +29,6 @@ package struct Exercise: Sendable, Identifiable {
 
   /// What to read once it is solved: the chapter after the one it follows.
   package var next: TutorialChapter { chapter.next ?? chapter }
-
-  package var id: Int { number }
 
   /// The folder the learner edits, relative to the package root.
   package var folder: String { "Exercises/\(slug)" }
@@ -83,13 +81,8 @@ package enum ExerciseAPI: String, Sendable {
     }
   }
 
-  package var adapterName: String {
-    switch self {
-    case .mainActorScores: "MainActorScoresChecks"
-    case .observedLabel: "ObservedLabelChecks"
-    default: rawValue + "Adapter"
-    }
-  }
+  /// What drives it: a shape's adapter, or an app's checks.
+  package var adapterName: String { rawValue + (isAnApp ? "Checks" : "Adapter") }
 
   /// Whether the code is an app's, graded by its checks only: no scenario can drive it.
   package var isAnApp: Bool { [.mainActorScores, .observedLabel].contains(self) }
@@ -121,42 +114,35 @@ package struct ExerciseCode: Sendable {
     }
   }
 
-  /// The outcome, with evidence that names what happened where the scenario's own words tell
-  /// a different mistake's story: a nested set that was dropped is not one that "reached them
-  /// first".
   /// The scenarios' explanations the workshop words more carefully: each guesses at a cause
   /// the scenario cannot see, and a learner's code may fail (or pass) for another. The
   /// scenarios keep theirs, which compare-stages and the tutorial show for the stages.
-  private static let rewordings: [Scenario.Name: [(guess: String, said: String)]] = [
+  private static let rewordings: [Scenario.Name: (guess: String, said: String)] = [
     // Removed ids that collide fail it as a copy does.
-    .unsubscribeDuringNotification: [
-      (
-        ": the loop walks a copy taken before the removal",
-        ": once removeObserver returns, the observer must not be called, not even later in "
-          + "the notification under way"
-      )
-    ],
+    .unsubscribeDuringNotification: (
+      ": the loop walks a copy taken before the removal",
+      ": once removeObserver returns, the observer must not be called, not even later in "
+        + "the notification under way"
+    ),
     // Code that ignores the second subscription passes it too.
-    .sameObserverTwice: [
-      (
-        "called once: subscribing again replaced its first subscription",
-        "called once for one change, though subscribed twice"
-      )
-    ],
+    .sameObserverTwice: (
+      "called once: subscribing again replaced its first subscription",
+      "called once for one change, though subscribed twice"
+    ),
     // A field of the callback may hold it as well as the closure.
-    .strongCaptureFreedWithoutUnsubscribe: [
-      (
-        ": the stored closure captures it",
-        ": something the observable stores holds it, a closure or a field of its entry,"
-      )
-    ],
+    .strongCaptureFreedWithoutUnsubscribe: (
+      ": the stored closure captures it",
+      ": something the observable stores holds it, a closure or a field of its entry,"
+    ),
   ]
 
+  /// The outcome, with evidence that names what happened where the scenario's own words tell
+  /// a different mistake's story: a nested set that was dropped is not one that "reached them
+  /// first".
   private func refined(_ outcome: Outcome, of name: Scenario.Name) -> Outcome {
     var outcome = outcome
-    for (guess, said) in Self.rewordings[name] ?? [] where outcome.detail.contains(guess) {
-      outcome = Outcome(
-        verdict: outcome.verdict, detail: outcome.detail.replacing(guess, with: said))
+    if let (guess, said) = Self.rewordings[name] {
+      outcome.detail = outcome.detail.replacing(guess, with: said)
     }
     guard outcome.verdict == .flaw, name == .reentrantSetEndsOnLatest, let design else {
       return outcome
@@ -232,11 +218,6 @@ package struct ExerciseGrade: Sendable {
   /// Whether every aimed and every kept scenario, and every check, holds.
   package var isSolved: Bool { results.allSatisfy { $0.outcome.verdict == .holds } }
 
-  /// Grades `exercise`, in the order of its ``Exercise/criteria``, with what `outcome` finds.
-  package init(_ exercise: Exercise, outcome: (Criterion) -> Outcome) {
-    self.init(exercise, stop: nil) { outcome($0) }
-  }
-
   /// Grades `exercise` with what `outcome` finds, `nil` for a criterion that was not run,
   /// which gets a ✗ whose evidence is `notRun` (or, without one, says nothing reported it).
   package init(
@@ -266,6 +247,6 @@ package struct ExerciseGrade: Sendable {
 
   /// Runs the exercise's scenarios and checks on `code`, in this process.
   package init(_ exercise: Exercise, code: ExerciseCode) {
-    self.init(exercise) { code.run($0) }
+    self.init(exercise, stop: nil) { code.run($0) }
   }
 }

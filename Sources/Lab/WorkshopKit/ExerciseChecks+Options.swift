@@ -13,6 +13,18 @@ final class SendableOwner: Sendable {
   init(_ index: Int) { self.index = index }
 }
 
+/// An observable handed to other threads: the check is what finds out whether that is safe.
+struct SharedObservable<Observed>: @unchecked Sendable {
+  let observable: Observed
+}
+
+extension SharedObservable where Observed: SendableOptionsObservable {
+  /// Adds `owner`, asking for new values, with `body` run on each.
+  func add(_ owner: SendableOwner, _ body: @escaping @Sendable (Int) -> Void = { _ in }) {
+    observable.addObserver(owner, removeIfExists: true, options: .new) { value, _ in body(value) }
+  }
+}
+
 extension SendableOptionsAdapter {
   package static func run(_ check: Check) -> Outcome {
     switch check {
@@ -32,16 +44,6 @@ extension SendableOptionsAdapter {
   private static var perThread: Int { 100 }
   private static var rounds: Int { 3 }
 
-  /// The observable, handed to threads: the check is what finds out whether that is safe.
-  private struct Shared: @unchecked Sendable {
-    let observable: Observable
-
-    /// Adds `owner`, asking for new values, with `body` run on each.
-    func add(_ owner: SendableOwner, _ body: @escaping @Sendable (Int) -> Void = { _ in }) {
-      observable.addObserver(owner, removeIfExists: true, options: .new) { value, _ in body(value) }
-    }
-  }
-
   /// A flaw when `counts` is not exactly one call for each of `expected`.
   private static func check(_ counts: [Int: Int], expected: some Collection<Int>, _ steps: String)
     -> Outcome?
@@ -49,21 +51,19 @@ extension SendableOptionsAdapter {
     let missed = expected.count { counts[$0] == nil }
     let extra = counts.keys.count { !expected.contains($0) }
     let twice = counts.values.count { $0 > 1 }
-    guard missed > 0 || extra > 0 || twice > 0 else { return nil }
-    var found: [String] = []
-    if missed > 0 {
-      found.append("\(grouped(missed)) of the \(grouped(expected.count)) were not called")
-    }
-    if extra > 0 { found.append("\(grouped(extra)) removed ones were called") }
-    if twice > 0 { found.append("\(grouped(twice)) were called more than once") }
-    return .flaw("\(steps): a set then found \(listed(found))")
+    let found = [
+      missed > 0 ? "\(grouped(missed)) of the \(grouped(expected.count)) were not called" : nil,
+      extra > 0 ? "\(grouped(extra)) removed ones were called" : nil,
+      twice > 0 ? "\(grouped(twice)) were called more than once" : nil,
+    ].compactMap { $0 }
+    return found.isEmpty ? nil : .flaw("\(steps): a set then found \(listed(found))")
   }
 
   private static func threadsShareIt() -> Outcome {
     // Several rounds, each on a fresh observable: a race that one round misses, one of the
     // others shows.
     for _ in 0..<rounds {
-      let shared = Shared(observable: Observable(0))
+      let shared = SharedObservable(observable: Observable(0))
       let counts = Recording<Int>()
       let owners = (0..<threads * perThread).map(SendableOwner.init)
       let perThread = perThread
@@ -73,8 +73,7 @@ extension SendableOptionsAdapter {
           shared.add(owner) { _ in counts.append(index) }
         }
       }
-      let added =
-        "\(threads) threads each added \(perThread) observers at once"
+      let added = "\(threads) threads each added \(perThread) observers at once"
       shared.observable.value = 1
       if let flaw = check(counts.takeCounts(), expected: 0..<(threads * perThread), added) {
         return flaw
@@ -131,84 +130,84 @@ extension SendableOptionsAdapter {
         + "called twice")
   }
 
-  /// How long a closure waits for another thread to use the observable.
-  private static var patience: Double { 2 }
+  /// Another thread, sent to use the observable: whether it got through in time, each time.
+  /// A lock held by the thread that sent it, even a recursive one, makes it wait; it gets
+  /// through once the lock is let go, and is then waited for, so that nothing is left running.
+  private final class Probe: Sendable {
+    /// How long the sending thread waits for it.
+    static var patience: Double { 2 }
+    private let finished = DispatchSemaphore(value: 0)
+    private let gotThrough = Recording<Bool>()
 
-  /// Starts a thread that runs `use`, then signals `finished`, and waits for it `patience` at
-  /// most: whether it got through in that time. A lock held by the caller, even a recursive
-  /// one, makes it wait; it gets through once the lock is let go, and the caller then waits
-  /// on `finished` for it, so that nothing is left running.
-  private static func anotherThreadGetsThrough(
-    _ use: @escaping @Sendable () -> Void, finished: DispatchSemaphore
-  ) -> Bool {
-    Thread {
-      use()
-      finished.signal()
-    }.start()
-    return finished.wait(timeout: .now() + patience) == .success
-  }
+    /// Starts a thread that runs `use`, and waits for it `patience` at most.
+    func send(_ use: @escaping @Sendable () -> Void) {
+      Thread { [finished] in
+        use()
+        finished.signal()
+      }.start()
+      gotThrough.append(finished.wait(timeout: .now() + Self.patience) == .success)
+    }
 
-  /// Has another thread read the value and remove an observer never added, as a screen's
-  /// cleanup might, and records in `gotThrough` whether it got through in time.
-  private static func probe(
-    _ shared: Shared, _ gotThrough: Recording<Bool>, finished: DispatchSemaphore
-  ) {
-    let stranger = SendableOwner(-1)
-    let other = anotherThreadGetsThrough(
-      {
+    /// Sends a thread to read the value and remove an observer never added, as a screen's
+    /// cleanup might.
+    func send(to shared: SharedObservable<Observable>) {
+      let stranger = SendableOwner(-1)
+      send {
         _ = shared.observable.value
         shared.observable.removeObserver(stranger)
-      }, finished: finished)
-    gotThrough.append(other)
+      }
+    }
+
+    /// Whether the last thread sent since the last call got through in time; `nil` when none
+    /// was sent.
+    func result() -> Bool? {
+      let last = gotThrough.take().last
+      if last == false { finished.wait() }
+      return last
+    }
   }
 
-  /// The flaw when a ``probe(_:_:finished:)`` waited in vain while `what`.
+  /// The flaw when a ``Probe`` sent to read and remove waited in vain while `what`.
   private static func lockHeld(_ what: String) -> Outcome {
     .flaw(
-      "\(what): another thread waited \(IsolatedGrading.seconds(patience)) to read the value "
-        + "and remove an observer, in vain: a lock was held")
+      "\(what): another thread waited \(IsolatedGrading.seconds(Probe.patience)) to read the "
+        + "value and remove an observer, in vain: a lock was held")
   }
 
   private static func otherThreadDuringClosure() -> Outcome {
-    let shared = Shared(observable: Observable(0))
+    let shared = SharedObservable(observable: Observable(0))
     let owners = (0..<2).map(SendableOwner.init)
-    let finished = DispatchSemaphore(value: 0)
-    let gotThrough = Recording<Bool>()
+    let probe = Probe()
     // A's closure for 1 has another thread read the value and add B, and waits for it.
     shared.add(owners[0]) { [owners] value in
       guard value == 1 else { return }
-      let other = anotherThreadGetsThrough(
-        {
-          _ = shared.observable.value
-          shared.add(owners[1])
-        }, finished: finished)
-      gotThrough.append(other)
+      probe.send {
+        _ = shared.observable.value
+        shared.add(owners[1])
+      }
     }
     shared.observable.value = 1
-    let waitedInVain = gotThrough.all.last == false
-    if waitedInVain { finished.wait() }
+    let waitedInVain = probe.result() == false
     return withExtendedLifetime(owners) {
       waitedInVain
         ? .flaw(
-          "A's closure for 1 waited \(IsolatedGrading.seconds(patience)) for another thread to "
-            + "read the value and add an observer, in vain: a lock was held while the closure ran")
+          "A's closure for 1 waited \(IsolatedGrading.seconds(Probe.patience)) for another "
+            + "thread to read the value and add an observer, in vain: a lock was held while the "
+            + "closure ran")
         : .holds("while A's closure for 1 ran, another thread read the value and added an observer")
     }
   }
 
   private static func initialCallWithNoLockHeld() -> Outcome {
-    let shared = Shared(observable: Observable(5))
+    let shared = SharedObservable(observable: Observable(5))
     let owner = SendableOwner(0)
-    let finished = DispatchSemaphore(value: 0)
-    let gotThrough = Recording<Bool>()
+    let probe = Probe()
     shared.observable.addObserver(
       owner, removeIfExists: true, options: Observable.Options.initial.union(.new)
-    ) {
-      _, option in
-      if option == .initial { probe(shared, gotThrough, finished: finished) }
+    ) { _, option in
+      if option == .initial { probe.send(to: shared) }
     }
-    let last = gotThrough.all.last
-    if last == false { finished.wait() }
+    let last = probe.result()
     return withExtendedLifetime(owner) {
       switch last {
       case nil: .flaw("A was added with .initial: its .initial call never came")
@@ -227,12 +226,11 @@ extension SendableOptionsAdapter {
   }
 
   private static func capturesFreedWithNoLockHeld() -> Outcome {
-    let shared = Shared(observable: Observable(0))
-    let finished = DispatchSemaphore(value: 0)
-    let gotThrough = Recording<Bool>()
+    let shared = SharedObservable(observable: Observable(0))
+    let probe = Probe()
     // A closure that captures an object whose deinit probes the observable, and waits for it.
     let closure: () -> @Sendable (Int) -> Void = {
-      let captured = Captured { probe(shared, gotThrough, finished: finished) }
+      let captured = Captured { probe.send(to: shared) }
       return { _ in withExtendedLifetime(captured) {} }
     }
     let (a, b) = (SendableOwner(0), SendableOwner(1))
@@ -258,11 +256,10 @@ extension SendableOptionsAdapter {
     shared.add(c!, closure())
     for (done, freeing) in ways {
       freeing()
-      switch gotThrough.take().last {
+      switch probe.result() {
       case nil:
         return .flaw("\(done.replacing(" freed", with: " did not free")): it is kept")
       case false?:
-        finished.wait()
         return lockHeld(done)
       case true?: continue
       }
@@ -282,10 +279,9 @@ extension SendableOptionsAdapter {
     var freedBy: String?
     for (call, run) in calls where freedBy == nil {
       run()
-      switch gotThrough.take().last {
+      switch probe.result() {
       case nil: continue
       case false?:
-        finished.wait()
         return lockHeld("after D was released, \(call) freed what D's closure captured")
       case true?: freedBy = call
       }
@@ -301,7 +297,7 @@ extension SendableOptionsAdapter {
   }
 
   private static func closureUsesTheObservable() -> Outcome {
-    let shared = Shared(observable: Observable(0))
+    let shared = SharedObservable(observable: Observable(0))
     let counts = Recording<Int>()
     let owners = (0..<4).map(SendableOwner.init)
     let readInside = Recording<Int>()
@@ -317,8 +313,7 @@ extension SendableOptionsAdapter {
     for index in 1...2 {
       shared.add(owners[index]) { _ in counts.append(index) }
     }
-    let steps =
-      "A read the value, added D, removed B and set 2, inside its closure for 1"
+    let steps = "A read the value, added D, removed B and set 2, inside its closure for 1"
     shared.observable.value = 1
     let read = readInside.all.last
     if read != 1 {

@@ -3,8 +3,7 @@ import ObserverScenarios
 import Support
 import Synchronization
 
-// Exercise 9's check of what happens between threads while an observer is added: the value
-// its .initial call shows, and every value set after it, each once.
+// MARK: - Observers added while another thread sets
 
 extension SendableOptionsAdapter {
   /// How many observers the adding thread adds, one after another, and rounds at most: as
@@ -14,11 +13,6 @@ extension SendableOptionsAdapter {
   /// How many adds a set must overlap before the check may stop at its soonest: a race needs
   /// the two threads to run at once, which a loaded machine seldom lets them.
   private static var overlapsWanted: Int { 300 }
-
-  /// The observable, handed to two threads.
-  private struct Handed: @unchecked Sendable {
-    let observable: Observable
-  }
 
   /// One thread sets 1, 2, 3, … while another adds observers asking for `.initial`, one after
   /// another, each removed once a few more are added: each must be shown, by its
@@ -38,7 +32,7 @@ extension SendableOptionsAdapter {
     var rounds = 0
     for _ in 0..<addingRounds where now() < deadline() {
       rounds += 1
-      let handed = Handed(observable: Observable(0))
+      let handed = SharedObservable(observable: Observable(0))
       let owners = (0..<observersAdded).map(SendableOwner.init)
       let initials = owners.map { _ in Recording<Int>() }
       let news = owners.map { _ in Recording<Int>() }
@@ -191,30 +185,28 @@ package struct Stamp: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension ExerciseCode {
-  /// The code of exercise 9: `adapter` drives its observable of `Int` through the scenarios and
-  /// the checks, and `threaded`, the same observable holding ``Stamp``s, through
-  /// ``Check/valuesSetOnTwoThreads``; `isSendable` as in ``exercise(_:_:isSendable:)``.
-  package static func exercise<Adapter: ExerciseAdapter, Threaded: ThreadedObservable>(
-    _ number: Int, _ adapter: Adapter.Type, threaded: Threaded.Type, isSendable: Bool
-  ) -> ExerciseCode where Threaded.Value == Stamp {
-    let code = exercise(number, adapter, isSendable: isSendable)
-    return ExerciseCode(design: code.design) { check in
-      check == .valuesSetOnTwoThreads ? ValuesOnThreads<Threaded>.run() : code.check(check)
-    }
-  }
-
-  /// The code of exercise 9, whose observable is not `Sendable`.
+  /// The code of exercise 9, whose observable is not `Sendable`: `adapter` drives its observable
+  /// of `Int` through the scenarios and the checks, and `threaded`, the same observable holding
+  /// ``Stamp``s, through ``Check/valuesSetOnTwoThreads``.
   package static func exercise<Adapter: ExerciseAdapter, Threaded: ThreadedObservable>(
     _ number: Int, _ adapter: Adapter.Type, threaded: Threaded.Type
   ) -> ExerciseCode where Threaded.Value == Stamp {
-    exercise(number, adapter, threaded: threaded, isSendable: false)
+    exercise(number, adapter).settingValues(on: threaded)
   }
 
   /// The code of exercise 9, whose observable is `Sendable`.
   package static func exercise<Adapter: ExerciseAdapter, Threaded: ThreadedObservable>(
     _ number: Int, _ adapter: Adapter.Type, threaded: Threaded.Type
   ) -> ExerciseCode where Adapter.Observable: Sendable, Threaded.Value == Stamp {
-    exercise(number, adapter, threaded: threaded, isSendable: true)
+    exercise(number, adapter).settingValues(on: threaded)
+  }
+
+  /// This code, with ``Check/valuesSetOnTwoThreads`` run on `Threaded`.
+  private func settingValues<Threaded: ThreadedObservable>(on _: Threaded.Type) -> ExerciseCode
+  where Threaded.Value == Stamp {
+    ExerciseCode(design: design) { check in
+      check == .valuesSetOnTwoThreads ? ValuesOnThreads<Threaded>.run() : self.check(check)
+    }
   }
 }
 
@@ -227,11 +219,6 @@ extension ExerciseCode {
 package enum ValuesOnThreads<Observed: ThreadedObservable> where Observed.Value == Stamp {
   /// How many values each setting thread sets, at most: as many as fit in the check's time.
   private static var setsPerThread: Int { 20_000 }
-
-  /// The observable, handed to the threads: the check is what finds out whether that is safe.
-  private struct Handed: @unchecked Sendable {
-    let observable: Observed
-  }
 
   /// Runs the check: first on an observable with no observers, whose sets are quick, so that
   /// a read races many writes; then on a fresh one, observed.
@@ -248,7 +235,7 @@ package enum ValuesOnThreads<Observed: ThreadedObservable> where Observed.Value 
   /// What two threads reading the value saw that was torn, while two others set it, as
   /// quickly as they can, for 0.3 seconds at most; `nil` when every value read was whole.
   private static func tornRead() -> String? {
-    let handed = Handed(observable: Observed(Stamp(thread: 9, number: 0)))
+    let handed = SharedObservable(observable: Observed(Stamp(thread: 9, number: 0)))
     let torn = Atomic<Int>(0)
     let settersDone = Atomic<Int>(0)
     let deadline = now() + 500_000_000
@@ -274,7 +261,7 @@ package enum ValuesOnThreads<Observed: ThreadedObservable> where Observed.Value 
   /// The check itself, on an observed observable.
   private static func observed() -> Outcome {
     let first = Stamp(thread: 9, number: 0)
-    let handed = Handed(observable: Observed(first))
+    let handed = SharedObservable(observable: Observed(first))
     let names = ["A", "B", "C"]
     let owners = names.indices.map(SendableOwner.init)
     let news = owners.map { _ in Recording<Stamp>() }

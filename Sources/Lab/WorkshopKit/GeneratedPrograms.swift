@@ -41,7 +41,6 @@ package enum GeneratedPrograms {
     ProgramSearch<Program, (story: String, failure: String)>(
       exercise: rules.exercise, programs: programs,
       draw: { index, random in
-        // Every twentieth program is a long one, over every slot.
         let isLong = index % 20 == 19
         return Program.random(
           rules, length: isLong ? 3 * longest : 2 + index % (longest - 1),
@@ -156,45 +155,39 @@ extension RemovableClosuresAdapter {
         ids.value[slot, default: []].append(observable.bindObserver { call(.new, $0, nil) })
       },
       remove: { slot, _ in ids.value[slot]?.last.map(observable.removeObserver) },
-      removeOldID: { slot in ids.value[slot]?.first.map(observable.removeObserver) },
-      set: { observable.value = $0 }, count: { observable.observerCount },
-      value: { observable.value })
+      removeOldID: { slot in ids.value[slot]?.first.map(observable.removeObserver) })
   }
 }
 
 extension KeyedAdapter {
   package static func run(_ check: Check) -> Outcome {
-    guard check == .generatedKeysInOrder else { return notRunHere(check) }
-    return GeneratedPrograms.check(.keysInOrder) {
-      programTarget(keys: ProgramRules.keysInOrder.slots)
-    }
+    check == .generatedKeysInOrder
+      ? GeneratedPrograms.check(.keysInOrder) { programTarget() } : notRunHere(check)
   }
 
-  /// Exercise 2's observable: each slot a key.
-  static func programTarget(keys: [String]) -> ProgramTarget {
+  /// Exercise 2's observable: each slot a key, named as the programs name it.
+  static func programTarget() -> ProgramTarget {
     let observable = Observable(0)
+    let keys = ProgramRules.keysInOrder.slots
     return ProgramTarget(
       observable: observable,
       bind: { slot, _, _, call in
         observable.bindObserver(forKey: keys[slot]) { call(.new, $0, nil) }
       },
-      remove: { slot, _ in observable.removeObserver(forKey: keys[slot]) },
-      set: { observable.value = $0 }, count: { observable.observerCount },
-      value: { observable.value })
+      remove: { slot, _ in observable.removeObserver(forKey: keys[slot]) })
   }
 }
 
 extension OwnerKeyedAdapter {
   package static func run(_ check: Check) -> Outcome {
-    guard check == .generatedOwnersAndKeys else { return notRunHere(check) }
-    return GeneratedPrograms.check(.ownersAndKeys) {
-      programTarget(keys: ["label", "badge", "label", "badge"])
-    }
+    check == .generatedOwnersAndKeys
+      ? GeneratedPrograms.check(.ownersAndKeys) { programTarget() } : notRunHere(check)
   }
 
-  /// Exercise 3's observable: each slot an owner and a key.
-  static func programTarget(keys: [String]) -> ProgramTarget {
+  /// Exercise 3's observable: each slot an owner and a key ("P's label").
+  static func programTarget() -> ProgramTarget {
     let observable = Observable(0)
+    let keys = ["label", "badge", "label", "badge"]
     return ProgramTarget(
       observable: observable,
       bind: { slot, owner, _, call in
@@ -204,9 +197,7 @@ extension OwnerKeyedAdapter {
       remove: { slot, owner in
         guard let owner else { return }
         observable.removeObserver(owner, forKey: keys[slot])
-      },
-      set: { observable.value = $0 }, count: { observable.observerCount },
-      value: { observable.value })
+      })
   }
 }
 
@@ -227,9 +218,7 @@ extension WeakAdapter {
       bind: { _, owner, _, call in
         guard let owner else { return }
         observable.bindObserver(owner) { call(.new, $0, nil) }
-      },
-      set: { observable.value = $0 }, count: { observable.observerCount },
-      value: { observable.value })
+      })
   }
 }
 
@@ -271,9 +260,7 @@ extension OptionsAdapter {
           owner, removeIfExists: asked.removeIfExists, options: .asked(asked)
         ) { value, option in call(option.call, value, nil) }
       },
-      remove: { _, owner in owner.map(observable.removeObserver) },
-      set: { observable.value = $0 }, count: { observable.observerCount },
-      value: { observable.value })
+      remove: { _, owner in owner.map(observable.removeObserver) })
   }
 }
 
@@ -294,9 +281,7 @@ extension SendableOptionsAdapter {
       remove: { _, owner in
         guard let owner = owner as? ProgramObject else { return }
         observable.removeObserver(owner)
-      },
-      set: { observable.value = $0 }, count: { observable.observerCount },
-      value: { observable.value })
+      })
   }
 }
 
@@ -317,9 +302,7 @@ extension HandingAdapter {
           owner, removeIfExists: asked.removeIfExists, options: .asked(asked)
         ) { handed, value, option in call(option.call, value, handed) }
       },
-      remove: { _, owner in owner.map(observable.removeObserver) },
-      set: { observable.value = $0 }, count: { observable.observerCount },
-      value: { observable.value })
+      remove: { _, owner in owner.map(observable.removeObserver) })
   }
 }
 

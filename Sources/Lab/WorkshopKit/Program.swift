@@ -93,12 +93,7 @@ extension Program {
       switch random.pick(1...10) {
       case 1...3: steps.append(bind(slot, slots, rules, &random))
       case 4...7: steps.append(.set(random.pick(1...4)))
-      case 8:
-        if rules.removal != nil {
-          steps.append(.remove(slot))
-        } else {
-          steps.append(.set(random.pick(1...4)))
-        }
+      case 8: steps.append(rules.removal != nil ? .remove(slot) : .set(random.pick(1...4)))
       case 9:
         if rules.removesOldIDs, random.chance(50) {
           steps.append(.removeOldID(slot))

@@ -70,11 +70,6 @@ struct ProgramRules {
   /// When the entries of released owners are dropped, and their closures freed.
   var cleansOnSet = false
   var cleansOnBind = false
-
-  /// The slots owned by `owner`.
-  func slots(of owner: Int) -> [Int] {
-    slots.indices.filter { ownerOfSlot?[$0] == owner }
-  }
 }
 
 extension ProgramRules {

@@ -2,6 +2,8 @@
 // code makes is checked, as it comes, against what the rules allow at that moment; after each
 // step, the counts and what was freed. The first difference is the program's failure.
 
+import ObserverScenarios
+
 /// What a bind asks for, where the exercise has options.
 struct ProgramOptions {
   var initial = false
@@ -18,8 +20,9 @@ enum ProgramCall {
 
 /// An exercise's observable, as generated programs drive it: made fresh for each program.
 struct ProgramTarget {
-  /// The observable: once a program lets it go, it must be freed.
-  var observable: AnyObject
+  /// The observable, whose value and count the program sets and reads: once the program
+  /// lets it go, it must be freed.
+  var observable: any AdaptableObservable
   /// Binds `slot` for `owner` (`nil` where the exercise has none), asking for `.initial` and
   /// `.old` as given; the closure stored must call `call` with what it was called for, the
   /// value and, where the handler is handed one, its owner.
@@ -32,10 +35,6 @@ struct ProgramTarget {
   var remove: (_ slot: Int, _ owner: AnyObject?) -> Void = { _, _ in }
   /// Removes again the first id `slot` was bound under (exercise 1).
   var removeOldID: (_ slot: Int) -> Void = { _ in }
-  var set: (Int) -> Void
-  var count: () -> Int
-  /// The value, as the observable's getter reads it.
-  var value: () -> Int
 }
 
 /// An object whose lifetime a program follows: an owner, or what a closure captured.
@@ -54,24 +53,31 @@ final class ProgramRun {
     let slot: Int
     let label: String
     let wantsOld: Bool
-    var wantsNew = true
+    let wantsNew: Bool
     let reaction: Reaction?
+    /// Whether it was neither removed nor replaced.
     var live = true
     var replacedBy: String?
-    var awaitsInitial = false
+    var awaitsInitial: Bool
+    /// Whether its owner was let go; `cleaned` once its entry was dropped.
     var dead = false
     var cleaned = false
     var freedChecked = false
     var closure = WeakObject()
 
+    /// Whether it asked to be told the old value, or the new.
+    func wants(old: Bool) -> Bool { old ? wantsOld : wantsNew }
+
     /// "A's closure", "A's second closure".
     var closureName: String { label.contains("closure") ? label : "\(label)'s closure" }
 
-    init(number: Int, slot: Int, label: String, wantsOld: Bool, reaction: Reaction?) {
+    init(_ number: Int, slot: Int, label: String, asked: ProgramOptions, reaction: Reaction?) {
       self.number = number
       self.slot = slot
       self.label = label
-      self.wantsOld = wantsOld
+      wantsOld = asked.old
+      wantsNew = asked.new
+      awaitsInitial = asked.initial
       self.reaction = reaction
     }
   }
@@ -84,35 +90,41 @@ final class ProgramRun {
     var snapshot: [Binding]?
     /// The last binding made before it began: later ones are newcomers.
     var lastNumber = 0
-    var called: Set<Key> = []
+    var called: Set<Call> = []
     /// Whether a closure set the value while it was under way.
     var interrupted = false
-
-    struct Key: Hashable {
-      let binding: Int
-      let old: Bool
-    }
 
     init(old: Int, new: Int) {
       self.old = old
       self.new = new
     }
+
+    /// Its call of `binding`, of the old value or the new.
+    func call(_ binding: Binding, old: Bool) -> Call {
+      Call(binding: binding.number, old: old, value: old ? self.old : new)
+    }
+  }
+
+  /// A call made: to whom, whether of the old value, and the value.
+  struct Call: Hashable {
+    let binding: Int
+    let old: Bool
+    let value: Int
   }
 
   private let rules: ProgramRules
   let target: ProgramTarget
   private var owners: [ProgramObject?]
   private var weakOwners: [WeakObject]
-  private var releasedOwners: Set<Int> = []
   private var bindings: [Binding] = []
   /// The live entries, in the order the promise keeps them.
   private var order: [Binding] = []
-  private var generations: [Int: Int] = [:]
   private var value = 0
   private var rounds: [Round] = []
   private var current = 0
   private var calls = 0
-  private var credits: Set<Credit> = []
+  /// The calls made to newcomers, which may count for a later round.
+  private var credits: Set<Call> = []
   /// What happened, step by step, in the learner's terms.
   private var story: [String] = []
   /// What the closures did during the step under way.
@@ -177,7 +189,7 @@ final class ProgramRun {
       value = newValue
       if rules.cleansOnSet { clean() }
       begin(round)
-      target.set(newValue)
+      target.observable.value = newValue
       finishRounds()
       rounds = []
       done = "set \(newValue)"
@@ -189,18 +201,20 @@ final class ProgramRun {
     guard failure == nil else { return }
     checkFreed()
     // The value: what the last set stored, once the step is over.
-    if failure == nil, target.value() != value {
+    if failure == nil, target.observable.value != value {
       failure =
-        "the value read \(target.value()) once the step was over, not \(value), the last value set"
+        "the value read \(target.observable.value) once the step was over, not \(value), the "
+        + "last value set"
     }
     // The count after each set: read after a removal, it would name a count where a set
     // shows who was lost, and a count that cleans as it counts would hide a set's leftovers.
     if case .set = step, failure == nil { checkCount() }
-
   }
 
-  private func label(_ slot: Int, generation: Int) -> String {
+  /// The label of `slot`'s next closure: "A", then "A's second closure".
+  private func labelOfNext(_ slot: Int) -> String {
     let name = rules.slots[slot]
+    let generation = bindings.count { $0.slot == slot } + 1
     switch generation {
     case 1: return name
     case 2: return "\(name)'s second closure"
@@ -211,10 +225,6 @@ final class ProgramRun {
 
   private func owner(of slot: Int) -> Int? { rules.ownerOfSlot?[slot] }
 
-  private func liveBinding(of slot: Int) -> Binding? {
-    order.last { $0.slot == slot && $0.live }
-  }
-
   /// Binds `slot`; what the story says, or `nil` when the step cannot be taken.
   private func bind(
     _ slot: Int, initial: Bool, old: Bool, new: Bool = true, keep: Bool = false,
@@ -222,44 +232,36 @@ final class ProgramRun {
   ) -> String? {
     let ownerIndex = owner(of: slot)
     if let ownerIndex, owners[ownerIndex] == nil { return nil }
-    let earlier = liveBinding(of: slot)
+    let earlier = order.last { $0.slot == slot }
     if rules.rebind == .newID, earlier != nil { return nil }
-    let generation = (generations[slot] ?? 0) + 1
-    generations[slot] = generation
+    let keeps = keep && rules.hasOptions
+    let asked = ProgramOptions(initial: initial, old: old, new: new, removeIfExists: !keeps)
     let binding = Binding(
-      number: bindings.count + 1, slot: slot, label: label(slot, generation: generation),
-      wantsOld: old, reaction: reaction)
+      bindings.count + 1, slot: slot, label: labelOfNext(slot), asked: asked, reaction: reaction)
     bindings.append(binding)
     // The model first: a call the code makes while binding is checked against it. Adding
     // again replaces every closure the slot has (`removeIfExists` removes them all), unless
     // it keeps them.
-    let keeps = keep && rules.hasOptions
     if earlier != nil, rules.rebind != .addsAnEntry, !keeps {
-      for replaced in order where replaced.slot == slot && replaced.live {
+      for replaced in order where replaced.slot == slot {
         replaced.live = false
         replaced.replacedBy = binding.label
       }
     }
     if rules.rebind == .replacesInPlace, let earlier,
-      let place = order.firstIndex(where: {
-        $0 === earlier
-      })
+      let place = order.firstIndex(where: { $0 === earlier })
     {
       order[place] = binding
     } else {
       order.removeAll { !$0.live }
       order.append(binding)
     }
-    binding.awaitsInitial = initial
     let closure = ProgramObject()
     binding.closure.object = closure
     let call: (ProgramCall, Int, AnyObject?) -> Void = { [weak self] kind, value, handed in
       withExtendedLifetime(closure) { self?.received(binding, kind, value, handed) }
     }
-    binding.wantsNew = new
-    target.bind(
-      slot, ownerIndex.flatMap { owners[$0] },
-      ProgramOptions(initial: initial, old: old, new: new, removeIfExists: !keeps), call)
+    target.bind(slot, ownerIndex.flatMap { owners[$0] }, asked, call)
     if binding.awaitsInitial, failure == nil {
       failure =
         "\(binding.label) asked for .initial, and was not called with the value, \(value), "
@@ -269,11 +271,11 @@ final class ProgramRun {
     if earlier != nil, rules.rebind != .newID {
       told += keeps ? " again with removeIfExists: false" : " again"
     }
-    let asked = [initial ? ".initial" : nil, old ? ".old" : nil, new ? nil : "no .new"]
+    let options = [initial ? ".initial" : nil, old ? ".old" : nil, new ? nil : "no .new"]
       .compactMap { $0 }
-    if !asked.isEmpty {
+    if !options.isEmpty {
       told +=
-        " asking for " + asked.joined(separator: " and ").replacing(" and no", with: " only, no")
+        " asking for " + options.joined(separator: " and ").replacing(" and no", with: " only, no")
     }
     return told
   }
@@ -283,7 +285,7 @@ final class ProgramRun {
     if let ownerIndex, owners[ownerIndex] == nil { return nil }
     if rules.rebind == .newID, !bindings.contains(where: { $0.slot == slot }) { return nil }
     for binding in order where binding.slot == slot { binding.live = false }
-    order.removeAll { !$0.live }
+    order.removeAll { $0.slot == slot }
     target.remove(slot, ownerIndex.flatMap { owners[$0] })
     return "remove \(rules.slots[slot])"
   }
@@ -291,7 +293,6 @@ final class ProgramRun {
   private func release(_ owner: Int) -> String? {
     guard owners[owner] != nil else { return nil }
     owners[owner] = nil
-    releasedOwners.insert(owner)
     for binding in order where self.owner(of: binding.slot) == owner { binding.dead = true }
     return "let \(rules.owners[owner]) go"
   }
@@ -308,7 +309,7 @@ final class ProgramRun {
   private func begin(_ round: Round) {
     guard round.snapshot == nil else { return }
     round.lastNumber = bindings.count
-    round.snapshot = order.filter { $0.live && (!$0.dead || rules.released == .mayStillBeCalled) }
+    round.snapshot = order.filter { !$0.dead || rules.released == .mayStillBeCalled }
   }
 
   /// Checks a call the code made, and does what the closure does.
@@ -394,39 +395,22 @@ final class ProgramRun {
   }
 
   private func record(_ binding: Binding, old: Bool, in round: Round) {
-    round.called.insert(Round.Key(binding: binding.number, old: old))
+    let call = round.call(binding, old: old)
+    round.called.insert(call)
     // A newcomer's call may have been the next round's: a queue that takes its snapshot once
     // this round is over reaches a newcomer then, as a walk of the live list does now, and
     // the two look alike. It counts for a later round of the same value that misses it.
-    if binding.number > round.lastNumber {
-      credits.insert(Credit(binding: binding.number, old: old, value: old ? round.old : round.new))
-    }
-  }
-
-  /// A call made to a newcomer, which may count for a later round.
-  private struct Credit: Hashable {
-    let binding: Int
-    let old: Bool
-    let value: Int
+    if binding.number > round.lastNumber { credits.insert(call) }
   }
 
   private func allowed(_ binding: Binding, old: Bool, _ got: Int, in round: Round) -> Bool {
-    guard let snapshot = round.snapshot else { return false }
-    guard old ? binding.wantsOld && got == round.old : binding.wantsNew && got == round.new
-    else { return false }
-    guard !round.called.contains(Round.Key(binding: binding.number, old: old)) else {
-      return false
-    }
+    guard let snapshot = round.snapshot, binding.wants(old: old) else { return false }
+    let call = round.call(binding, old: old)
+    guard call.value == got, !round.called.contains(call) else { return false }
     let isNewcomer = binding.number > round.lastNumber
     guard isNewcomer || snapshot.contains(where: { $0 === binding }) else { return false }
     if !binding.live, rules.removal == .immediate { return false }
-    if binding.dead {
-      switch rules.released {
-      case .never: return false
-      case .notAfterTheSet, .mayStillBeCalled: break
-      }
-    }
-    return true
+    return !binding.dead || rules.released != .never
   }
 
   /// Whether `binding`, told the old value, was not told the new one already: a set tells an
@@ -436,7 +420,7 @@ final class ProgramRun {
   /// when the set ends.
   private func oldValuesFirst(_ binding: Binding, old: Bool, in round: Round) -> String? {
     guard old, rules.nesting != .either || (!round.interrupted && rounds.count == 1),
-      round.called.contains(Round.Key(binding: binding.number, old: false))
+      round.called.contains(round.call(binding, old: false))
     else { return nil }
     return "\(binding.label) was called with the old value, \(round.old), after the new value, "
       + "\(round.new): a set tells an observer that asked for .old the old value first, then "
@@ -449,7 +433,7 @@ final class ProgramRun {
       let place = snapshot.firstIndex(where: { $0 === binding })
     else { return nil }
     for earlier in snapshot[..<place] where isRequired(earlier, old: false, in: round) {
-      if !round.called.contains(Round.Key(binding: earlier.number, old: false)) {
+      if !round.called.contains(round.call(earlier, old: false)) {
         return "\(binding.label) was called with \(round.new) before \(earlier.label): "
           + (rules.exercise == 2
             ? "closures are called in the order their keys were first bound"
@@ -460,7 +444,7 @@ final class ProgramRun {
   }
 
   private func isRequired(_ binding: Binding, old: Bool, in round: Round) -> Bool {
-    binding.live && !binding.dead && (old ? binding.wantsOld : binding.wantsNew)
+    binding.live && !binding.dead && binding.wants(old: old)
   }
 
   /// The calls the round must still make: whom, and whether of the old value.
@@ -469,11 +453,8 @@ final class ProgramRun {
     var missing: [(label: String, old: Bool)] = []
     for binding in snapshot {
       for old in [true, false] where isRequired(binding, old: old, in: round) {
-        let credit = Credit(
-          binding: binding.number, old: old, value: old ? round.old : round.new)
-        if !round.called.contains(Round.Key(binding: binding.number, old: old)),
-          !credits.contains(credit)
-        {
+        let call = round.call(binding, old: old)
+        if !round.called.contains(call), !credits.contains(call) {
           missing.append((binding.label, old))
         }
       }
@@ -491,13 +472,13 @@ final class ProgramRun {
       return "\(binding.label) was called with a new value, \(got), though it did not ask "
         + "for .new"
     }
-    let key = Round.Key(binding: binding.number, old: old)
     let with = old ? "the old value \(got)" : "\(got)"
     // A value an earlier set already handed it, where a later set, a nested one, still owes it
     // its own: the value is wrong, not the count.
     let owing = rounds.last { round in
-      round.snapshot?.contains { $0 === binding } == true && !round.called.contains(key)
-        && (old ? round.old : round.new) != got
+      let call = round.call(binding, old: old)
+      return round.snapshot?.contains { $0 === binding } == true && !round.called.contains(call)
+        && call.value != got
     }
     if let owing, binding.live, !binding.dead {
       return old
@@ -505,7 +486,8 @@ final class ProgramRun {
           + "replaced \(owing.old)"
         : "\(binding.label) was called with \(got), where the set under way was of \(owing.new)"
     }
-    if rounds.contains(where: { $0.called.contains(key) && (old ? $0.old : $0.new) == got }) {
+    let twice = Call(binding: binding.number, old: old, value: got)
+    if rounds.contains(where: { $0.called.contains(twice) }) {
       return "\(binding.label) was called twice with \(old ? "the old value " : "")\(got) for "
         + "one set: each observer is called once for each set"
     }
@@ -565,7 +547,7 @@ final class ProgramRun {
     rounds.append(round)
     value = newValue
     if rules.nesting != .queued { begin(round) }
-    target.set(newValue)
+    target.observable.value = newValue
   }
 
   /// At the end of a top-level set: every round must have reached every observer it must.
@@ -588,8 +570,7 @@ final class ProgramRun {
 
   private func checkFreed() {
     // Freed what must be: released owners, removed or replaced closures, dropped entries.
-    for (index, weak) in weakOwners.enumerated()
-    where releasedOwners.contains(index) && weak.object != nil {
+    for (index, weak) in weakOwners.enumerated() where owners[index] == nil && weak.object != nil {
       failure =
         "\(rules.owners[index]) was not freed when the program let it go: something the "
         + "observable stores keeps it alive"
@@ -615,9 +596,9 @@ final class ProgramRun {
   }
 
   private func checkCount() {
-    let alive = order.filter { $0.live && !$0.dead }
-    let stored = order.count { $0.live }
-    let count = target.count()
+    let alive = order.filter { !$0.dead }
+    let stored = order.count
+    let count = target.observable.observerCount
     guard count < alive.count || count > stored else { return }
     let expected = alive.count == stored ? "\(alive.count)" : "\(alive.count) to \(stored)"
     let bound = alive.isEmpty ? "no closure is bound" : "bound: \(listed(alive.map(\.label)))"
