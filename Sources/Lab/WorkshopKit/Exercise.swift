@@ -81,8 +81,8 @@ package enum ExerciseAPI: String, Sendable {
     }
   }
 
-  /// What drives it: a shape's adapter, or an app's checks.
-  package var adapterName: String { rawValue + (isAnApp ? "Checks" : "Adapter") }
+  /// The adapter that drives a shape's code; an app's code has none (``isAnApp``).
+  package var adapterName: String { rawValue + "Adapter" }
 
   /// Whether the code is an app's, graded by its checks only: no scenario can drive it.
   package var isAnApp: Bool { [.mainActorScores, .observedLabel].contains(self) }
