@@ -41,7 +41,7 @@ struct ScoreStoreTests {
   }
 
   @Test("a file with a damaged entry is set aside, as it was, before a save replaces it")
-  func damagedEntriesSetAside() throws {
+  func damagedEntrySetAside() throws {
     let folder = TemporaryFolder()
     try folder.create()
     let contents = Data(#"{"scores": {"1": {"correct": 2, "total": 4}, "2": "nonsense"}}"#.utf8)
@@ -134,7 +134,7 @@ struct ScoreStoreTests {
         == target.path)
   }
 
-  @Test("--reset's deletion refuses a folder, a link to a folder, and a file of other contents")
+  @Test("--reset refuses a folder, a link to a folder, other contents, a damaged entry")
   func resetRefuses() throws {
     let folder = TemporaryFolder()
     try folder.create()
@@ -158,5 +158,10 @@ struct ScoreStoreTests {
     try Data("my essay".utf8).write(to: store.url)
     #expect(throws: ScoreStore.Refusal.self) { try store.reset() }
     #expect(try Data(contentsOf: store.url) == Data("my essay".utf8))
+
+    let damagedEntry = Data(#"{"scores": {"01": {"correct": 1, "total": 4}}}"#.utf8)
+    try damagedEntry.write(to: store.url)
+    #expect(throws: ScoreStore.Refusal.self) { try store.reset() }
+    #expect(try Data(contentsOf: store.url) == damagedEntry)
   }
 }

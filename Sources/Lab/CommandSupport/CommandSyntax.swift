@@ -397,7 +397,7 @@ package struct CommandSyntax<Parsed: Sendable, Result: Sendable>: Sendable {
     return rows.flatMap { row in
       wrap(
         row.help,
-        firstPrefix: "  " + row.label.padding(toLength: width, withPad: " ", startingAt: 0),
+        firstPrefix: "  " + row.label.padded(to: width),
         prefix: String(repeating: " ", count: width + 2), width: 90)
     }.map { $0 + "\n" }.joined()
   }

@@ -44,7 +44,7 @@ package struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     rows.append((.ioError, ioMeaning))
     var text = "EXIT STATUS:\n"
     for row in rows {
-      let number = String(row.status.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0)
+      let number = String(row.status.rawValue).padded(to: 4)
       for line in wrap(row.meaning, firstPrefix: "  " + number, prefix: "      ", width: 90) {
         text += line + "\n"
       }

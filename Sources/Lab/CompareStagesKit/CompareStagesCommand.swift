@@ -172,7 +172,7 @@ package enum CompareStagesCommand {
     let width = (Scenario.all.map(\.name.count).max() ?? 0) + 2
     return Scenario.all.flatMap {
       wrap(
-        $0.title, firstPrefix: $0.name.padding(toLength: width, withPad: " ", startingAt: 0),
+        $0.title, firstPrefix: $0.name.padded(to: width),
         prefix: String(repeating: " ", count: width))
     }.map { $0 + "\n" }.joined()
   }

@@ -16,9 +16,8 @@ import Support
 /// played. Each save changes only the groups its game played, in the file as it is then, so a
 /// game that ended since this one loaded keeps its score. A file with an entry this app would
 /// not write (a key that is not a group number as it writes them, a score that cannot be) is
-/// damaged, as a whole. The file is read, replaced and moved
-/// aside as ``SharedFile`` does it: in one step, never overwritten when it cannot be used, and
-/// through a symbolic link.
+/// damaged, as a whole. The file is read, replaced and moved aside as ``SharedFile`` does it:
+/// in one step, never overwritten when it cannot be used, and through a symbolic link.
 package struct ScoreStore: Sendable {
   /// What loading found.
   package enum Loaded: Equatable, Sendable {

@@ -27,7 +27,7 @@ extension ScenarioReport {
     func widths(_ headings: [String]) -> [Int] { headings.map { max($0.count, 3) + 2 } }
     func header(_ headings: [String]) -> String {
       trimmed(
-        "scenario".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+        "scenario".padded(to: nameWidth)
           + zip(headings, widths(headings)).map { cell($0, visibleWidth: $0.count, width: $1) }
           .joined())
     }
@@ -53,7 +53,7 @@ extension ScenarioReport {
     for row in rows {
       lines.append(
         trimmed(
-          row.scenario.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+          row.scenario.name.padded(to: nameWidth)
             + zip(row.outcomes, widths).map {
               cell(symbol($0.outcome.verdict), visibleWidth: 1, width: $1)
             }.joined()))

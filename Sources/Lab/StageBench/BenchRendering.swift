@@ -89,11 +89,12 @@ extension BenchReport {
   }
 
   /// Each N's time per callback of `row` as a multiple of `base`'s, rounded by ``roughly(_:)``;
-  /// `base`'s own in nanoseconds beside its ×1. The multiple comes from the two's ratios to the
-  /// floor, so that over the floor it is the ratio the fan-out chart plots.
+  /// `base`'s own in nanoseconds beside its ×1. Over the floor, it is the ratio the fan-out
+  /// chart plots (``BenchReport/FanOut/ratioToFloor``), divided here from the same medians, so
+  /// that it holds for a report measured without the floor too.
   func multiples(of row: Row, over base: Row?) -> [String] {
     zip(row.fanOut, base?.fanOut ?? row.fanOut).map { cell, baseCell in
-      "×\(rough(cell.ratioToFloor / baseCell.ratioToFloor))"
+      "×\(rough(cell.medianNanoseconds / baseCell.medianNanoseconds))"
         + (row.contender == base?.contender ? " (\(rough(cell.medianNanoseconds)) ns)" : "")
     }
   }

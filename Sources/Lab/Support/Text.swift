@@ -17,6 +17,13 @@ package func decimal(_ value: Double) -> String {
   return String(format: "%.1f", value)
 }
 
+extension String {
+  /// The text, padded with spaces to `width` characters (cut, if it is longer): a column.
+  package func padded(to width: Int) -> String {
+    padding(toLength: width, withPad: " ", startingAt: 0)
+  }
+}
+
 /// Wraps the words of `text` at `width` columns (a longer word stands alone), the first line
 /// behind `firstPrefix`, the others behind `prefix`; the lines come without newlines.
 package func wrap(_ text: String, firstPrefix: String, prefix: String, width: Int = 100)

@@ -34,9 +34,8 @@ extension Demo {
       print("closer sees \(change.newValue) and cancels the badge")
       badge.withLock { $0 }?.cancel()
     }
-    badge.withLock {
-      $0 = level.observeOnAnyThread { change in print("badge shows \(change.newValue)") }
-    }
+    let badgeToken = level.observeOnAnyThread { change in print("badge shows \(change.newValue)") }
+    badge.withLock { $0 = badgeToken }
     level.value = 1
     level.value = 2
     closer.cancel()

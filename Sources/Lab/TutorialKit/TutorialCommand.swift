@@ -67,8 +67,7 @@ package enum TutorialCommand {
   private static var chapterList: String {
     let width = Demo.chapters.map(\.chapter.number.description.count).max() ?? 0
     return Demo.chapters.map { chapter, _ in
-      let number = chapter.number.description
-      return "  \(number)\(String(repeating: " ", count: width - number.count))  \(chapter.title)"
+      "  \(chapter.number.description.padded(to: width))  \(chapter.title)"
     }.joined(separator: "\n")
   }
 

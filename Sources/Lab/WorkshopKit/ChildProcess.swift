@@ -151,9 +151,9 @@ package final class ChildProcess {
     return chunks
   }
 
-  /// Reads the first pipe until the child ends, keeping its last 256 KiB (enough to find a
-  /// compiler's errors in) and handing each chunk to `each`; `nil` once `stop()`, asked after
-  /// each read, says to stop.
+  /// The first pipe's output, read as ``outputs(keeping:waiting:each:stopIf:)`` reads every
+  /// pipe until the child ends: its last 256 KiB (enough to find a compiler's errors in), each
+  /// chunk handed to `each`; `nil` once `stop()`, asked after each read, says to stop.
   package func output(each: (Data) -> Void = { _ in }, stopIf stop: () -> Bool) -> TailBuffer? {
     outputs(each: { each($0[0]) }, stopIf: stop)?[0]
   }

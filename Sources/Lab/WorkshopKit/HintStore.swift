@@ -60,7 +60,8 @@ package struct HintStore: Sendable {
   package func advance(_ number: Int, upTo limit: Int) throws -> (count: Int, notice: String?) {
     var count = 0
     let notice = try change { counts in
-      count = min(min(max(counts[String(number)] ?? 0, 0), limit) + 1, limit)
+      let shown = min(max(counts[String(number)] ?? 0, 0), limit)
+      count = min(shown + 1, limit)
       counts[String(number)] = count
     }
     return (count, notice)

@@ -52,8 +52,8 @@ where Saver.Scores == Screen.Scores {
       // Each program takes a few milliseconds; with the wait for a change that never comes,
       // the programs and then the shrink stay within the check's limit.
       exercise: 10, programs: 500, seconds: (programs: 1.2, shrinking: 0.6),
-      // At most 8 steps.
-      draw: { index, random in draw(length: 2 + index % 7, &random) },
+      // From 2 steps to 8, the longest.
+      draw: { index, random in draw(length: 2 + index % (8 - 1), &random) },
       failure: { failure(of: $0, patience: patience.quick) }, smaller: smaller,
       // The steps after the one that failed tell nothing.
       shrinkFrom: { program, found in Array(program.prefix(found.step + 1)) },

@@ -251,8 +251,8 @@ package enum WorkshopCommand {
     for grade in grades {
       let exercise = grade.exercise
       lines.append(
-        "  \(grade.isSolved ? "✓" : "✗")  \(padded(String(exercise.number), 2)) "
-          + padded(exercise.title, titleWidth) + "  after chapter \(exercise.chapter.number)")
+        "  \(grade.isSolved ? "✓" : "✗")  \(String(exercise.number).padded(to: 2)) "
+          + exercise.title.padded(to: titleWidth) + "  after chapter \(exercise.chapter.number)")
     }
     let solved = grades.count { $0.isSolved }
     lines.append("")
@@ -293,7 +293,7 @@ package enum WorkshopCommand {
         lines += wrap(
           result.outcome.detail,
           firstPrefix:
-            "  \(result.outcome.verdict.symbol) \(padded(result.criterion.name, width))  ",
+            "  \(result.outcome.verdict.symbol) \(result.criterion.name.padded(to: width))  ",
           prefix: String(repeating: " ", count: width + 6))
       }
     }
@@ -322,11 +322,6 @@ package enum WorkshopCommand {
         "Stuck? swift run workshop hint \(exercise.number) (run it again for the next hint)")
     }
     return lines.joined(separator: "\n") + "\n"
-  }
-
-  /// `text`, padded with spaces to `width` characters.
-  private static func padded(_ text: String, _ width: Int) -> String {
-    text.padding(toLength: width, withPad: " ", startingAt: 0)
   }
 
   // MARK: - JSON
@@ -454,7 +449,7 @@ package enum WorkshopCommand {
     COMMANDS:
     \(syntax.wordsHelp)
     EXERCISES:
-    \(Exercise.all.map { "  \(padded(String($0.number), 2)) \($0.title) (after chapter \($0.chapter.number))" }.joined(separator: "\n"))
+    \(Exercise.all.map { "  \(String($0.number).padded(to: 2)) \($0.title) (after chapter \($0.chapter.number))" }.joined(separator: "\n"))
 
     OPTIONS:
     \(syntax.optionsHelp)
