@@ -168,24 +168,34 @@ private final class FloorBenchObservable: BenchObservable {
 }
 
 /// A plain array of closures, called in a loop, as a first version is written: each closure is
-/// retained and released around its call. Removal by index in a dictionary.
+/// retained and released around its call. Removal swaps the last closure into the removed one's
+/// place, as the floor's does.
 private final class ClosureArrayBenchObservable: BenchObservable {
-  var observers: [Int: (Int) -> Void] = [:]
-  var ordered: [(Int) -> Void] = []
+  var observers: [(Int) -> Void] = []
+  /// The bench's index of each closure, in the same order.
+  var indices: [Int] = []
+  var positionByIndex: [Int: Int] = [:]
   var value = 0
 
   func subscribe(_ owner: BenchOwner, index: Int, sum: Sum) {
-    let observer: (Int) -> Void = { sum.add($0) }
-    observers[index] = observer
-    ordered.append(observer)
+    positionByIndex[index] = observers.count
+    observers.append { sum.add($0) }
+    indices.append(index)
   }
 
   func unsubscribe(_ owner: BenchOwner, index: Int) {
-    observers[index] = nil
+    guard let position = positionByIndex.removeValue(forKey: index) else { return }
+    let last = observers.removeLast()
+    let lastIndex = indices.removeLast()
+    if position < observers.count {
+      observers[position] = last
+      indices[position] = lastIndex
+      positionByIndex[lastIndex] = position
+    }
   }
 
   func set(_ value: Int) {
     self.value = value
-    for observer in ordered { observer(value) }
+    for observer in observers { observer(value) }
   }
 }
