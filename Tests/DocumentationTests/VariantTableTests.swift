@@ -79,7 +79,7 @@ struct VariantTableTests {
   }
 
   #if os(macOS) || os(Linux)
-    @Test("every patch still applies to Sources/Stage5Tuned, as Benchmarks/variants applies it")
+    @Test("every patch still applies exactly to Sources/Stage5Tuned, as Benchmarks/variants asks")
     func patchesApply() throws {
       let copy = FileManager.default.temporaryDirectory
         .appendingPathComponent("variants-\(UUID().uuidString)")
@@ -89,14 +89,22 @@ struct VariantTableTests {
       for (file, row) in try patchRows() {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["patch", "--dry-run", "-s", "-d", copy.path, "-p1", "-i", file.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.arguments = ["patch", "--dry-run", "-d", copy.path, "-p1", "-i", file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
         try process.run()
+        let said = String(
+          decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        // A hunk placed at another line (an offset, a fuzz) may be placed wrong.
+        let inexact = said.range(
+          of: "offset|fuzz", options: [.regularExpression, .caseInsensitive])
         #expect(
-          process.terminationStatus == 0,
-          "\(file.lastPathComponent) (\(row)) no longer applies: remake it (Benchmarks/README.md)")
+          process.terminationStatus == 0 && inexact == nil,
+          Comment(
+            rawValue: "\(file.lastPathComponent) (\(row)) no longer applies exactly: remake it "
+              + "(Benchmarks/README.md): \(said)"))
       }
     }
   #endif
