@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 #if TUNED
@@ -5,20 +6,6 @@ import Testing
 #else
   import Stage5Concurrency
 #endif
-
-/// A small, seeded pseudo-random generator (SplitMix64), so that every run checks the same
-/// sequences and a failure names the seed that reproduces it.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// What a handler does, once, the first time it is called.
 private enum Reaction: Equatable {
