@@ -11,7 +11,7 @@ import PackageDescription
 let lessonStages: [(name: String, testsUse: [String])] = [
   ("Stage1Closures", ["LifetimeTracking"]), ("Stage2KeyedDict", ["LifetimeTracking"]),
   ("Stage3WeakRefs", ["LifetimeTracking"]), ("Stage4Options", ["LifetimeTracking"]),
-  ("Stage5Concurrency", ["TestSupport"]),
+  ("Stage5Concurrency", ["TestSupport", "Support"]),
 ]
 
 /// Stage 5 tuned for speed (appendix 5a): a stage too, tested by stage 5's own suite.
@@ -82,7 +82,7 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
   lessonStages.map { ($0.name + "Tests", [$0.name] + $0.testsUse, []) } + [
     // One suite for both stage 5 modules: Tests/Stage5TunedTests links to the same files,
     // compiled with TUNED defined, so that they import the tuned module instead.
-    (tuned + "Tests", [tuned, "TestSupport"], [.define("TUNED")]),
+    (tuned + "Tests", [tuned, "TestSupport", "Support"], [.define("TUNED")]),
     (
       "ConformanceTests",
       ["DesignCatalog", "ObserverScenarios", "Stage5Concurrency", "StageBench", "Support"], []

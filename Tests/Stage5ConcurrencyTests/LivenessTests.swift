@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Synchronization
 import TestSupport
 import Testing
@@ -77,7 +78,7 @@ private struct Schedule: CustomStringConvertible {
   let probe: [ProbeStep]
 
   init(seed: UInt64) {
-    var random = SplitMix64(state: seed)
+    var random = SeededRandom(seed: seed)
     self.seed = seed
     setters = (0..<Int.random(in: 1...3, using: &random)).map { _ in
       SetterKind.allCases.randomElement(using: &random)!

@@ -1,3 +1,4 @@
+import Support
 import TestSupport
 import Testing
 
@@ -269,7 +270,7 @@ struct ModelTests {
   private func divergingSeeds(mainActorShare: Double) -> [UInt64] {
     var divergences: [UInt64] = []
     for seed in 1...3_000 as ClosedRange<UInt64> {
-      var random = SplitMix64(state: seed)
+      var random = SeededRandom(seed: seed)
       var model = Model()
       let harness = Harness()
       var subscriptions = 0

@@ -1,5 +1,6 @@
 import DesignCatalog
 import StageBench
+import Support
 import TestSupport
 import Testing
 
@@ -72,7 +73,7 @@ struct RemovalTests {
   /// every one passes. Shortest: its steps dropped one at a time while it still fails.
   @MainActor
   private static func counterexample(on contender: Contender, seed: UInt64) -> String? {
-    var random = SplitMix64(state: seed)
+    var random = SeededRandom(seed: seed)
     for _ in 0..<200 {
       let program = (0..<Int.random(in: 1...24, using: &random)).map { _ -> Step in
         switch Int.random(in: 0..<3, using: &random) {

@@ -1,17 +1,19 @@
+import Support
+
 /// Shuffles each question's choices, so that the right answer's place changes from game to
 /// game and tells nothing.
 ///
-/// The shuffle is this file's own Fisher–Yates over SplitMix64, not the standard library's
+/// The shuffle is this file's own Fisher–Yates over ``SeededRandom``, not the standard library's
 /// `shuffled(using:)`, whose algorithm is not promised to stay the same: with a seed, the same
 /// order comes back on every platform and toolchain, which the tutorial's transcript and the
 /// tests rely on.
 package final class ChoiceShuffler {
-  private var state: UInt64
+  private var random: SeededRandom
 
   /// A shuffler that repeats its orders when given the same `seed`; without one, random.
   package init(seed: UInt64? = nil) {
-    var random = SystemRandomNumberGenerator()
-    state = seed ?? random.next()
+    var system = SystemRandomNumberGenerator()
+    random = SeededRandom(seed: seed ?? system.next())
   }
 
   /// The choices of `question` in the order a game shows them, and where the right one is.
@@ -19,17 +21,8 @@ package final class ChoiceShuffler {
     var order = Array(question.choices.indices)
     for last in order.indices.dropFirst().reversed() {
       // A modulo of at most 6 choices from 64 bits: its bias is below 1 in 2⁶⁰.
-      order.swapAt(last, Int(next() % UInt64(last + 1)))
+      order.swapAt(last, Int(random.next() % UInt64(last + 1)))
     }
     return (order.map { question.choices[$0] }, order.firstIndex(of: 0) ?? 0)
-  }
-
-  /// SplitMix64's next number.
-  private func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
   }
 }

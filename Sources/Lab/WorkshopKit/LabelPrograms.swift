@@ -1,5 +1,6 @@
 import Foundation
 import ObserverScenarios
+import Support
 
 // Exercise 11's generated programs: labels opened, closed and let go, scores set on the main
 // actor, and the main actor let run what the labels queued, then what each label showed read.

@@ -1,27 +1,6 @@
+import Support
+
 // A generated program: steps over one exercise's API, drawn from a seed, shrunk when it fails.
-
-/// The same numbers from the same seed, on every platform: SplitMix64.
-struct SeededRandom: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
-  }
-
-  /// A number in `range`, drawn without the standard library's algorithm, which may change.
-  mutating func pick(_ range: ClosedRange<Int>) -> Int {
-    range.lowerBound + Int(next() % UInt64(range.count))
-  }
-
-  /// Whether a draw with the odds `percent` in 100 came true.
-  mutating func chance(_ percent: Int) -> Bool { pick(1...100) <= percent }
-}
 
 /// What a closure does when it is called with one value.
 struct Reaction: Hashable {

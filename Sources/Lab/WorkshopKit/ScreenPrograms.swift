@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ObserverScenarios
+import Support
 
 // Exercise 10's generated programs: screens opened, closed and let go, savers started, scores
 // set on the main actor and on other threads, and a screen closed with a score on its way,
