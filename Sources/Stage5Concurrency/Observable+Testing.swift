@@ -10,8 +10,12 @@ extension Observable {
   /// reference graph's test only.
   package var _state: Any { state.withLock { $0 } }
 
-  /// The number of deliveries queued.
+  /// The number of deliveries queued and not begun.
   package var _queuedCount: Int { state.withLock { $0.queue.count } }
+
+  /// How many setters' waits ended at ``longestWait``, their change still queued: each may
+  /// leave the queue one change over the backlog limit.
+  package var _waitsOutOfTime: Int { state.withLock { $0.waitsOutOfTime } }
 
   /// Whether some thread holds the lock right now.
   package var _isLocked: Bool { state.withLockIfAvailable { _ in } == nil }

@@ -9,24 +9,33 @@ import Foundation
 /// - **Thread-safe.** Its state sits behind a `Mutex`, and the compiler checks that it is
 ///   `Sendable`. No lock is held while a handler runs, or while anything of yours (a value, a
 ///   handler and what it captured, an owner) is released, so a handler, or a `deinit`, may
-///   read, set, subscribe or cancel.
-/// - **One handler at a time, in order.** Handlers of one observable never run two at a time:
-///   one delivery runs at a time, and a value set meanwhile, from a handler or from another
-///   thread, is queued and delivered after it. Every observer sees every value, in the order
-///   set, once, and ends on the latest. The cost: a setter may return before its observers
-///   have run.
-/// - **No call held up by other threads.** A set, a subscription with `.initial` or a read of
-///   ``values`` delivers at most its own change, and those its own handlers set meanwhile
-///   (with any queued before them). What other threads set meanwhile is handed on, to a setter
-///   that waits or to a task, and delivered next, in order, once each. Cancelling delivers
+///   read, set, subscribe or cancel, on this observable or any other.
+/// - **One handler at a time, in order.** Every change joins one queue, in the order set, and
+///   one thread or actor at a time delivers from it: handlers of one observable never run two
+///   at a time. Every observer sees every value, in the order set, once, and ends on the
+///   latest; a stream from ``values(bufferingPolicy:)`` keeps what its policy says, so
+///   `.bufferingOldest(_:)` may drop the latest. The cost: a setter may return before its
+///   observers have run, when another delivery is under way.
+/// - **No call held up by others.** A call that delivers (a set, a subscription with
+///   `.initial`, a read of ``values``) delivers what was queued when it began, its own change
+///   included, at most ``backlogLimit`` changes, then those its own handlers set while no other
+///   thread's change is ahead of them, at most ``backlogLimit`` more. The rest is handed on, to
+///   a setter that waits or to a task. The same holds on the main actor. Cancelling delivers
 ///   nothing.
-/// - **Bounded.** When setters outpace their observers, a setter waits once ``backlogLimit``
-///   changes are queued while a thread delivers (see ``value``); a stream from ``values`` keeps
-///   what its buffering policy says.
+/// - **Nothing waits for ever.** The only wait is a setter's: one that finds more than
+///   ``backlogLimit`` changes queued waits for room, outside any delivery and off the main
+///   actor only, and never longer than ``longestWait``. So no combination of observables, threads and
+///   actors can deadlock, and a handler may set this or any other observable, or wait for a
+///   thread that does.
+/// - **Bounded.** Setters faster than their observers, the main actor's included, slow down
+///   rather than fill the memory: the queue holds about ``backlogLimit`` changes, plus those
+///   set on the main actor or in handlers (which never wait), plus one a thread for every
+///   ``longestWait`` the deliveries stand still. ``waitUntilDelivered()`` waits until what was
+///   set has been delivered.
 /// - **Immediate removal.** Once ``ObservationToken/cancel()`` or ``removeObserver(_:)``
 ///   returns where the handler runs, the handler is not called again. It is released before
-///   the call returns, unless another thread is delivering a change at that moment: then once
-///   that delivery is done with it.
+///   the call returns, unless another thread is calling it at that moment: then as soon as
+///   that call returns.
 /// - **No reason to capture the owner.** ``observe(_:options:isolation:_:)`` holds its owner
 ///   weakly and hands it to the handler; the subscription ends with the owner.
 /// - **Handlers run where they were written.** A handler written in a `@MainActor` type runs
@@ -54,19 +63,28 @@ public final class Observable<Value: Sendable>: Sendable {
     let change: Change<Value>
     /// The list as it was when the change was set; `nil` where a subscription had been removed.
     let subscriptions: [Subscription<Value>?]
+    /// The turn in which a handler set it, for a change set inside a delivery of this
+    /// observable; `nil` for one set outside.
+    let setInTurn: Int?
     /// The next subscription to call.
     var next = 0
-    /// The setter that waits until this change is delivered, if one does.
-    var waiter: Waiter?
   }
 
-  /// A setter that found the queue full and waits: until its change is delivered, or until
-  /// the turn is handed to it, to deliver up to its change itself.
+  /// A setter that found the queue full and waits: until fewer than ``backlogLimit`` changes
+  /// are ahead of its own, until the turn is handed to it, or until ``longestWait`` has
+  /// passed.
   struct Waiter: Sendable {
     let thread: ObjectIdentifier
     /// Where its change is in the order of all deliveries ever queued.
     let position: Int
     let wakeUp = DispatchSemaphore(value: 0)
+  }
+
+  /// A caller of ``waitUntilDelivered()``, resumed once the deliveries before `position` are
+  /// done.
+  struct DeliveryWait: Sendable {
+    let position: Int
+    let continuation: CheckedContinuation<Void, Never>
   }
 
   struct State {
@@ -77,25 +95,42 @@ public final class Observable<Value: Sendable>: Sendable {
     var slots: [ObjectIdentifier: Int] = [:]
     /// Each owner's subscription: finding it needs no search either.
     var subscriptionByOwner: [ObjectIdentifier: Subscription<Value>] = [:]
-    /// Deliveries waiting for the one under way, oldest first.
+    /// Deliveries not begun yet, oldest first.
     var queue = Queue<Delivery>()
-    /// How many deliveries were ever queued, and taken out of the queue.
+    /// How many deliveries were ever queued, begun and done.
     var queuedCount = 0
     var takenCount = 0
-    /// Whether a delivery is under way: somebody has the turn.
+    var deliveredCount = 0
+    /// Whether somebody has the turn: a thread or an actor delivers, or a task is about to.
     var isDelivering = false
     /// The thread that has the turn and is delivering now; `nil` while the turn waits for an
     /// actor or a task to take it up.
     var deliverer: ObjectIdentifier?
-    /// How many deliveries at the front of the queue are the deliverer's own work: it delivers
-    /// them before it returns, then hands the turn on.
-    var turnWork = 0
-    /// Whether the deliverer is an actor, on which handlers isolated to it run.
-    var delivererIsAnActor = false
-    /// Whether the turn was handed on to a task that has not taken it up yet.
+    /// Whether the turn was handed on to a task that has not taken it up yet: a setter about
+    /// to wait takes it up instead.
     var isHandedOn = false
-    /// Setters waiting for their change, oldest first.
-    var waiters = Queue<Waiter>()
+    /// Counts the turns taken: a change set in the current one came from its own handlers.
+    var turn = 0
+    /// What the current turn still delivers: changes that were queued when it was taken, then
+    /// changes its own handlers set.
+    var queuedWork = 0
+    var ownWork = 0
+    /// Setters waiting, oldest first: no more than there are threads.
+    var waiters: [Waiter] = []
+    /// How many waits ended at ``longestWait``, with their change still queued.
+    var waitsOutOfTime = 0
+    /// Callers of ``waitUntilDelivered()``, in the order they called.
+    var deliveryWaits = Queue<DeliveryWait>()
+
+    /// Takes the next delivery out of the queue, and wakes the setters that now have fewer
+    /// than ``backlogLimit`` changes ahead of their own.
+    mutating func takeNext(wakingUp wakeUps: inout [DispatchSemaphore]) -> Delivery? {
+      takenCount += 1
+      while let waiter = waiters.first, waiter.position - takenCount < backlogLimit {
+        wakeUps.append(waiters.removeFirst().wakeUp)
+      }
+      return queue.popFirst()
+    }
 
     /// Adds `subscription` at the end of the list.
     mutating func append(_ subscription: Subscription<Value>) {
@@ -126,20 +161,57 @@ public final class Observable<Value: Sendable>: Sendable {
       return true
     }
 
-    /// Makes `thread` the deliverer, with `work` deliveries of the queue's to make.
-    mutating func giveTurn(to thread: ObjectIdentifier?, work: Int, onAnActor: Bool = false) {
+    /// Gives the turn to `thread` (`nil` for one that will be taken up later): its work is
+    /// what is queued now, up to the backlog limit, then up to as many changes its own
+    /// handlers set.
+    mutating func takeTurn(by thread: ObjectIdentifier?) {
+      isDelivering = true
+      isHandedOn = false
       deliverer = thread
-      delivererIsAnActor = onAnActor
-      turnWork = work
+      turn += 1
+      queuedWork = min(queue.count, backlogLimit)
+      ownWork = backlogLimit
+    }
+
+    /// Queues `delivery`, made by `thread`, and says what that thread does next.
+    ///
+    /// - Parameter mayWait: Whether the caller is a setter outside any delivery and off the
+    ///   main actor, which waits behind a full queue; asked only when the queue is full.
+    mutating func enqueue(
+      _ change: Change<Value>, for subscriptions: [Subscription<Value>?],
+      by thread: ObjectIdentifier, mayWait: () -> Bool
+    ) -> Turn {
+      let setByHandler = isDelivering && deliverer == thread
+      queue.append(
+        Delivery(change: change, subscriptions: subscriptions, setInTurn: setByHandler ? turn : nil)
+      )
+      queuedCount += 1
+      if !isDelivering {
+        takeTurn(by: thread)
+        return .taken
+      }
+      guard queue.count > backlogLimit, mayWait() else { return .queued }
+      if isHandedOn {
+        // The task the turn was handed to has not started: this setter delivers instead,
+        // rather than wait for a task that may need the very thread it would hold.
+        takeTurn(by: thread)
+        return .taken
+      }
+      let waiter = Waiter(thread: thread, position: queuedCount - 1)
+      waiters.append(waiter)
+      return .waiting(waiter)
     }
   }
 
   /// Everything that changes, behind the lock.
   let state: Locked<State>
 
-  /// How many changes may wait in the queue before a setter waits for its change to be
-  /// delivered: see ``value``.
+  /// How many changes may wait in the queue before a setter waits, and how many a call
+  /// delivers at most, of those queued and of those its handlers set: see ``value``.
   public static var backlogLimit: Int { 256 }
+
+  /// The longest a setter waits behind a full queue before it queues its change and returns.
+  public static var longestWait: Duration { .milliseconds(100) }
 
   /// Creates an observable holding `value`, with no observers.
   ///
@@ -149,26 +221,31 @@ public final class Observable<Value: Sendable>: Sendable {
   }
 
   deinit {
-    for subscription in state.withLock({ $0.subscriptions }) {
+    let (subscriptions, deliveryWaits) = state.withLock { state in
+      var waits: [DeliveryWait] = []
+      while let wait = state.deliveryWaits.popFirst() { waits.append(wait) }
+      return (state.subscriptions, waits)
+    }
+    for subscription in subscriptions {
       subscription?.end()
     }
+    for wait in deliveryWaits { wait.continuation.resume() }
   }
 
   /// The current value; get and set it from any thread.
   ///
-  /// Setting it delivers a ``Change`` to every live observer, in subscription order:
+  /// Setting it queues a ``Change`` for every live observer, in subscription order, and then:
   ///
-  /// - If no delivery is under way, the setting thread takes the turn and delivers this change,
-  ///   and those its handlers set meanwhile, before the setter returns; except to a handler
-  ///   isolated to an actor this thread is not on: the rest continues there, later.
-  /// - If a delivery is under way, the change is queued and the setter returns at once; it is
-  ///   delivered in order by whoever has the turn, or by a task the turn is handed on to.
-  /// - If ``backlogLimit`` changes are queued already while a thread delivers, the setter waits
-  ///   until its change is delivered, delivering those before it itself if the turn comes to
-  ///   it; so setters faster than their observers slow down rather than fill the memory. A
-  ///   setter never waits on the main actor, nor in a handler of this observable, nor while the
-  ///   delivery waits for an actor (a handler isolated to the main actor, say), which might be
-  ///   waiting for that setter: the queue then grows until the actor has delivered it.
+  /// - If nobody is delivering, the setter takes the turn and delivers its change, and those
+  ///   its handlers set meanwhile, before it returns; except to a handler isolated to an actor
+  ///   this thread is not on: the rest continues there, later.
+  /// - If a delivery is under way, the setter returns at once, and the change is delivered in
+  ///   order by whoever has the turn, or by one it is handed on to.
+  /// - If more than ``backlogLimit`` changes are queued, a setter outside any delivery and off
+  ///   the main actor waits until fewer than ``backlogLimit`` are ahead of its own, delivering
+  ///   itself if the turn is handed to it, but never longer than ``longestWait``: setters
+  ///   faster than their observers slow down rather than fill the memory. Inside a Swift
+  ///   concurrency task, such a wait holds one of the shared threads.
   public var value: Value {
     get { state.withLock { $0.value } }
     set {
@@ -177,10 +254,39 @@ public final class Observable<Value: Sendable>: Sendable {
         // The old value moves into the change: it is released with the change, not here.
         let change = Change(kind: .update, oldValue: state.value, newValue: newValue)
         state.value = newValue
-        let delivery = Delivery(change: change, subscriptions: state.subscriptions)
-        return Self.enqueue(delivery, by: thread, mayWait: true, &state)
+        return state.enqueue(change, for: state.subscriptions, by: thread) {
+          !DeliveringThread.isCurrent && !MainQueue.isCurrent
+        }
       }
       take(turn, by: thread, here: nil)
+    }
+  }
+
+  /// Suspends until every change set before this call has been delivered to every observer it
+  /// was set for, those isolated to an actor included.
+  ///
+  /// For a test, or a command-line program, that sets from several threads and then checks
+  /// what its observers saw: a set may return before its observers have run.
+  ///
+  /// ```swift
+  /// await withTaskGroup { group in
+  ///   for n in 1...4 { group.addTask { score.value = n } }
+  /// }
+  /// await score.waitUntilDelivered()
+  /// #expect(label.text == "\(score.value)")
+  /// ```
+  ///
+  /// Never call it from a task that a handler of this observable waits for: the delivery it
+  /// waits for could not finish.
+  public func waitUntilDelivered() async {
+    await withCheckedContinuation { continuation in
+      let isDone = state.withLock { state in
+        let position = state.queuedCount
+        guard state.deliveredCount < position else { return true }
+        state.deliveryWaits.append(DeliveryWait(position: position, continuation: continuation))
+        return false
+      }
+      if isDone { continuation.resume() }
     }
   }
 
@@ -196,8 +302,8 @@ public final class Observable<Value: Sendable>: Sendable {
   ///
   /// A subscription ended by its token or by ``removeObserver(_:)`` leaves at once. One whose
   /// owner is gone stays stored until a delivery reaches it and removes it, so once the
-  /// deliveries of the sets made so far are done, this equals ``observerCount``. A set made on
-  /// one thread may be delivered later, on another (see ``value``).
+  /// deliveries of the sets made so far are done (``waitUntilDelivered()``), this equals
+  /// ``observerCount``.
   ///
   /// ```swift
   /// let observable = Observable(0)
@@ -211,7 +317,6 @@ public final class Observable<Value: Sendable>: Sendable {
   ///
   /// - Complexity: O(1).
   public var storedSubscriptionCount: Int { state.withLock { $0.slots.count } }
-
   // MARK: - Observing
 
   /// Observes the value until the returned token is cancelled or deinitialized, with a handler
@@ -363,7 +468,8 @@ public final class Observable<Value: Sendable>: Sendable {
   ///
   /// - Parameter bufferingPolicy: `.unbounded` keeps every value; `.bufferingNewest(1)` only
   ///   the latest, as the Observation framework's `Observations` does; `.bufferingOldest(n)`
-  ///   the first *n*, dropping those after.
+  ///   the first *n*, dropping those after: the one observer that may not end on the latest
+  ///   value.
   /// - Returns: A stream that ends when the observable is deinitialized.
   public func values(
     bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy
@@ -398,8 +504,7 @@ public final class Observable<Value: Sendable>: Sendable {
       state.append(subscription)
       guard options.contains(.initial) else { return (replaced, .queued) }
       let initial = Change(kind: .initial, oldValue: nil, newValue: state.value)
-      let delivery = Delivery(change: initial, subscriptions: [subscription])
-      return (replaced, Self.enqueue(delivery, by: thread, mayWait: false, &state))
+      return (replaced, state.enqueue(initial, for: [subscription], by: thread) { false })
     }
     replaced?.end()
     take(turn, by: thread, here: isolation)
@@ -423,64 +528,14 @@ public final class Observable<Value: Sendable>: Sendable {
   }
 
   /// What a caller that queued a delivery does next.
-  private enum Turn: Sendable {
+  enum Turn: Sendable {
     /// It has the turn: it delivers.
     case taken
     /// Somebody else delivers it.
     case queued
-    /// It waits until its delivery is made, or until the turn is handed to it.
+    /// It waits until its delivery is made, until the turn is handed to it, or until
+    /// ``longestWait`` has passed.
     case waiting(Waiter)
-  }
-
-  /// Queues `delivery`, made by `thread`, and says what that thread does next.
-  ///
-  /// - Parameters:
-  ///   - delivery: The change, and whom it goes to.
-  ///   - thread: The thread that queues it.
-  ///   - mayWait: Whether the caller is a setter, which may wait behind a full queue.
-  ///   - state: The state, locked.
-  /// - Returns: Whether the caller delivers, waits, or goes.
-  private static func enqueue(
-    _ delivery: Delivery, by thread: ObjectIdentifier, mayWait: Bool, _ state: inout State
-  ) -> Turn {
-    var delivery = delivery
-    defer { state.queuedCount += 1 }
-    if !state.isDelivering {
-      // Nobody is delivering: this thread takes the turn, for this one delivery.
-      state.queue.append(delivery)
-      state.isDelivering = true
-      state.giveTurn(to: thread, work: state.queue.count)
-      return .taken
-    }
-    if state.deliverer == thread {
-      // Made by a handler of the delivery under way: the deliverer's own work, with what was
-      // queued before it.
-      state.queue.append(delivery)
-      state.turnWork = state.queue.count
-      return .queued
-    }
-    // A setter waits only for a thread that is delivering, never for an actor, which might be
-    // waiting for it in turn; and only behind a queue that setters which wait have kept within
-    // twice the limit: behind a longer one, filled by setters that never wait, waiting would
-    // bound nothing, and would take as long as that queue.
-    let threadDelivers = state.deliverer != nil && !state.delivererIsAnActor || state.isHandedOn
-    let isFull = (backlogLimit..<2 * backlogLimit).contains(state.queue.count)
-    guard mayWait, isFull, threadDelivers, Self.mayWait else {
-      state.queue.append(delivery)
-      return .queued
-    }
-    if state.isHandedOn {
-      // The turn is free for the taking: this setter takes it, and delivers up to its change.
-      state.queue.append(delivery)
-      state.isHandedOn = false
-      state.giveTurn(to: thread, work: state.queue.count)
-      return .taken
-    }
-    let waiter = Waiter(thread: thread, position: state.queuedCount)
-    delivery.waiter = waiter
-    state.queue.append(delivery)
-    state.waiters.append(waiter)
-    return .waiting(waiter)
   }
 
   /// Does what `turn` says: delivers, waits, or nothing.
@@ -491,9 +546,22 @@ public final class Observable<Value: Sendable>: Sendable {
     case .queued:
       break
     case .waiting(let waiter):
-      waiter.wakeUp.wait()
-      // Woken because its change was delivered, or because the turn was handed to it.
-      if state.withLock({ $0.deliverer == thread }) { deliver(nil, here: here) }
+      let longestWait = Self.longestWait.components
+      let nanoseconds =
+        Int(longestWait.seconds) * 1_000_000_000
+        + Int(longestWait.attoseconds / 1_000_000_000)
+      _ = waiter.wakeUp.wait(timeout: .now() + .nanoseconds(nanoseconds))
+      // Woken because there is room or because the turn was handed to it; or out of time:
+      // then it leaves the line, and its change stays queued for whoever delivers next.
+      let isHandedTheTurn = state.withLock { state in
+        guard state.deliverer != thread else { return true }
+        if let index = state.waiters.firstIndex(where: { $0.wakeUp === waiter.wakeUp }) {
+          state.waiters.remove(at: index)
+          state.waitsOutOfTime += 1
+        }
+        return false
+      }
+      if isHandedTheTurn { deliver(nil, here: here) }
     }
   }
 
@@ -508,102 +576,92 @@ public final class Observable<Value: Sendable>: Sendable {
   ///   - delivery: A delivery to continue, or `nil` to take the next from the queue.
   ///   - here: The actor this code runs on, if known.
   private func deliver(_ delivery: Delivery?, here: (any Actor)?) {
-    var current = delivery ?? nextDelivery(after: nil)
-    while var delivery = current {
-      while delivery.next < delivery.subscriptions.count {
-        guard let subscription = delivery.subscriptions[delivery.next] else {
+    DeliveringThread.inside {
+      var current = delivery ?? nextDelivery(after: nil)
+      while var delivery = current {
+        while delivery.next < delivery.subscriptions.count {
+          guard let subscription = delivery.subscriptions[delivery.next] else {
+            delivery.next += 1
+            continue
+          }
+          if let isolation = subscription.isolation, !Self.isRunning(on: isolation, here: here) {
+            // The turn waits for that actor: no thread delivers until it takes the turn up.
+            state.withLock { $0.deliverer = nil }
+            Task { [delivery] in await self.continueDelivery(delivery, on: isolation) }
+            return
+          }
           delivery.next += 1
-          continue
+          if !subscription.call(delivery.change) { end(subscription) }
         }
-        if let isolation = subscription.isolation, !Self.isRunning(on: isolation, here: here) {
-          moveTurn(to: isolation)
-          Task { [delivery] in await self.continueDelivery(delivery, on: isolation) }
-          return
-        }
-        delivery.next += 1
-        if !subscription.call(delivery.change) { end(subscription) }
+        current = nextDelivery(after: delivery)
       }
-      current = nextDelivery(after: delivery)
     }
   }
 
-  /// Lets the turn wait for `actor`: no thread delivers until it takes the turn up. Setters
-  /// that wait are woken and go, since that actor might be waiting for one of them.
-  private func moveTurn(to actor: any Actor) {
-    let woken = state.withLock { state -> [Waiter] in
-      state.deliverer = nil
-      var woken: [Waiter] = []
-      while let waiter = state.waiters.popFirst() { woken.append(waiter) }
-      return woken
-    }
-    for waiter in woken { waiter.wakeUp.signal() }
-  }
-
-  /// Continues a delivery on `actor`, where its next handler must run: the turn is taken up
-  /// there, and its work is what is queued now, up to ``backlogLimit`` deliveries, so that the
-  /// actor's other work is never kept waiting for long.
+  /// Continues a delivery on `actor`, where its next handler must run: the actor takes the
+  /// turn up, with the same work as any other taker.
   private func continueDelivery(_ delivery: Delivery, on actor: isolated any Actor) {
     let thread = Self.currentThread
-    state.withLock { state in
-      state.giveTurn(to: thread, work: min(state.queue.count, Self.backlogLimit), onAnActor: true)
-    }
+    state.withLock { $0.takeTurn(by: thread) }
     deliver(delivery, here: actor)
   }
 
-  /// Wakes the setter waiting for `finished`, if any, and takes the next delivery of this
-  /// turn's work out of the queue. Once the work is done, ends the turn if nothing is queued;
-  /// if something is, hands the turn on: to the setter that has waited longest, or else to a
-  /// task.
-  private func nextDelivery(after finished: Delivery?) -> Delivery? {
-    var wakeUp: DispatchSemaphore?
-    var startsTask = false
-    let next = state.withLock { state -> Delivery? in
-      if let waiter = finished?.waiter, state.waiters.first?.wakeUp === waiter.wakeUp {
-        // Delivered by another: its setter may go.
-        _ = state.waiters.popFirst()
-        wakeUp = waiter.wakeUp
-      }
-      if state.turnWork > 0 {
-        state.turnWork -= 1
-        state.takenCount += 1
-        return state.queue.popFirst()
-      }
-      state.deliverer = nil
-      if state.queue.count == 0 {
-        state.isDelivering = false
-      } else if let waiter = state.waiters.popFirst() {
-        state.giveTurn(to: waiter.thread, work: waiter.position - state.takenCount + 1)
-        wakeUp = waiter.wakeUp
-      } else {
-        state.isHandedOn = true
-        startsTask = true
-      }
-      return nil
-    }
-    wakeUp?.signal()
-    if startsTask { Task { self.takeUpTurn() } }
-    return next
-  }
-
-  /// Takes up a turn handed on, unless a waiting setter took it first: its work is what is
-  /// queued now, and what its handlers set.
+  /// Takes up a turn handed on to a task, unless a setter took it up first.
   private func takeUpTurn() {
     let thread = Self.currentThread
     let takesTurn = state.withLock { state in
       guard state.isHandedOn else { return false }
-      state.isHandedOn = false
-      state.giveTurn(to: thread, work: state.queue.count)
+      state.takeTurn(by: thread)
       return true
     }
     if takesTurn { deliver(nil, here: nil) }
   }
 
+  /// Counts `finished` as delivered, waking whoever waited for it, and takes the next delivery
+  /// of this turn's work out of the queue. Once the work is done, ends the turn if nothing is
+  /// queued; if something is, hands the turn on: to the setter that has waited longest, or
+  /// else to a task.
+  private func nextDelivery(after finished: Delivery?) -> Delivery? {
+    var wakeUps: [DispatchSemaphore] = []
+    var deliveryWaits: [DeliveryWait] = []
+    var startsTask = false
+    let next = state.withLock { state -> Delivery? in
+      if finished != nil {
+        state.deliveredCount += 1
+        while let wait = state.deliveryWaits.first, wait.position <= state.deliveredCount {
+          deliveryWaits.append(state.deliveryWaits.popFirst()!)
+        }
+      }
+      if state.queuedWork > 0 {
+        state.queuedWork -= 1
+        return state.takeNext(wakingUp: &wakeUps)
+      }
+      if state.ownWork > 0, state.queue.first?.setInTurn == state.turn {
+        state.ownWork -= 1
+        return state.takeNext(wakingUp: &wakeUps)
+      }
+      if state.queue.count == 0 {
+        state.isDelivering = false
+        state.deliverer = nil
+      } else if !state.waiters.isEmpty {
+        let waiter = state.waiters.removeFirst()
+        state.takeTurn(by: waiter.thread)
+        wakeUps.append(waiter.wakeUp)
+      } else {
+        state.deliverer = nil
+        state.isHandedOn = true
+        startsTask = true
+      }
+      return nil
+    }
+    for wakeUp in wakeUps { wakeUp.signal() }
+    for wait in deliveryWaits { wait.continuation.resume() }
+    if startsTask { Task { self.takeUpTurn() } }
+    return next
+  }
+
   /// The thread running this code: a set from the deliverer's thread comes from a handler.
   private static var currentThread: ObjectIdentifier { ObjectIdentifier(Thread.current) }
-
-  /// Whether a setter may wait here for its change: not on the main actor, which the delivery
-  /// may need.
-  private static var mayWait: Bool { !MainQueue.isCurrent }
 
   /// Whether code running here runs on `actor`: `actor` is `here`, or it is the main actor and
   /// this is the main actor's thread.
@@ -630,5 +688,27 @@ enum MainQueue {
     let key = DispatchSpecificKey<Void>()
 
     init() { DispatchQueue.main.setSpecific(key: key, value: ()) }
+  }
+}
+
+/// Tells whether this thread is delivering a change, of any observable: such a thread never
+/// waits behind a full queue, since the delivery it is in might be what another waits for.
+enum DeliveringThread {
+  /// A thread-local count of the deliveries this thread is inside: `nil` for none.
+  private static let depth: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+
+  /// Whether this thread is inside a delivery.
+  static var isCurrent: Bool { pthread_getspecific(depth) != nil }
+
+  /// Runs `body` counted as a delivery of this thread.
+  static func inside<Result>(_ body: () -> Result) -> Result {
+    let outer = pthread_getspecific(depth)
+    pthread_setspecific(depth, UnsafeRawPointer(bitPattern: Int(bitPattern: outer) + 1))
+    defer { pthread_setspecific(depth, outer) }
+    return body()
   }
 }

@@ -58,15 +58,27 @@ import Synchronization
 public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @usableFromInline
   enum Pending: Sendable {
-    /// A set, to deliver to the subscriptions made before it; with its setter, if that setter
-    /// waits for it.
-    case change(Change<Value>, before: UInt64, waiter: Waiter?)
+    /// A set, to deliver to the subscriptions made before it; with the turn whose handlers set
+    /// it, if they did (0 if not).
+    case change(Change<Value>, before: UInt64, ownTurn: Int)
     /// The current value, for one new subscription that asked for it.
-    case initial(Change<Value>, Subscription<Value>)
+    case initial(Change<Value>, Subscription<Value>, ownTurn: Int)
+    /// A caller of ``waitUntilDelivered()``: resumed when its turn comes, every change before
+    /// it delivered.
+    case mark(CheckedContinuation<Void, Never>)
+
+    /// The turn whose handlers queued it, or 0.
+    @inlinable var ownTurn: Int {
+      switch self {
+      case .change(_, _, let ownTurn), .initial(_, _, let ownTurn): ownTurn
+      case .mark: 0
+      }
+    }
   }
 
-  /// A setter that found the queue full and waits: until its change is delivered, or until
-  /// the turn is handed to it, to deliver up to its change itself.
+  /// A setter that found the queue full and waits: until fewer than ``backlogLimit`` changes
+  /// are ahead of its own, until the turn is handed to it, or until ``longestWait`` has
+  /// passed.
   @usableFromInline
   struct Waiter: Sendable {
     @usableFromInline let thread: UInt
@@ -88,7 +100,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     case taken
     /// Somebody else delivers it.
     case queued
-    /// It waits until its delivery is made, or until the turn is handed to it.
+    /// It waits until its delivery is made, until the turn is handed to it, or until
+    /// ``longestWait`` has passed.
     case waiting(Waiter)
   }
 
@@ -117,61 +130,60 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     @usableFromInline var takenTotal = 0
     /// The thread that has the turn and is delivering now (see ``CurrentThread``); 0 while the
     /// turn waits for an actor or a task to take it up. Not cleared when a turn ends without
-    /// the lock: it is read while a turn is under way, and by a setter that waited, once woken,
-    /// which it names only if the turn was handed to that setter.
+    /// the lock: it is read only while a turn is under way, and every turn sets it.
     @usableFromInline var deliverer: UInt = 0
-    /// Whether the deliverer is an actor, on which handlers isolated to it run.
-    @usableFromInline var delivererIsAnActor = false
-    /// How many of the queued deliveries, from the front, are the deliverer's own work: it
-    /// delivers them before it returns, then hands the turn on.
-    @usableFromInline var turnWork = 0
-    /// Whether the turn was handed on to a task that has not taken it up yet.
+    /// Whether the turn was handed on to a task that has not taken it up yet: a setter about
+    /// to wait takes it up instead.
     @usableFromInline var isHandedOn = false
-    /// Setters waiting for their change, oldest first.
+    /// Counts the turns taken: a change queued with the current one's number came from its
+    /// own handlers.
+    @usableFromInline var turn = 0
+    /// What the current turn still delivers: deliveries that were queued when it was taken,
+    /// then deliveries its own handlers queued.
+    @usableFromInline var queuedWork = 0
+    @usableFromInline var ownWork = 0
+    /// Setters waiting, oldest first: no more than there are threads.
     @usableFromInline var waiters: [Waiter] = []
+    /// The setter the turn was handed to, until it takes it up.
+    @usableFromInline var handedTo: ObjectIdentifier?
+    /// How many waits ended at ``longestWait``, with their change still queued.
+    @usableFromInline var waitsOutOfTime = 0
+    /// Subscriptions ended while another thread delivered: the deliverer releases their
+    /// handlers as soon as the handler it is calling returns.
+    @usableFromInline var endedDuringDelivery: [Subscription<Value>] = []
 
     /// The number of deliveries waiting.
     @inlinable var pendingCount: Int { pending.count - pendingStart }
 
-    /// Makes `thread` the deliverer, with `work` deliveries of the queue's to make.
-    @inlinable mutating func giveTurn(to thread: UInt, work: Int, onAnActor: Bool = false) {
+    /// Gives the turn to `thread` (0 for one that takes it up later): its work is what is
+    /// queued now, up to the backlog limit, then up to as many deliveries its own handlers
+    /// queue.
+    @inlinable mutating func takeTurn(by thread: UInt) {
       deliverer = thread
-      delivererIsAnActor = onAnActor
-      turnWork = work
+      isHandedOn = false
+      turn &+= 1
+      queuedWork = min(pendingCount, backlogLimit)
+      ownWork = backlogLimit
     }
 
     /// Queues a change set by `thread` while a delivery is under way, and says what that
     /// thread does next: made by a handler of that delivery, on the deliverer's thread, it is
-    /// the deliverer's own work, with what was queued before it; made by a setter that finds
-    /// the queue full while a thread delivers, that setter waits.
+    /// the deliverer's own work; made by a setter outside any delivery and off the main actor
+    /// that finds the queue full, that setter waits.
     @inlinable mutating func enqueue(
-      _ change: Change<Value>, before: UInt64, by thread: UInt, mayWait: Bool
+      _ change: Change<Value>, before: UInt64, by thread: UInt, mayWait: () -> Bool
     ) -> Turn {
       defer { queuedTotal += 1 }
-      if deliverer == thread {
-        pending.append(.change(change, before: before, waiter: nil))
-        turnWork = pendingCount
-        return .queued
-      }
-      // A setter waits only for a thread that is delivering, never for an actor, which might
-      // be waiting for it in turn; and only behind a queue that setters which wait have kept
-      // within twice the limit: behind a longer one, filled by setters that never wait,
-      // waiting would bound nothing, and would take as long as that queue.
-      let threadDelivers = deliverer != 0 && !delivererIsAnActor || isHandedOn
-      let isFull = (backlogLimit..<2 * backlogLimit).contains(pendingCount)
-      guard mayWait, isFull, threadDelivers, !MainActorCheck.isCurrent else {
-        pending.append(.change(change, before: before, waiter: nil))
-        return .queued
-      }
+      let ownTurn = deliverer == thread ? turn : 0
+      pending.append(.change(change, before: before, ownTurn: ownTurn))
+      guard ownTurn == 0, pendingCount > backlogLimit, mayWait() else { return .queued }
       if isHandedOn {
-        // The turn is free for the taking: this setter takes it, and delivers up to its change.
-        pending.append(.change(change, before: before, waiter: nil))
-        isHandedOn = false
-        giveTurn(to: thread, work: pendingCount)
+        // The task the turn was handed to has not started: this setter delivers instead,
+        // rather than wait for a task that may need the very thread it would hold.
+        takeTurn(by: thread)
         return .taken
       }
       let waiter = Waiter(thread: thread, position: queuedTotal)
-      pending.append(.change(change, before: before, waiter: waiter))
       waiters.append(waiter)
       return .waiting(waiter)
     }
@@ -181,8 +193,31 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       _ initial: Change<Value>, for subscription: Subscription<Value>, by thread: UInt
     ) {
       queuedTotal += 1
-      pending.append(.initial(initial, subscription))
-      if deliverer == thread { turnWork = pendingCount }
+      pending.append(.initial(initial, subscription, ownTurn: deliverer == thread ? turn : 0))
+    }
+
+    /// Takes the next delivery of the current turn's work out of the queue, or `nil` once the
+    /// work is done, and wakes the setters that now have fewer than ``backlogLimit`` changes
+    /// ahead of their own.
+    @inlinable mutating func nextOfTurn(wakingUp wakeUps: inout [DispatchSemaphore]) -> Pending? {
+      if queuedWork > 0 {
+        queuedWork -= 1
+      } else if ownWork > 0, pendingCount > 0, pending[pendingStart]!.ownTurn == turn {
+        ownWork -= 1
+      } else {
+        return nil
+      }
+      let item = pending[pendingStart].take()!
+      pendingStart += 1
+      if pendingStart == pending.count {
+        pending.removeAll(keepingCapacity: true)
+        pendingStart = 0
+      }
+      takenTotal += 1
+      while let waiter = waiters.first, waiter.position - takenTotal < backlogLimit {
+        wakeUps.append(waiters.removeFirst().wakeUp)
+      }
+      return item
     }
 
     /// Adds `subscription` at the end of the list; call it inside ``withSlotsChanged(_:)``.
@@ -242,6 +277,10 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @usableFromInline let deliveries = Atomic(0)
   /// See ``withState(_:)``.
   @usableFromInline let handoff = Atomic(0)
+  /// How many subscriptions ended while another thread delivered: read by the deliverer after
+  /// each handler, a plain load, so that it lets go of them at once (see
+  /// ``mayReleaseAtOnce(_:_:thread:)``).
+  @usableFromInline let endedDuringDeliveryCount = Atomic(0)
   /// The id of the subscription whose handler the delivering thread calls now, or called
   /// last; written and read only by the thread that has the turn. Unchecked for exclusivity
   /// at run time: the turn already makes every access exclusive, and the check cost a few
@@ -256,29 +295,29 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   }
 
   deinit {
-    let subscriptions = withState { $0.slots }
+    let (subscriptions, pending) = withState { ($0.slots, $0.pending) }
     for subscription in subscriptions {
       subscription?.isActive.store(false, ordering: .releasing)
       subscription?.finish()
     }
+    for case .mark(let continuation)? in pending { continuation.resume() }
   }
 
   /// The current value; get and set it from any thread.
   ///
-  /// Setting it delivers a ``Change`` to every live observer, in subscription order:
+  /// Setting it queues a ``Change`` for every live observer, in subscription order, and then:
   ///
-  /// - If no delivery is under way, the setting thread takes the turn and delivers this change,
-  ///   and those its handlers set meanwhile, before the setter returns; except to a handler
-  ///   isolated to an actor this thread is not on (see ``observe(_:options:isolation:_:)``):
-  ///   the rest continues there, later.
-  /// - If a delivery is under way, the change is queued and the setter returns at once; it is
-  ///   delivered in order by whoever has the turn, or by a task the turn is handed on to.
-  /// - If ``backlogLimit`` changes are queued already while a thread delivers, the setter waits
-  ///   until its change is delivered, delivering those before it itself if the turn comes to
-  ///   it; so setters faster than their observers slow down rather than fill the memory. A
-  ///   setter never waits on the main actor, nor in a handler of this observable, nor while the
-  ///   delivery waits for an actor (a handler isolated to the main actor, say), which might be
-  ///   waiting for that setter: the queue then grows until the actor has delivered it.
+  /// - If nobody is delivering, the setter takes the turn and delivers its change, and those
+  ///   its handlers set meanwhile, before it returns; except to a handler isolated to an actor
+  ///   this thread is not on (see ``observe(_:options:isolation:_:)``): the rest continues
+  ///   there, later.
+  /// - If a delivery is under way, the setter returns at once, and the change is delivered in
+  ///   order by whoever has the turn, or by one it is handed on to.
+  /// - If more than ``backlogLimit`` changes are queued, a setter outside any delivery and off
+  ///   the main actor waits until fewer than ``backlogLimit`` are ahead of its own, delivering
+  ///   itself if the turn is handed to it, but never longer than ``longestWait``: setters
+  ///   faster than their observers slow down rather than fill the memory. Inside a Swift
+  ///   concurrency task, such a wait holds one of the shared threads.
   ///
   /// - Complexity: O(*n*) for the thread that delivers, where *n* is the number of
   ///   subscriptions; no heap allocation when no other delivery is under way.
@@ -307,25 +346,32 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
           deliveries.store(1, ordering: .releasing)
         } else if deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
           // A delivery is under way (unless it ended just now, between the load and the add).
-          turn = state.enqueue(change, before: before, by: thread, mayWait: true)
+          turn = state.enqueue(change, before: before, by: thread) {
+            !DeliveringThread.isCurrent && !MainActorCheck.isCurrent
+          }
           handoff.wrappingAdd(1, ordering: .releasing)
           return false
         }
-        // This thread takes the turn, for its own change only.
-        state.giveTurn(to: thread, work: 0)
+        // This thread takes the turn, for its own change and what its handlers set.
+        state.takeTurn(by: thread)
         return true
       }
       guard mustDeliver else {
         take(turn, by: thread)
         return
       }
-      deliver(change, before: before, to: snapshot, from: 0, here: nil)
+      DeliveringThread.inside {
+        deliver(change, before: before, to: snapshot, from: 0, here: nil)
+      }
     }
   }
 
-  /// How many changes may wait in the queue before a setter waits for its change to be
-  /// delivered: see ``value``.
+  /// How many changes may wait in the queue before a setter waits, and how many a call
+  /// delivers at most, of those queued and of those its handlers set: see ``value``.
   public static var backlogLimit: Int { 256 }
+
+  /// The longest a setter waits behind a full queue before it queues its change and returns.
+  public static var longestWait: Duration { .milliseconds(100) }
 
   /// Does what `turn` says, for a change queued while a delivery was under way: delivers,
   /// waits, or nothing.
@@ -333,13 +379,62 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   func take(_ turn: Turn, by thread: UInt) {
     switch turn {
     case .taken:
-      deliverQueued(here: nil)
+      DeliveringThread.inside { deliverQueued(here: nil) }
     case .queued:
       break
     case .waiting(let waiter):
-      waiter.wakeUp.wait()
-      // Woken because its change was delivered, or because the turn was handed to it.
-      if withState({ $0.deliverer == thread }) { deliverQueued(here: nil) }
+      let longestWait = Self.longestWait.components
+      let nanoseconds =
+        Int(longestWait.seconds) * 1_000_000_000 + Int(longestWait.attoseconds / 1_000_000_000)
+      _ = waiter.wakeUp.wait(timeout: .now() + .nanoseconds(nanoseconds))
+      // Woken because there is room or because the turn was handed to it; or out of time:
+      // then it leaves the line, and its change stays queued for whoever delivers next.
+      let isHandedTheTurn = withState { state in
+        if state.handedTo == ObjectIdentifier(waiter.wakeUp) {
+          state.handedTo = nil
+          return true
+        }
+        if let index = state.waiters.firstIndex(where: { $0.wakeUp === waiter.wakeUp }) {
+          state.waiters.remove(at: index)
+          state.waitsOutOfTime += 1
+        }
+        return false
+      }
+      if isHandedTheTurn { DeliveringThread.inside { deliverQueued(here: nil) } }
+    }
+  }
+
+  /// Suspends until every change set before this call has been delivered to every observer it
+  /// was set for, those isolated to an actor included.
+  ///
+  /// For a test, or a command-line program, that sets from several threads and then checks
+  /// what its observers saw: a set may return before its observers have run.
+  ///
+  /// ```swift
+  /// await withTaskGroup { group in
+  ///   for n in 1...4 { group.addTask { score.value = n } }
+  /// }
+  /// await score.waitUntilDelivered()
+  /// #expect(label.text == "\(score.value)")
+  /// ```
+  ///
+  /// Never call it from a task that a handler of this observable waits for: the delivery it
+  /// waits for could not finish.
+  public func waitUntilDelivered() async {
+    await withCheckedContinuation { continuation in
+      let isDone = withState { state -> Bool in
+        // Nothing under way: nobody else raises the count now (see the setter's fast path).
+        if deliveries.load(ordering: .acquiring) == 0 { return true }
+        if deliveries.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+          // The last delivery ended just now: this call took the turn, and gives it back.
+          deliveries.store(0, ordering: .releasing)
+          return true
+        }
+        state.queuedTotal += 1
+        state.pending.append(.mark(continuation))
+        return false
+      }
+      if isDone { continuation.resume() }
     }
   }
 
@@ -491,7 +586,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         subscription.extra?.owner == nil || subscription.extra?.owner === owner,
         state.remove(subscription)
       else { return (nil, false) }
-      return (subscription, mayReleaseAtOnce(subscription, state, thread: thread))
+      return (subscription, mayReleaseAtOnce(subscription, &state, thread: thread))
     }
     finish(removed, releasesAtOnce: releasesAtOnce)
   }
@@ -563,6 +658,12 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   ///
   /// For tests only.
   package var _queuedCount: Int { withState { $0.pendingCount } }
+
+  /// How many setters' waits ended at ``longestWait``, their change still queued: each may
+  /// leave the queue one change over the backlog limit.
+  ///
+  /// For tests only.
+  package var _waitsOutOfTime: Int { withState { $0.waitsOutOfTime } }
 
   /// The number of slots in the subscription list, ended ones not yet compacted away included.
   ///
@@ -644,7 +745,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         replaced = state.subscriptionByOwner.updateValue(subscription, forKey: ownerID)
         if let replaced {
           _ = state.remove(replaced)
-          releasesAtOnce = mayReleaseAtOnce(replaced, state, thread: thread)
+          releasesAtOnce = mayReleaseAtOnce(replaced, &state, thread: thread)
         }
       }
       state.append(subscription)
@@ -654,13 +755,15 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         state.enqueueInitial(initial, for: subscription, by: thread)
         return (subscription, replaced, nil)
       }
-      state.giveTurn(to: thread, work: 0)
+      state.takeTurn(by: thread)
       return (subscription, replaced, initial)
     }
     finish(replaced, releasesAtOnce: releasesAtOnce)
     if let initial {
-      self.deliver(
-        initial, before: subscription.id + 1, to: [subscription], from: 0, here: isolation)
+      DeliveringThread.inside {
+        self.deliver(
+          initial, before: subscription.id + 1, to: [subscription], from: 0, here: isolation)
+      }
     }
     return subscription
   }
@@ -668,12 +771,36 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   /// Whether `thread` may let go at once of the handlers of `subscription`, just ended under
   /// the lock: no thread can be calling them, because no delivery is under way, or the turn
   /// waits for an actor or a task, or `thread` itself has the turn and is not inside that
-  /// subscription's handler. Otherwise its `deinit` lets go of them, once the delivery that
-  /// holds it is done.
+  /// subscription's handler. Otherwise it is put aside for the deliverer, which lets go of it
+  /// as soon as the handler it is calling returns.
+  ///
+  /// The count is read sequentially consistent, as the deliverer ends a turn and then reads
+  /// ``endedDuringDeliveryCount``: either this call sees the turn ended, or the deliverer sees
+  /// the subscription put aside.
   @inlinable
-  func mayReleaseAtOnce(_ subscription: Subscription<Value>, _ state: State, thread: UInt) -> Bool {
-    deliveries.load(ordering: .acquiring) == 0 || state.deliverer == 0
+  func mayReleaseAtOnce(
+    _ subscription: Subscription<Value>, _ state: inout State, thread: UInt
+  ) -> Bool {
+    if deliveries.load(ordering: .sequentiallyConsistent) == 0 || state.deliverer == 0
       || (state.deliverer == thread && callingID != subscription.id)
+    {
+      return true
+    }
+    state.endedDuringDelivery.append(subscription)
+    endedDuringDeliveryCount.wrappingAdd(1, ordering: .sequentiallyConsistent)
+    return false
+  }
+
+  /// Lets go of the handlers of the subscriptions ended while this thread delivered; called
+  /// by the deliverer between two handlers, so none of them is running.
+  @usableFromInline
+  func releaseEndedDuringDelivery() {
+    let ended = withState { state in
+      endedDuringDeliveryCount.store(0, ordering: .relaxed)
+      defer { state.endedDuringDelivery = [] }
+      return state.endedDuringDelivery
+    }
+    for subscription in ended { subscription.releaseHandlers() }
   }
 
   /// Ends `removed`, taken out of the list under the lock: finishes its stream, and lets go of
@@ -689,7 +816,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   func end(_ subscription: Subscription<Value>) {
     let thread = CurrentThread.id
     let (removed, releasesAtOnce) = withSlotsChanged { state in
-      (state.remove(subscription), mayReleaseAtOnce(subscription, state, thread: thread))
+      guard state.remove(subscription) else { return (false, false) }
+      return (true, mayReleaseAtOnce(subscription, &state, thread: thread))
     }
     if removed { finish(subscription, releasesAtOnce: releasesAtOnce) }
   }
@@ -703,7 +831,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       guard let subscription = state.subscription(withID: id), state.remove(subscription) else {
         return (nil, false)
       }
-      return (subscription, mayReleaseAtOnce(subscription, state, thread: thread))
+      return (subscription, mayReleaseAtOnce(subscription, &state, thread: thread))
     }
     finish(removed, releasesAtOnce: releasesAtOnce)
   }
@@ -738,45 +866,45 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
 
   /// Delivers what was queued behind the delivery this thread just made and is this turn's
   /// work, one at a time and in order; then ends the turn if nothing else is queued, or hands
-  /// it on to a task if something is, unless the turn moves to an actor on the way.
+  /// it on, to the setter that has waited longest or else to a task, unless the turn moves to
+  /// an actor on the way.
   @inlinable
   func deliverQueued(here: (any Actor)?) {
     // Each snapshot is dropped only after this thread's next release: the lock's, when the
     // next one is taken, or the end of the turn (see withSlotsChanged(_:)).
     var snapshot: [Subscription<Value>?] = []
     defer { withExtendedLifetime(snapshot) {} }
-    // Nothing queued: the turn ends without the lock.
-    while !deliveries.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing)
+    // Nothing queued: the turn ends without the lock. Sequentially consistent, as is the read
+    // after it: see mayReleaseAtOnce(_:_:thread:).
+    while !deliveries.compareExchange(expected: 1, desired: 0, ordering: .sequentiallyConsistent)
       .exchanged
     {
       var handedTo: Waiter?
+      var ended: [Subscription<Value>] = []
+      var wakeUps: [DispatchSemaphore] = []
       let next = withState { state -> (Pending, [Subscription<Value>?])? in
-        // What others queued is not this turn's work: it goes on to the setter that has waited
-        // longest, or else to a task.
-        guard state.turnWork > 0 else {
-          if state.waiters.isEmpty {
-            state.deliverer = 0
-            state.isHandedOn = true
-          } else {
-            let waiter = state.waiters.removeFirst()
-            state.giveTurn(to: waiter.thread, work: waiter.position - state.takenTotal + 1)
-            handedTo = waiter
-          }
-          return nil
-        }
-        state.turnWork -= 1
-        state.takenTotal += 1
+        swap(&ended, &state.endedDuringDelivery)
         // Someone raised the count under the lock and queued in the same breath, so there is
         // an item; the one this thread finished is counted off, and this one is now under way.
-        let item = state.pending[state.pendingStart].take()!
-        state.pendingStart += 1
-        if state.pendingStart == state.pending.count {
-          state.pending.removeAll(keepingCapacity: true)
-          state.pendingStart = 0
+        if let item = state.nextOfTurn(wakingUp: &wakeUps) {
+          deliveries.wrappingSubtract(1, ordering: .relaxed)
+          return (item, state.slots)
         }
-        deliveries.wrappingSubtract(1, ordering: .relaxed)
-        return (item, state.slots)
+        // What is left is not this turn's work: it goes on to the setter that has waited
+        // longest, or else to a task.
+        if state.waiters.isEmpty {
+          state.deliverer = 0
+          state.isHandedOn = true
+        } else {
+          let waiter = state.waiters.removeFirst()
+          state.takeTurn(by: waiter.thread)
+          state.handedTo = ObjectIdentifier(waiter.wakeUp)
+          handedTo = waiter
+        }
+        return nil
       }
+      for subscription in ended { subscription.releaseHandlers() }
+      for wakeUp in wakeUps { wakeUp.signal() }
       guard let (item, slots) = next else {
         if let handedTo {
           handedTo.wakeUp.signal()
@@ -787,12 +915,14 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       }
       snapshot = slots
       let (change, before): (Change<Value>, UInt64)
-      var waiter: Waiter?
       switch item {
-      case .initial(let initial, let subscription):
+      case .initial(let initial, let subscription, _):
         (change, before, snapshot) = (initial, subscription.id + 1, [subscription])
-      case .change(let queued, let queuedBefore, let queuedWaiter):
-        (change, before, waiter) = (queued, queuedBefore, queuedWaiter)
+      case .change(let queued, let queuedBefore, _):
+        (change, before) = (queued, queuedBefore)
+      case .mark(let continuation):
+        continuation.resume()
+        continue
       }
       if let slot = Self.deliver(
         change, before: before, to: snapshot, from: 0, here: here, endingIn: self)
@@ -800,34 +930,24 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         handOver(change, before: before, to: snapshot, from: slot)
         return
       }
-      if let waiter { delivered(waiter) }
+    }
+    // The turn has ended: what a canceller put aside before it saw that is let go here.
+    if endedDuringDeliveryCount.load(ordering: .sequentiallyConsistent) != 0 {
+      releaseEndedDuringDelivery()
     }
   }
 
-  /// Lets the setter that waits for a change just delivered go, unless it is this thread, or
-  /// it was let go already.
-  @usableFromInline
-  func delivered(_ waiter: Waiter) {
-    let isWaiting = withState { state in
-      guard state.waiters.first?.wakeUp === waiter.wakeUp else { return false }
-      state.waiters.removeFirst()
-      return true
-    }
-    if isWaiting { waiter.wakeUp.signal() }
-  }
-
-  /// Takes up a turn handed on, unless a waiting setter took it first: its work is what is
-  /// queued now, and what its handlers set.
+  /// Takes up a turn handed on to a task, unless a setter took it up first: its work is what
+  /// is queued now, and what its handlers set.
   @usableFromInline
   func takeUpTurn() {
     let thread = CurrentThread.id
     let takesTurn = withState { state in
       guard state.isHandedOn else { return false }
-      state.isHandedOn = false
-      state.giveTurn(to: thread, work: state.pendingCount)
+      state.takeTurn(by: thread)
       return true
     }
-    if takesTurn { deliverQueued(here: nil) }
+    if takesTurn { DeliveringThread.inside { deliverQueued(here: nil) } }
   }
 
   /// Moves the turn to the actor of the handler in `slot`, which goes on from there.
@@ -836,33 +956,31 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from slot: Int
   ) {
     let isolation = snapshot[slot]!.isolation!
-    // Until that actor takes the turn up, no thread delivers, and setters that wait go, since
-    // that actor might be waiting for one of them.
-    let woken = withState { state -> [Waiter] in
+    // Until that actor takes the turn up, no thread delivers; setters that wait go on
+    // waiting, never longer than longestWait.
+    var ended: [Subscription<Value>] = []
+    withState { state in
       state.deliverer = 0
-      defer { state.waiters.removeAll() }
-      return state.waiters
+      swap(&ended, &state.endedDuringDelivery)
     }
-    for waiter in woken { waiter.wakeUp.signal() }
+    for subscription in ended { subscription.releaseHandlers() }
     Task {
       await self.continueDelivery(change, before: before, to: snapshot, from: slot, on: isolation)
     }
   }
 
-  /// Goes on with a delivery on the actor its next handler is isolated to.
+  /// Goes on with a delivery on the actor its next handler is isolated to: the actor takes
+  /// the turn up, with the same work as any other taker.
   @usableFromInline
   func continueDelivery(
     _ change: Change<Value>, before: UInt64, to snapshot: [Subscription<Value>?], from start: Int,
     on actor: isolated any Actor
   ) {
-    // The turn is taken up here, and its work is what is queued now, up to the backlog limit,
-    // so that the actor's other work is never kept waiting for long.
     let thread = CurrentThread.id
-    withState { state in
-      state.giveTurn(
-        to: thread, work: min(state.pendingCount, Self.backlogLimit), onAnActor: true)
+    withState { state in state.takeTurn(by: thread) }
+    DeliveringThread.inside {
+      deliver(change, before: before, to: snapshot, from: start, here: actor)
     }
-    deliver(change, before: before, to: snapshot, from: start, here: actor)
   }
 
   /// Delivers one change to the subscriptions in `snapshot`, from `start` on, made before it
@@ -889,7 +1007,11 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
           return deliver(
             change, to: subscription, before: before, here: here, onMainActor: &onMainActor)
         }) {
-        case .delivered: continue
+        case .delivered:
+          // Ended by another thread while a handler ran: let go of as soon as it returns.
+          if observable.endedDuringDeliveryCount.load(ordering: .relaxed) != 0 {
+            observable.releaseEndedDuringDelivery()
+          }
         case .subscribedLater: return nil
         case .ownerGone: observable.end(entry.takeUnretainedValue())
         case .elsewhere: return slot

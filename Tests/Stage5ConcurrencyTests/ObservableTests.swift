@@ -29,20 +29,6 @@ final class Locked<Value: Sendable>: Sendable {
   }
 }
 
-/// Returns once every change queued so far has been delivered.
-///
-/// A set made while another thread delivers may be delivered later, by a task. A subscription
-/// with `.initial` is queued behind every change queued before it, and deliveries are made
-/// one at a time, in order: its initial value arrives after all of them.
-func deliveriesQueuedSoFar<Value>(of observable: Observable<Value>) async {
-  let (reached, continuation) = AsyncStream.makeStream(of: Void.self)
-  let token = observable.observeOnAnyThread(options: .initial) { change in
-    if change.kind == .initial { continuation.yield() }
-  }
-  for await _ in reached { break }
-  token.cancel()
-}
-
 /// An owner whose deinitialization is counted, and that may be shared across threads.
 final class Owner: Sendable {
   let name: String

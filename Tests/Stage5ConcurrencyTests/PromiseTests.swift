@@ -226,7 +226,7 @@ struct PromiseTests {
     owner = nil
     onAnotherThread { score.value = 1 }
     await arrivals.wait(for: 1)
-    await deliveriesQueuedSoFar(of: score)
+    await score.waitUntilDelivered()
     #expect(score.storedSubscriptionCount == score.observerCount)
     #expect(score.observerCount == 1)
   }

@@ -105,7 +105,7 @@ struct StressTests {
       ])
 
       // What the threads set last may still be on its way, with a task: wait for it.
-      await deliveriesQueuedSoFar(of: observable)
+      await observable.waitUntilDelivered()
       #expect(detector.overlapCount == 0, "two handlers ran at once")
       let changes = steady.entries
       #expect(changes.count == 120)
@@ -161,7 +161,7 @@ struct StressTests {
     await withCheckedContinuation { continuation in
       done.notify(queue: .global()) { continuation.resume() }
     }
-    await deliveriesQueuedSoFar(of: observable)
+    await observable.waitUntilDelivered()
     #expect(otherSetterSawItsChange.withLock { $0 } == false, "its setter returned at once")
     #expect(
       firstSetterSawTheOther.withLock { $0 } == false,

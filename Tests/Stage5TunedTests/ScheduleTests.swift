@@ -1,0 +1,1 @@
+../Stage5ConcurrencyTests/ScheduleTests.swift
