@@ -173,10 +173,16 @@ public final class Observable<Value: Sendable>: Sendable {
       ownWork = backlogLimit
     }
 
-    /// Queues `delivery`, made by `thread`, and says what that thread does next.
+    /// Queues `change` for `subscriptions`, made by `thread`, and says what that thread does
+    /// next.
     ///
-    /// - Parameter mayWait: Whether the caller is a setter outside any delivery and off the
-    ///   main actor, which waits behind a full queue; asked only when the queue is full.
+    /// - Parameters:
+    ///   - change: The change to deliver.
+    ///   - subscriptions: Whom it goes to: the list as it is now.
+    ///   - thread: The thread that made it: if it is the deliverer's, a handler did.
+    ///   - mayWait: Whether the caller is a setter outside any delivery and off the main actor,
+    ///     which waits behind a full queue; asked only when the queue is full.
+    /// - Returns: Whether the caller delivers, waits, or goes.
     mutating func enqueue(
       _ change: Change<Value>, for subscriptions: [Subscription<Value>?],
       by thread: ObjectIdentifier, mayWait: () -> Bool
