@@ -3,7 +3,7 @@
   import TestSupport
   import Testing
 
-  /// Chapter 9's road into an app: the manifest lines it shows, and the files it says to copy.
+  /// Chapter 9's road into an app: the manifest it shows, and the files it says to copy.
   @Suite("Chapter 9: depending on stage 5, or copying it")
   struct Chapter9Tests {
     private let chapter = "Tutorial/09-in-your-app.md"
@@ -13,33 +13,38 @@
       try String(contentsOf: packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
     }
 
-    @Test("the manifest lines name a library product of this package, and the package by its name")
-    func manifestLines() throws {
+    @Test(
+      "the app's manifest has this package's tools version and platforms, and names a library product of this package by the URL's last part"
+    )
+    func appManifest() throws {
       let document = try MarkdownDocument(chapter)
-      let blocks = document.fencedBlocks.filter { $0.marker?.hasPrefix("manifest: ") == true }
-      try #require(blocks.count == 2, "\(chapter): a manifest block and an import block")
+      let block = try #require(
+        document.fencedBlocks.first { $0.marker == "file: Package.swift" },
+        "\(chapter) shows no <!-- file: Package.swift -->")
       let manifest = try manifest()
-      let packageName = try #require(
-        manifest.firstMatch(of: /let package = Package\(\s*name: "([A-Za-z0-9]+)"/)?.output.1)
-      for block in blocks {
-        let product = String(block.marker!.dropFirst("manifest: ".count))
-        // A library product: a stage module, named in the manifest's tables.
+      let lines = block.content.split(separator: "\n")
+      #expect(
+        lines.first == manifest.split(separator: "\n").first,
+        "\(chapter):\(block.line): this package's tools version, the oldest Swift that builds it")
+      let platforms = try #require(block.content.firstMatch(of: /platforms: \[([^\]]*)\]/))
+      for platform in platforms.output.1.split(separator: ", ") {
+        #expect(
+          manifest.contains(platform),
+          "\(chapter):\(block.line): \(platform) is not one of this package's platforms")
+      }
+      // SwiftPM names a dependency by its identity, the URL's last part without `.git`.
+      let url = try #require(block.content.firstMatch(of: /\.package\(url: "([^"]+)"/)).output.1
+      let identity = try #require(url.split(separator: "/").last).replacing(".git", with: "")
+      let products = block.content.matches(of: /\.product\(name: "(\w+)", package: "(\w+)"\)/)
+      #expect(!products.isEmpty)
+      for product in products {
+        #expect(product.output.2 == identity, "\(chapter):\(block.line): package: \(identity)")
+        let name = String(product.output.1)
         #expect(
           FileManager.default.fileExists(
-            atPath: packageRoot.appendingPathComponent("Sources/\(product)").path)
-            && manifest.contains("\"\(product)\""),
-          "\(chapter):\(block.line): \(product) is not a stage of this package")
-        if block.content.hasPrefix("import ") {
-          #expect(block.content == "import \(product)\n", "\(chapter):\(block.line)")
-        } else {
-          #expect(
-            block.content.contains(
-              ".product(name: \"\(product)\", package: \"\(packageName)\")"),
-            "\(chapter):\(block.line): the product and the package, as the manifest names them")
-          #expect(
-            block.content.contains("/\(packageName).git\", from: \""),
-            "\(chapter):\(block.line): a URL whose last part is the package's name")
-        }
+            atPath: packageRoot.appendingPathComponent("Sources/\(name)").path)
+            && manifest.contains("\"\(name)\""),
+          "\(chapter):\(block.line): \(name) is not a stage of this package")
       }
     }
 

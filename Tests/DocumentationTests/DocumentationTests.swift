@@ -129,8 +129,8 @@ struct DocumentationTests {
       if marker.hasPrefix("apple-only") { continue }
       // An outside package's source, compared and built by GradeYourOwnTests.
       if marker.hasPrefix("example: ") { continue }
-      // An app's manifest lines, checked against this package's manifest by Chapter9Tests.
-      if marker.hasPrefix("manifest: ") { continue }
+      // A file of chapter 9's app, built as an outside package by Chapter9AppTests.
+      if marker.hasPrefix("file: ") { continue }
       guard marker.hasPrefix("from: ") else {
         Issue.record("\(document.path):\(block.line): unknown marker '\(marker)'")
         continue

@@ -2,8 +2,9 @@ import Stage5Concurrency
 import Synchronization
 import Testing
 
-// Chapter 9 shows these tests as the way to test observers in an app: real objects, a `weak
-// var` and a `deinit` counter for leaks, the calls recorded in order; no sleeps, no timing.
+// Tests of the kind chapter 9 teaches, which links here: real objects, a `weak` reference and a
+// `deinit` counter for leaks, the calls recorded in order; no sleeps, no timing. The chapter's
+// own app, and its tests, are built outside this package by Chapter9AppTests.
 
 /// How many times the objects given it were deinitialized.
 final class DeinitCounter: Sendable {

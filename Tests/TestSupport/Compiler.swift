@@ -1,6 +1,35 @@
 #if os(macOS) || os(Linux)
   import Foundation
 
+  /// What a program run by ``runProgram(_:in:)`` printed, and how it ended.
+  package struct ProgramRun: Sendable {
+    /// Standard output and standard error, interleaved as the program wrote them.
+    package var output: String
+    /// The exit status.
+    package var status: Int32
+  }
+
+  /// Runs `arguments` (a program found on the `PATH`, as a reader's shell finds it, and its
+  /// arguments) in `folder`, or in this process's folder, and returns what it printed.
+  ///
+  /// The one way the tests start the toolchain's programs: `swiftc`, `swift build`, `git`.
+  ///
+  /// - Throws: When the program cannot be started.
+  package func runProgram(_ arguments: [String], in folder: URL? = nil) throws -> ProgramRun {
+    let process = Process()
+    process.executableURL = URL(filePath: "/usr/bin/env")
+    process.arguments = arguments
+    if let folder { process.currentDirectoryURL = folder }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return ProgramRun(output: text, status: process.terminationStatus)
+  }
+
   /// What the compiler says of `snippet`, compiled in the language mode `swiftVersion` (6
   /// unless said) as the module `Snippet`,
   /// with `files` beside it and `flags` added (`-typecheck`, or `-wmo -emit-sil -o /dev/null`
@@ -24,21 +53,13 @@
     defer { try? FileManager.default.removeItem(at: folder) }
     let snippetFile = folder.appending(path: "Snippet.swift")
     try snippet.write(to: snippetFile, atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = URL(filePath: "/usr/bin/env")
-    process.arguments =
+    let run = try runProgram(
       [
         "swiftc", "-swift-version", String(swiftVersion), "-parse-as-library", "-module-name",
         "Snippet",
       ]
-      + flags
-      + files + [snippetFile.path]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return process.terminationStatus == 0 ? nil : text
+        + flags
+        + files + [snippetFile.path])
+    return run.status == 0 ? nil : run.output
   }
 #endif
