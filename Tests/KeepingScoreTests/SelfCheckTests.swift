@@ -43,7 +43,7 @@ private func chapterText(_ number: TutorialChapter.Number) throws -> String {
 
 /// The words of `text` that carry meaning: four letters or more, lowercased, without the
 /// commonest.
-private func meaningfulWords(_ text: String) -> Set<String> {
+func meaningfulWords(_ text: String) -> Set<String> {
   let common: Set<String> = [
     "what", "does", "that", "this", "with", "from", "when", "which", "there", "their", "they",
     "them", "were", "will", "would", "your", "have", "into", "only", "each", "then", "than",
