@@ -259,9 +259,9 @@ struct KeepingScoreExecutableTests {
     let environment = ["XDG_CONFIG_HOME": config.path, "KEEPING_SCORE_SEED": "5"]
     let saveFile = config.appendingPathComponent("observer-evolution/keeping-score.json")
 
-    // With seed 5, chapter 1's right answers are b, a, b, c, a: the last answer here is wrong.
+    // With seed 5, chapter 1's right answers are a, b, b, a, a: the last answer here is wrong.
     let first = try runProduct(
-      "keeping-score", ["1"], environment: environment, input: "b\na\nb\nc\nb\n")
+      "keeping-score", ["1"], environment: environment, input: "a\nb\nb\na\nb\n")
     #expect(first.status == 0)
     #expect(first.output.contains("Game over: 4 of 5."))
     #expect(FileManager.default.fileExists(atPath: saveFile.path))
@@ -273,7 +273,7 @@ struct KeepingScoreExecutableTests {
 
     try Data("garbage".utf8).write(to: saveFile)
     let third = try runProduct(
-      "keeping-score", [], environment: environment, input: "1\nb\na\nb\nc\na\n")
+      "keeping-score", [], environment: environment, input: "1\na\nb\nb\na\na\n")
     #expect(third.status == 0)
     let setAside = try FileManager.default.contentsOfDirectory(
       atPath: saveFile.deletingLastPathComponent().path

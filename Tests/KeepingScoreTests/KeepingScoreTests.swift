@@ -42,8 +42,7 @@ let testSeed: UInt64 = 7
 
 /// The letters of a group's right answers, in a game whose choices `seed` orders.
 func rightAnswers(_ group: QuestionGroup, seed: UInt64 = testSeed) -> [String] {
-  let shuffler = ChoiceShuffler(seed: seed)
-  return group.questions.map { ["a", "b", "c", "d", "e", "f"][shuffler.shuffle($0).answer] }
+  ChoiceShuffler(seed: seed).shuffle(group).map { ["a", "b", "c", "d", "e", "f"][$0.answer] }
 }
 
 /// Plays one game of `group` with `answers`, returning what it printed and warned.

@@ -43,7 +43,7 @@ private func chapterText(_ number: TutorialChapter.Number) throws -> String {
 
 /// The words of `text` that carry meaning: four letters or more, lowercased, without the
 /// commonest.
-private func meaningfulWords(_ text: String) -> Set<String> {
+func meaningfulWords(_ text: String) -> Set<String> {
   let common: Set<String> = [
     "what", "does", "that", "this", "with", "from", "when", "which", "there", "their", "they",
     "them", "were", "will", "would", "your", "have", "into", "only", "each", "then", "than",
@@ -185,40 +185,70 @@ struct SelfCheckTests {
   @Test("a shuffle shows every choice once, and points at the right one")
   func shuffleIsAPermutation() {
     let shuffler = ChoiceShuffler(seed: testSeed)
-    for question in QuestionGroup.all.flatMap(\.questions) {
-      let (choices, answer) = shuffler.shuffle(question)
-      #expect(choices.sorted() == question.choices.sorted())
-      #expect(choices[answer] == question.rightAnswer)
+    for group in QuestionGroup.all {
+      for (question, (choices, answer)) in zip(group.questions, shuffler.shuffle(group)) {
+        #expect(choices.sorted() == question.choices.sorted())
+        #expect(choices[answer] == question.rightAnswer)
+      }
     }
   }
 
   @Test("in one game the right answer sits at every position, and each question's moves")
   func positionsVary() {
-    let questions = QuestionGroup.all.flatMap(\.questions)
     let shuffler = ChoiceShuffler(seed: testSeed)
-    let positions = questions.map { shuffler.shuffle($0).answer }
+    let positions = QuestionGroup.all.flatMap { shuffler.shuffle($0).map(\.answer) }
     for position in 0..<3 {
       #expect(positions.contains(position), "never at position \(position): \(positions)")
     }
-    for question in questions {
-      let seen = Set(
-        (0..<64 as Range<UInt64>).map { ChoiceShuffler(seed: $0).shuffle(question).answer })
-      #expect(seen.count == question.choices.count, "\(question.prompt): only at \(seen.sorted())")
+    for group in QuestionGroup.all {
+      let orders = (0..<64 as Range<UInt64>).map { ChoiceShuffler(seed: $0).shuffle(group) }
+      for (index, question) in group.questions.enumerated() {
+        let seen = Set(orders.map { $0[index].answer })
+        #expect(
+          seen.count == question.choices.count, "\(question.prompt): only at \(seen.sorted())")
+      }
     }
   }
 
   @Test("the same seed gives the same order; no seed, orders that differ")
   func seedRepeats() {
-    let questions = QuestionGroup.all.flatMap(\.questions)
-    let first = ChoiceShuffler(seed: 42)
-    let second = ChoiceShuffler(seed: 42)
-    #expect(
-      questions.map { first.shuffle($0).choices } == questions.map { second.shuffle($0).choices })
+    let orders = { (shuffler: ChoiceShuffler) in
+      QuestionGroup.all.flatMap { shuffler.shuffle($0).map(\.choices) }
+    }
+    #expect(orders(ChoiceShuffler(seed: 42)) == orders(ChoiceShuffler(seed: 42)))
     // Two random games order every question alike with odds of 1 in 6 per question, multiplied.
-    let random = (ChoiceShuffler(), ChoiceShuffler())
-    #expect(
-      questions.map { random.0.shuffle($0).choices }
-        != questions.map { random.1.shuffle($0).choices })
+    #expect(orders(ChoiceShuffler()) != orders(ChoiceShuffler()))
+  }
+
+  @Test("with one seed, each chapter's right letters are drawn apart from the other chapters'")
+  func lettersDifferAcrossChapters() {
+    // The seeds the package plays with: these tests', the executable's test's, chapter 7's demo's.
+    // Drawn from one stream restarted for each game, every chapter began with the same letters.
+    for seed: UInt64 in [testSeed, 5, 12] {
+      let letters = QuestionGroup.all.map { rightAnswers($0, seed: seed).joined() }
+      #expect(Set(letters).count == letters.count, "seed \(seed): \(letters)")
+      let firstFive = letters.map { $0.prefix(5) }
+      #expect(Set(firstFive).count > 1, "seed \(seed): every chapter starts \(firstFive[0])")
+    }
+    // Over many seeds, two chapters start with the same letters about as often as independent
+    // draws would: each pair alike in its first n questions with odds of 1 in 3ⁿ (here 1 in 3⁵
+    // or less, for 45 pairs, about 0.2 a seed).
+    var alike = 0
+    var expected = 0.0
+    let groups = QuestionGroup.all
+    for seed: UInt64 in 0..<200 {
+      let letters = groups.map { rightAnswers($0, seed: seed) }
+      for first in groups.indices {
+        for second in groups.indices where second > first {
+          let shared = min(letters[first].count, letters[second].count)
+          if letters[first].prefix(shared) == letters[second].prefix(shared) { alike += 1 }
+          expected += groups[first].questions.prefix(shared).reduce(1.0) {
+            $0 / Double($1.choices.count)
+          }
+        }
+      }
+    }
+    #expect(Double(alike) <= 2 * expected, "\(alike) pairs alike; independent draws: \(expected)")
   }
 
   @Test("every chapter's group asks what a piece of code prints", arguments: QuestionGroup.all)

@@ -115,7 +115,8 @@ package struct Game {
     print("")
     print("\(group.number). \(group.title)")
     var correct = 0
-    for (number, question) in zip(1..., group.questions) {
+    let orders = shuffler.shuffle(group)
+    for (number, (question, (choices, right))) in zip(1..., zip(group.questions, orders)) {
       print("")
       print("Question \(number) of \(group.questions.count): \(question.prompt)")
       if let code = question.code {
@@ -123,7 +124,6 @@ package struct Game {
           print("    \(line)")
         }
       }
-      let (choices, right) = shuffler.shuffle(question)
       for (letter, choice) in zip(letters, choices) {
         print("  \(letter)) \(choice)")
       }

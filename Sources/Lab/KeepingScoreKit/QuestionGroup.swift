@@ -16,6 +16,19 @@ package struct Question: Sendable {
 
   /// Every choice, as written: the right answer first.
   package var choices: [String] { [rightAnswer] + wrongAnswers }
+
+  /// A question asking `prompt`, about `code` if it shows some, with its answers and why the
+  /// right one is right.
+  package init(
+    prompt: String, code: String?, rightAnswer: String, wrongAnswers: [String],
+    explanation: String
+  ) {
+    self.prompt = prompt
+    self.code = code
+    self.rightAnswer = rightAnswer
+    self.wrongAnswers = wrongAnswers
+    self.explanation = explanation
+  }
 }
 
 /// A numbered group of questions, played as one game, as on the book's "Select Question Group"
@@ -61,23 +74,23 @@ package struct QuestionGroup: Sendable {
     # 1
     ? A detail screen binds a closure that captures it with [weak self], then is closed and
       freed. What becomes of its closure?
-    + it stays stored and runs on every set, with self nil
-    - the array drops it once the screen is freed
-    - it stays stored, and the observable skips it
+    + it stays stored and runs on each set, with self nil
+    - it stays stored, and the observable skips it from then on
+    - it is freed with the screen, which it held weakly
     = Nothing ever takes a closure out of stage 1's array: [weak self] frees the screen, not
       the closure.
-    ? A screen's closure captures self strongly, and nothing points back at the observable. Why
-      is the screen never freed?
-    + the observable holds the closure, which holds it
-    - the closure and the screen hold each other
-    - a captured object is freed only once the closure has run
+    ? A screen's closure captures self strongly; the screen keeps no reference to the observable.
+      Why is the screen never freed?
+    + the observable holds the closure, which holds the screen
+    - the closure and the screen hold each other in a cycle
+    - the observable keeps the screen itself: it is the observer
     = No cycle: a leak rooted in the long-lived observable, which keeps the closure, which keeps
       the screen.
     ? Closures A, B and C are bound in that order; B sets the value to 2 when it receives 1. The
       value is set to 1. What does C receive?
     + 2, then 2 again
     - 1, then 2
-    - 2 only
+    - 2, then 1
     = B's set runs a whole round before B returns; the first round then resumes, and C reads the
       value again: 2 twice, never 1.
     ? Stage 1 has no way to remove a closure. What can a screen do so that its closure stops
@@ -86,7 +99,7 @@ package struct QuestionGroup: Sendable {
     - set the closure to nil in the screen's deinit
     - bind an empty closure, which replaces its own
     = The closure keeps running for ever; a weak capture only lets it see that the screen is
-      gone.
+      gone. The closure belongs to the observable's array, which the screen cannot reach.
     ?
     | let count = Observable(0)
     | count.bindObserver { print("A \($0)") }
@@ -94,7 +107,7 @@ package struct QuestionGroup: Sendable {
     | count.value = 1
     | count.value = 2
     + A 1 / B 1 / A 2 / B 2
-    - A 2 / B 2
+    - B 1 / A 1 / B 2 / A 2
     - A 0 / B 0 / A 1 / B 1 / A 2 / B 2
     = Binding calls nothing; each set calls every closure, in the order bound.
 
@@ -107,16 +120,16 @@ package struct QuestionGroup: Sendable {
     = The dictionary keeps the closure, the closure keeps the screen: deinit never comes, so
       neither does the removal.
     ? Why can stage 2 not promise to call its closures in the order they were bound?
-    + a dictionary picks its own order, per run
-    - it calls the keys in sorted order
-    - it calls the newest key's closure first
+    + a dictionary has an order of its own, which changes per run
+    - a dictionary keeps its keys sorted, not in binding order
+    - it calls the last key bound first, then the older ones
     = Swift's hashing is seeded per process: the order is the dictionary's, and it changes from
       run to run.
     ? Yep's Listenable keeps its listeners in a Set, equal by name. A second listener is added
       under a name already there. Which one is called on the next set?
-    + the first
-    - the second: the newcomer wins, as in the dictionary
-    - both: each insert is stored
+    + the first: a set keeps the member it already has
+    - the second: an insert replaces the equal member
+    - both: their actions differ, so both are stored
     = Set.insert keeps the member it has: the opposite collision of the dictionary's.
     ? A listener's name is built from its object's memory address. What can go wrong once the
       object is freed without removing its listener?
@@ -137,15 +150,15 @@ package struct QuestionGroup: Sendable {
 
     # 3
     ? What does holding each observer weakly fix?
-    + a released observer's closure is skipped
+    + the closure of a released observer is not called again
     - a closure that captures its observer no longer leaks
-    - entries leave the list as soon as their observer is freed
+    - an entry leaves the list the moment its observer is freed
     = The entry's weak reference is nil once its object goes, and the set skips it; the entry
       stays until the next bind.
     ? When does stage 3 drop the entries of observers that are gone?
-    + when another observer binds
-    - on every set
-    - when its observer is freed
+    + only when an observer binds
+    - on each set, before it calls the closures
+    - the moment the observer is freed
     = Only bindObserver filters the list, so sets alone leave dead entries behind.
     ? The entry is weak, but its closure captures the observer strongly. Is the observer freed
       once the screen lets it go?
@@ -155,9 +168,9 @@ package struct QuestionGroup: Sendable {
     = The observable keeps the closure, and the closure keeps the observer: a rooted leak, which
       [weak self] breaks.
     ? Why was the original subscription center's static dictionary of topics a bug?
-    + every center shared one set of topics
+    + the centers of an app shared one set of topics
     - a center's topics were lost when it was freed
-    - each subclass got its own topics
+    - each subclass got a set of topics of its own
     = Two parts of an app that each made their own center saw, and could remove, each other's
       topics.
     ?
@@ -176,18 +189,19 @@ package struct QuestionGroup: Sendable {
     # 4
     ? What does the .initial option do?
     + calls the closure inside addObserver, with the current value
-    - calls the closure on the first set only
+    - calls the closure on the first set after addObserver
     - hands the closure the value from before each set
     = The observer sees the value as it is now, before addObserver returns.
     ? An observer asks for [.old, .new]. How does one set call it?
     + twice: every observer's .old call comes before any .new call
     - once, with old and new in one change, like KVO
     - twice: its .old call, then its .new call, then the next observer's
-    = Every .old call, for every observer, comes before any .new call.
+    = The set walks the observers twice: once with the old value for those that asked for .old,
+      then with the new one for those that asked for .new.
     ? An observer removes another during a set. Is the removed one called for that set?
-    + yes
-    - no: removal takes effect at once
-    - only if it comes after the one that removes it
+    + yes: it is in the snapshot the set walks
+    - no: removal takes effect at once, even mid-set
+    - no: it is skipped, as a released observer is
     = The set walks a snapshot taken before the first call: removing changes the list, not the
       copy.
     ? An observer sets the value inside its closure. What do the observers after it end on?
@@ -200,9 +214,9 @@ package struct QuestionGroup: Sendable {
       changes it?
     + the observation is never told of it
     - the program traps at the change
-    - nothing different: dynamic only speeds KVO up
+    - the compiler refuses the observe call
     = The setter bypasses the runtime's dispatch: with .initial, the closure runs once when you
-      subscribe, then never again.
+      subscribe, then never again. The compiler only warns.
     ?
     | final class Label {}
     | let label = Label()
@@ -219,29 +233,29 @@ package struct QuestionGroup: Sendable {
 
     # 5
     ? What happens to a value set while a delivery is under way?
-    + it is queued and delivered after the current one
-    - it is delivered at once, depth first, inside the current one
-    - it is dropped, since a handler set it
+    + it is queued, and delivered after the current one ends
+    - it is delivered at once, inside the current one
+    - it replaces any value queued before it
     = Step 1's queue: everyone sees the current value, then the one set meanwhile.
     ? Why must the lock never be held while a handler runs?
     + a handler that reads the value would take it again
-    - holding it would make each delivery a little slower
+    - a set from another thread would be dropped, not queued
     - the compiler rejects code that calls out under a lock
     = Mutex stops the program on a recursive lock; two locks taken in turn can deadlock.
     ? Which of these is Sendable without a lock?
-    + a @MainActor class
-    - a final class with a var property
-    - any class whose methods are all private
+    + a @MainActor class with var properties
+    - a struct holding an instance of a plain class
+    - a final class whose var is only set in init
     = Only code on the main actor may touch a @MainActor class, so no two threads ever do.
     ? A SharedObservable's old value has a deinit that reads the observable. When does it run?
-    + after the lock is let go
+    + once the lock is let go
     - under the lock, inside set
-    - never: the observable keeps old values
+    - once the handlers have all seen the new value
     = The old value leaves the lock with the setter, which releases it with no lock held.
-    ? How does step 1 let a handler use its owner without capturing it?
-    + it hands the owner to the handler as a parameter
-    - it copies the owner into the handler when subscribing
-    - it keeps the owner alive until the handler is cancelled
+    ? In step 1, how does a handler with an owner reach that owner?
+    + the observable hands it the owner as a parameter
+    - the handler captures the owner with [weak self]
+    - the observable keeps the owner alive for the handler
     = The owner is held weakly and passed in, so the handler never needs to capture it.
     ?
     | let count = SharedObservable(0)
@@ -253,34 +267,35 @@ package struct QuestionGroup: Sendable {
     | count.set(1)
     + A 1 / B 1 / A 2 / B 2
     - A 1 / A 2 / B 2 / B 1
-    - A 1 / B 1
+    - A 1 / A 2 / B 2 / B 2
     = The nested set waits until everyone has seen 1: breadth first.
     ? A thread sets a SharedObservable while another thread delivers. What does the setter do?
-    + it waits for its turn, then delivers its own value
+    + it waits for its turn, then delivers its own value itself
     - it returns at once; the other thread delivers its value
     - it calls the handlers at once, beside the other thread
     = One thread at a time has the turn, and no thread is kept delivering for others.
     ? On which thread does a handler of a SharedObservable run?
-    + the thread that delivers the value
-    - always the main thread
-    - a background thread the observable starts
+    + whichever thread holds the turn and delivers
+    - the main thread, which screens need
+    - the thread that subscribed the handler
     = There is no actor and no task: whoever has the turn calls the handlers.
 
     # 5c
     ? Where does stage 5's observe run a handler written in a @MainActor type?
-    + on the main actor
-    - on the thread that set the value
-    - on a background thread the observable owns
-    = A closure that is not @Sendable takes the isolation of the code that writes it.
+    + on the main actor, whichever thread sets the value
+    - on the thread that set the value, as in stage 4
+    - on the main actor, but only for sets made there
+    = A closure that is not @Sendable takes the isolation of the code that writes it; a delivery
+      moves to that actor when the handler's turn comes.
     ? What does isolation: isolated any Actor = #isolation give observe?
     + the caller's actor, where the handler runs
-    - a new actor for each subscription
-    - the main actor, whoever calls it
+    - the main actor, whichever code calls observe
+    - a new actor of its own for each subscription
     = #isolation is filled in where observe is called: the caller's actor.
     ? A thread sets the value; a main-actor handler's turn comes. What happens?
-    + the rest of the delivery moves to the main actor, and the setter returns
-    - the setter waits until the main actor has called the handler
-    - the main-actor handler is called on the setting thread
+    + the turn moves to the main actor, while the setter returns
+    - the setter waits until the main actor has run the handler
+    - the handler runs on the setting thread, like the others
     = The turn moves in one Task: handlers after it run there too, never two at a time.
     ? Why does stage 5 store a main-actor handler as nonisolated(unsafe)?
     + its list holds @Sendable closures, and this handler is not one
@@ -292,6 +307,13 @@ package struct QuestionGroup: Sendable {
     - after observe returns, in a Task
     - with the first value set after it
     = observe already runs on the handler's actor, so it calls it at once.
+    ? A command-line tool observes with a @MainActor label, starts a thread that sets the value,
+      then blocks its main thread in a DispatchSemaphore's wait(). What does the label get?
+    + nothing while the main thread waits, though the set returned
+    - the value, from the setting thread, since the main one is busy
+    - nothing, and the setting thread stays stuck in its set as well
+    = The delivery moved to the main actor, whose work a blocked main thread never runs; the
+      setter went on. Such a tool should observe with observeOnAnyThread.
     ?
     | let score = Observable(0)
     | let token = score.observeOnAnyThread(options: .initial) { change in
@@ -308,7 +330,7 @@ package struct QuestionGroup: Sendable {
     # 6
     ? What does a ✗ in the comparison mean?
     + the stage has the flaw the scenario looks for
-    - the stage's own test of that row failed
+    - the stage's own unit test for that row failed
     - the stage lacks the feature, so the row is skipped
     = A live experiment found the flaw, and its line of evidence says what it measured; the
       stage's tests list it as a known issue.
@@ -326,14 +348,14 @@ package struct QuestionGroup: Sendable {
     = The floor borrows each closure; the closure array a first version writes retains and
       releases each one, and costs more.
     ? Adding and removing ten times as many observers takes a hundred times as long. That is:
-    + quadratic growth
-    - linear growth, with a larger constant
-    - the cost of the first allocation, paid once
+    + quadratic growth: each call walks the whole list
+    - linear growth, with a larger cost per observer
+    - n log n growth, the cost of keeping the list sorted
     = ×10 is linear, ×100 quadratic: O(n²), as stages 3 and 4 show.
     ? Why is unsubscribe-during-notification ✗ for every stage before 5 that can remove?
     + it calls from a copy of its list, taken before the first call
     - a removed entry is only marked, and dropped on the next set
-    - removal is refused while a set is running
+    - removal waits until the set under way has ended
     = The removed observer is still in the copy, so it is called, perhaps while its owner tears
       down.
     ?
@@ -357,23 +379,23 @@ package struct QuestionGroup: Sendable {
     = The first call comes at once, with the scores loaded from the file; it replays nothing
       else.
     ? The screen and the saver observe the same scores. What does each know of the other?
-    + nothing: each knows only the scores
-    - the saver tells the screen
-    - the screen starts the saver
+    + nothing: each knows only the scores it observes
+    - the saver tells the screen every time it has saved
+    - the screen owns the saver and calls it on each change
     = That is the point of the pattern: the game only sets the value.
     ? The input ends in the middle of a game. What is saved?
-    + nothing: the last complete scores stay
+    + nothing: the scores of the last complete game stay
     - a partial score, counting the questions answered
-    - a score of zero for that group
+    - a score of zero out of the group's questions
     = The game sets the scores only when it ends, so the saver never runs.
     ? A game ends on a background thread and sets the scores. Where does stage 4 run the screen's
       handler?
     + on the background thread that set them
-    - on the main thread, where screens belong
     - on the thread that added the screen as an observer
+    - on the main thread, where screens belong
     = Stage 4 calls each handler on the setter's thread: exercise 10 moves it to the main actor.
     ? Why does the saver ask for no .initial?
-    + what it would receive is what was just loaded
+    + it would receive what was just loaded
     - without it, the first game's score would be lost
     - .initial would run it before the file is open
     = Saving the scores just read from the file would write the same file again, for nothing.
@@ -391,9 +413,9 @@ package struct QuestionGroup: Sendable {
 
     # 8
     ? In what order does NotificationCenter call its observers, as measured on Linux?
-    + not in subscription order
-    - subscription order, as stages 1, 3 and 4 do
-    - newest first, like a stack
+    + an order unlike the subscription order
+    - the subscription order, the one of stages 1, 3 and 4
+    - the newest observer first, then the older ones
     = On 20 fresh centers of 64 observers, the order differed every time: no API here promises
       it.
     ? When does Observation's onChange run?
@@ -415,7 +437,7 @@ package struct QuestionGroup: Sendable {
       happens?
     + it compiles, and the observer reads nil
     - the compiler rejects the unknown key
-    - the center traps when it posts
+    - the observer is not called: no key matches
     = userInfo is [AnyHashable: Any]: any key compiles. The typed messages make this mistake
       fail to compile.
     ?
@@ -439,7 +461,7 @@ package struct QuestionGroup: Sendable {
     - stage 5's Observable
     = @Observable needs iOS 17 and macOS 14; stage 5, iOS 18 and macOS 15, for its Mutex.
     ? How many consumers does one AsyncStream serve?
-    + one; make a stream per observer
+    + one; make a stream per observer instead
     - every task iterating it, each value
     - any number, each handed the latest value
     = Each value goes to one waiting iteration: a stream is not a broadcast.
@@ -455,12 +477,27 @@ package struct QuestionGroup: Sendable {
     - Stage5Tuned: it runs on older systems
     = Both keep every promise and need iOS 18 or macOS 15; the tuned one is many times faster as
       a product.
-    ? A @MainActor screen calls stage 5's observe(_:options:isolation:_:). Where does the handler
-      run?
-    + on the main actor, whichever thread sets the value
-    - on the thread that set the value
-    - on the main actor, but only for sets made there
-    = The handler is isolated to the caller's actor: a delivery moves there when needed.
+    ? A service calls score.observeOnAnyThread { log($0) } as a statement, and keeps nothing it
+      returns. What follows?
+    + a warning that a result is unused; log is never called
+    - an error: the compiler insists the token be stored
+    - no warning; log runs until the observable is freed
+    = The token is released as the statement ends, and the subscription with it. The warning is
+      the only sign, and _ = silences even that.
+    ? A command-line tool's top-level code has awaited. On Linux, a main-actor handler checks
+      Thread.isMainThread. What does it find?
+    + false: ask MainActor.assumeIsolated instead
+    - true: main-actor code runs on the main thread
+    - true, but only for sets made on the main thread
+    = Once top-level code has awaited, Linux runs the main actor's work on the main queue, but
+      not on the main thread; ask the actor, or the queue, not the thread.
+    ? A nonisolated function calls score.observe { … }, the spelling a @MainActor screen uses.
+      What happens?
+    + it does not compile: #isolation is nil there
+    - it compiles, and the handler runs on the main actor
+    - it compiles, and the handler runs on the setting thread
+    = #isolation is nil outside an actor, and observe needs one: "'nil' is not compatible with
+      expected argument type 'any Actor'". Call observeOnAnyThread there.
     ?
     | let score = Observable(0)
     | let header = score.observeOnAnyThread { print("header \($0.newValue)") }

@@ -83,8 +83,9 @@ extension Demo {
     // The typed letters: the first answer wrong, then the right ones, in the order this seed
     // shows the choices.
     let letters = ["a", "b", "c", "d", "e", "f"]
-    let shuffler = ChoiceShuffler(seed: 12)
-    let right = QuestionGroup.numbered(7)!.questions.map { letters[shuffler.shuffle($0).answer] }
+    let right = ChoiceShuffler(seed: 12).shuffle(QuestionGroup.numbered(7)!).map {
+      letters[$0.answer]
+    }
     let wrong = letters.first { $0 != right[0] }!
     run(["7"], typing: [wrong] + right.dropFirst())
     showSaveFile()
