@@ -314,6 +314,14 @@ package struct QuestionGroup: Sendable {
     - nothing, and the setting thread stays stuck in its set as well
     = The delivery moved to the main actor, whose work a blocked main thread never runs; the
       setter went on. Such a tool should observe with observeOnAnyThread.
+    ? Code in a Task, off the main actor and in no handler, sets the value while
+      Observable.backlogLimit changes are queued. What can the set do?
+    + block the thread under the task, for at most 100 ms
+    - suspend the task, freeing its thread, until the queue drains
+    - drop its change, as the queue holds all it may
+    = A setter off the main actor and outside any delivery waits while backlogLimit changes are
+      queued, never longer than 100 ms. It is synchronous, so it blocks the thread the Task runs
+      on; on the main actor, or inside a handler, a set never waits.
     ?
     | let score = Observable(0)
     | let token = score.observeOnAnyThread(options: .initial) { change in
@@ -498,6 +506,14 @@ package struct QuestionGroup: Sendable {
     - it compiles, and the handler runs on the setting thread
     = #isolation is nil outside an actor, and observe needs one: "'nil' is not compatible with
       expected argument type 'any Actor'". Call observeOnAnyThread there.
+    ? A @MainActor test sets the value from another thread, then checks what a main-actor screen
+      shows. How should it wait for the delivery?
+    + await score.waitUntilDelivered(), then check
+    - sleep 100 ms in an async task, then check
+    - wait on a DispatchSemaphore the handler signals
+    = waitUntilDelivered() suspends until every change set before the call has reached every
+      observer it was set for. A sleep only makes the race rarer, and a semaphore waited on the
+      main actor holds the very actor that would deliver.
     ?
     | let score = Observable(0)
     | let header = score.observeOnAnyThread { print("header \($0.newValue)") }
