@@ -323,6 +323,7 @@ public final class Observable<Value: Sendable>: Sendable {
   ///
   /// - Complexity: O(1).
   public var storedSubscriptionCount: Int { state.withLock { $0.slots.count } }
+
   // MARK: - Observing
 
   /// Observes the value until the returned token is cancelled or deinitialized, with a handler
