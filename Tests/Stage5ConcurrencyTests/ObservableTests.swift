@@ -92,6 +92,10 @@ struct ObservableTests {
     #expect(log.entries == [1, 10])
     #expect(observable.observerCount == 0)
     #expect(second == nil)
+    // A token never kept, as `_ =` writes it (chapter 9's first trap), ends at once.
+    _ = observable.observeOnAnyThread { log.append($0.newValue * 100) }
+    observable.value = 3
+    #expect(log.entries == [1, 10])
   }
 
   @Test("an owner is handed to its handler, held weakly, and its subscription ends with it")

@@ -10,6 +10,9 @@ import Testing
 
 /// A screen that keeps its own token, whose handler captures the screen: screen → token →
 /// subscription → handler → screen, until the token is cancelled.
+/// An owner on the main actor, for a main-actor handler.
+@MainActor final class MainActorTally: Sendable {}
+
 @MainActor final class TokenKeepingScreen {
   var token: ObservationToken?
   var shown = 0
@@ -163,6 +166,83 @@ struct PromiseTests {
     delivered.wait()
     #expect(log.entries == ["released"], "released by the time the delivery ended")
     withExtendedLifetime(blocker) {}
+  }
+
+  @Test(
+    "cancelled from another thread while a handler runs: released once it returns, before the next handler is called"
+  )
+  nonisolated func cancelReleasedBeforeTheNextHandler() {
+    let log = SharedLog<String>()
+    let score = Observable(0)
+    let entered = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let blocker = score.observeOnAnyThread { change in
+      guard change.newValue == 1 else { return }
+      entered.signal()
+      proceed.wait()
+    }
+    var capture: Capture? = Capture(log)
+    let victim = score.observeOnAnyThread { [capture] _ in capture?.touch() }
+    capture = nil
+    // Called after the victim's place in the same delivery, and for the changes behind it.
+    let seenByWitness = SharedLog<[String]>()
+    let witness = score.observeOnAnyThread { _ in seenByWitness.append(log.entries) }
+    let delivered = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      score.value = 1
+      delivered.signal()
+    }
+    entered.wait()
+    // Queued behind the change under way: the turn goes on long after the cancel.
+    for value in 2...50 { score.value = value }
+    victim.cancel()
+    proceed.signal()
+    delivered.wait()
+    #expect(
+      seenByWitness.entries.first == ["released"],
+      "the witness, the next handler called, found the victim's capture released")
+    withExtendedLifetime((blocker, witness)) {}
+  }
+
+  @Test(
+    "values(bufferingPolicy: .bufferingOldest(n)) keeps the first n and may not end on the latest")
+  nonisolated func valuesBufferingOldest() async {
+    let score = Observable(0)
+    let oldest = score.values(bufferingPolicy: .bufferingOldest(3))
+    for value in 1...100 { score.value = value }
+    await score.waitUntilDelivered()
+    var iterator = oldest.makeAsyncIterator()
+    var received: [Int] = []
+    for _ in 0..<3 { received.append(await iterator.next()!) }
+    #expect(received == [0, 1, 2], "the first three kept, and the latest, 100, dropped")
+  }
+
+  @Test(
+    "waitUntilDelivered(): once it returns, every value set before it has reached every observer, the main actor's too"
+  )
+  func waitUntilDeliveredWaitsForEveryObserver() async {
+    let score = Observable(0)
+    let arrivals = Arrivals()
+    let owner = MainActorTally()
+    score.observe(owner) { _, change in arrivals.record(change.newValue) }
+    let anyThread = SharedLog<Int>()
+    let token = score.observeOnAnyThread { anyThread.append($0.newValue) }
+    let done = DispatchGroup()
+    for setter in 0..<4 {
+      done.enter()
+      Thread.detachNewThread {
+        for value in 1...200 { score.value = setter * 1_000 + value }
+        done.leave()
+      }
+    }
+    await withCheckedContinuation { continuation in
+      done.notify(queue: .global()) { continuation.resume() }
+    }
+    await score.waitUntilDelivered()
+    let last = score.value
+    #expect(arrivals.values.count == 800 && arrivals.values.last == last)
+    #expect(anyThread.entries.count == 800 && anyThread.entries.last == last)
+    withExtendedLifetime(token) {}
   }
 
   @Test("cancelled by an earlier handler of the same delivery: released before cancel returns")

@@ -62,33 +62,4 @@
         + files + [snippetFile.path])
     return run.status == 0 ? nil : run.output
   }
-
-  /// What `program` prints when it runs: compiled in the Swift 6 language mode as the
-  /// `main.swift` of an executable, so that its top-level code is the program, with `files`
-  /// beside it in the same module (`Program`, its package `Program`).
-  ///
-  /// - Parameters:
-  ///   - program: The top-level code, a file of its own.
-  ///   - files: Paths of Swift files compiled beside it.
-  /// - Returns: What it wrote to its standard output and error, and its exit status; or, when it
-  ///   did not compile, everything the compiler printed, and the status `nil`.
-  /// - Throws: When the folder cannot be made, or `swiftc` or the program cannot be started.
-  package func programOutput(
-    running program: String, with files: [String] = []
-  ) throws -> (output: String, status: Int32?) {
-    let folder = FileManager.default.temporaryDirectory.appending(path: "program-\(UUID())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let main = folder.appending(path: "main.swift")
-    let executable = folder.appending(path: "program")
-    try program.write(to: main, atomically: true, encoding: .utf8)
-    let compiled = try runProgram(
-      [
-        "swiftc", "-swift-version", "6", "-module-name", "Program", "-package-name", "Program",
-        "-o", executable.path,
-      ] + files + [main.path])
-    guard compiled.status == 0 else { return (compiled.output, nil) }
-    let run = try runProgram([executable.path])
-    return (run.output, run.status)
-  }
 #endif

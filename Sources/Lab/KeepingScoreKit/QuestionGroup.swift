@@ -314,13 +314,13 @@ package struct QuestionGroup: Sendable {
     - nothing, and the setting thread stays stuck in its set as well
     = The delivery moved to the main actor, whose work a blocked main thread never runs; the
       setter went on. Such a tool should observe with observeOnAnyThread.
-    ? Code in a Task, off the main actor and in no handler, sets the value while
-      Observable.backlogLimit changes are queued. What can the set do?
+    ? Code in a Task, off the main actor and in no handler, sets the value while more than
+      backlogLimit (256) changes are queued. What can the set do?
     + block the thread under the task, for at most 100 ms
     - suspend the task, freeing its thread, until the queue drains
     - drop its change, as the queue holds all it may
-    = A setter off the main actor and outside any delivery waits while backlogLimit changes are
-      queued, never longer than 100 ms. It is synchronous, so it blocks the thread the Task runs
+    = A setter off the main actor and outside any delivery waits for room in a full queue,
+      never longer than 100 ms. It is synchronous, so it blocks the thread the Task runs
       on; on the main actor, or inside a handler, a set never waits.
     ?
     | let score = Observable(0)
