@@ -282,6 +282,7 @@
       }
       token.cancel()
       print("backlogLimit \\(Observable<Int>.backlogLimit)")
+      print("longestWait ms \\(Int(Observable<Int>.longestWait / .milliseconds(1)))")
       """
 
     @Test(
@@ -316,6 +317,8 @@
       }
       let limit = try #require(text.firstMatch(of: /`Observable.backlogLimit` \((\d+)\)/))
       #expect(printed.contains("backlogLimit \(limit.output.1)"), "\(printed)")
+      let wait = try #require(text.firstMatch(of: /at most (\d+) ms\s+\(`Observable.longestWait`\)/))
+      #expect(printed.contains("longestWait ms \(wait.output.1)"), "\(printed)")
     }
   }
 #endif
