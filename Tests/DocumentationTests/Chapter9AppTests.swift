@@ -317,7 +317,8 @@
       }
       let limit = try #require(text.firstMatch(of: /`Observable.backlogLimit` \((\d+)\)/))
       #expect(printed.contains("backlogLimit \(limit.output.1)"), "\(printed)")
-      let wait = try #require(text.firstMatch(of: /at most (\d+) ms\s+\(`Observable.longestWait`\)/))
+      let wait = try #require(
+        text.firstMatch(of: /at most (\d+) ms\s+\(`Observable.longestWait`\)/))
       #expect(printed.contains("longestWait ms \(wait.output.1)"), "\(printed)")
     }
   }
