@@ -29,13 +29,13 @@ import Foundation
 ///   thread that does.
 /// - **Bounded.** Setters faster than their observers, the main actor's included, slow down
 ///   rather than fill the memory: the queue holds about ``backlogLimit`` changes, plus those
-///   set on the main actor or in handlers (which never wait), plus one a thread for every
-///   ``longestWait`` the deliveries stand still. ``waitUntilDelivered()`` waits until what was
+///   set on the main actor or in handlers and the initial values subscribers ask for (which
+///   never wait), plus one a thread for every ``longestWait`` the deliveries stand still. ``waitUntilDelivered()`` waits until what was
 ///   set has been delivered.
 /// - **Immediate removal.** Once ``ObservationToken/cancel()`` or ``removeObserver(_:)``
 ///   returns where the handler runs, the handler is not called again. It is released before
-///   the call returns, unless another thread is calling it at that moment: then as soon as
-///   that call returns.
+///   the call returns, unless another thread is running a handler of this observable at that
+///   moment: then as soon as that handler returns.
 /// - **No reason to capture the owner.** ``observe(_:options:isolation:_:)`` holds its owner
 ///   weakly and hands it to the handler; the subscription ends with the owner.
 /// - **Handlers run where they were written.** A handler written in a `@MainActor` type runs

@@ -26,7 +26,7 @@ public final class ObservationToken: Sendable {
   /// handler is not called again, even later in a delivery that is under way; from another
   /// thread, only a call that had already begun may still finish. The handler, with
   /// everything it captured, is released before this returns, unless another thread is
-  /// delivering a change at that moment: then once that delivery is done with it.
+  /// running a handler of this observable at that moment: then as soon as that handler returns.
   public func cancel() {
     cancelling()
   }

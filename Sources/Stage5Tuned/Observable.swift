@@ -13,23 +13,32 @@ import Synchronization
 ///   the lock is held, and nothing of yours (a value, a handler and what it captured, an owner)
 ///   is released while it is held either, so a handler, or a `deinit` that a release runs, may
 ///   read, set, subscribe or cancel.
-/// - **One handler at a time, in order.** Handlers of one observable never run two at a time:
-///   one delivery runs at a time, and a value set meanwhile, from inside a handler or from
-///   another thread, is queued and delivered after the current one, so every observer sees the
-///   values in the order they were set, each once, and ends on the latest. The cost: a setter
-///   may return before its observers have run, when another delivery is in progress.
-/// - **No call held up by other threads.** A set, a subscription with `.initial` or a read of
-///   ``values`` delivers at most its own change, and those its own handlers set meanwhile
-///   (with any queued before them). What other threads set meanwhile is handed on, to a setter
-///   that waits or to a task, and delivered next, in order, once each. Cancelling delivers
+/// - **One handler at a time, in order.** Every change joins one queue, in the order set, and
+///   one thread or actor at a time delivers from it: handlers of one observable never run two
+///   at a time. Every observer sees every value, in the order set, once, and ends on the
+///   latest; a stream from ``values(bufferingPolicy:)`` keeps what its policy says, so
+///   `.bufferingOldest(_:)` may drop the latest. The cost: a setter may return before its
+///   observers have run, when another delivery is under way.
+/// - **No call held up by others.** A call that delivers (a set, a subscription with
+///   `.initial`, a read of ``values``) delivers what was queued when it began, its own change
+///   included, at most ``backlogLimit`` changes, then those its own handlers set while no other
+///   thread's change is ahead of them, at most ``backlogLimit`` more. The rest is handed on, to
+///   a setter that waits or to a task. The same holds on the main actor. Cancelling delivers
 ///   nothing.
-/// - **Bounded.** When setters outpace their observers, a setter waits once ``backlogLimit``
-///   changes are queued while a thread delivers (see ``value``); a stream from ``values`` keeps
-///   what its buffering policy says.
+/// - **Nothing waits for ever.** The only wait is a setter's: one that finds more than
+///   ``backlogLimit`` changes queued waits for room, outside any delivery and off the main
+///   actor only, and never longer than ``longestWait``. So no combination of observables,
+///   threads and actors can deadlock, and a handler may set this or any other observable, or
+///   wait for a thread that does.
+/// - **Bounded.** Setters faster than their observers, the main actor's included, slow down
+///   rather than fill the memory: the queue holds about ``backlogLimit`` changes, plus those
+///   set on the main actor or in handlers and the initial values subscribers ask for (which
+///   never wait), plus one a thread for every ``longestWait`` the deliveries stand still.
+///   ``waitUntilDelivered()`` waits until what was set has been delivered.
 /// - **Immediate removal.** Once ``ObservationToken/cancel()`` or ``removeObserver(_:)`` returns
 ///   where the handler runs, that handler is not called again, even later in the same
-///   delivery. It is released before the call returns, unless another thread is delivering a
-///   change at that moment: then once that delivery is done with it.
+///   delivery. It is released before the call returns, unless another thread is running a
+///   handler of this observable at that moment: then as soon as that handler returns.
 /// - **No reason to capture the owner.** ``observe(_:options:isolation:_:)`` holds its owner
 ///   weakly and hands it to the handler, so the handler never needs to capture it; the
 ///   subscription ends with the owner.

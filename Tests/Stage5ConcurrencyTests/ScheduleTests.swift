@@ -22,7 +22,8 @@ import Testing
 //   ends on the latest; a subscription made in a handler starts with its initial value;
 // - handlers of one observable never run two at a time;
 // - a queue holds no more than the backlog limit, plus one change a setter, plus one for each
-//   wait that ran out of time, plus what the main actor and handlers set (they never wait).
+//   wait that ran out of time, plus what the main actor and handlers set and the initial values
+//   subscribers ask for (they never wait).
 
 /// The most changes of one observable a call may deliver: those queued when it took the turn
 /// (the backlog limit at most), then those its own handlers set (as many again), and a few
@@ -76,6 +77,10 @@ private struct LinkedProgram: CustomStringConvertible {
   let mainActorObserver: (target: Int, work: Duration)?
   /// How long each observable's first observer works, on the delivering thread.
   let observerWork: Duration
+  /// Whether the first observable is read as three streams, one per buffering policy.
+  let streams: Bool
+  /// How many times a thread subscribes with `.initial` and cancels at once, racing the rest.
+  let cancels: Int
 
   init(seed: UInt64) {
     var random = SeededRandom(seed: seed)
@@ -108,6 +113,8 @@ private struct LinkedProgram: CustomStringConvertible {
       )
       : nil
     observerWork = .microseconds([0, 0, 5, 20].randomElement(using: &random)!)
+    streams = Bool.random(using: &random)
+    cancels = Bool.random(using: &random) ? Int.random(in: 50...200, using: &random) : 0
   }
 
   /// The shape of the reports that found the old design's calls held up: a clamp, a handler
@@ -119,6 +126,8 @@ private struct LinkedProgram: CustomStringConvertible {
     setters = (0..<threads).map { _ in (.thread, 0, sets) }
     mainActorObserver = nil
     observerWork = .microseconds(20)
+    streams = false
+    cancels = 0
   }
 
   var description: String {
@@ -132,6 +141,8 @@ private struct LinkedProgram: CustomStringConvertible {
       parts.append("a main-actor observer of #\(observer.target) working \(observer.work)")
     }
     if observerWork > .zero { parts.append("each first observer working \(observerWork)") }
+    if streams { parts.append("#0 read as three streams") }
+    if cancels > 0 { parts.append("a thread subscribing and cancelling \(cancels) times") }
     return parts.joined(separator: "; ")
   }
 }
@@ -283,6 +294,34 @@ private func problems(running program: LinkedProgram) async -> [String] {
     }
   }
 
+  // Streams of the first observable, one per buffering policy, read once everything is set.
+  let first = watched[0].observable
+  let streams =
+    program.streams
+    ? [
+      first.values, first.values(bufferingPolicy: .bufferingNewest(1)),
+      first.values(bufferingPolicy: .bufferingOldest(4)),
+    ] : []
+
+  // A thread that subscribes with `.initial` and cancels, racing the setters and the links.
+  let cancellerDone = Counter()
+  if program.cancels > 0 {
+    Thread.detachNewThread {
+      for index in 0..<program.cancels {
+        let log = Record<Change<Int>>()
+        innerSubscriptions.append(log)
+        let token = watched[index % watched.count].observable.observeOnAnyThread(
+          options: .initial
+        ) { log.append($0) }
+        if index.isMultiple(of: 3) { sched_yield() }
+        token.cancel()
+      }
+      cancellerDone.add()
+    }
+  } else {
+    cancellerDone.add()
+  }
+
   // The setters, each a fixed number of sets; each set's deliveries of its own observable,
   // made on its own thread, are counted.
   let busiest = Record<String>()
@@ -326,7 +365,7 @@ private func problems(running program: LinkedProgram) async -> [String] {
   let clock = ContinuousClock()
   var lastCount = -1
   var lastProgress = clock.now
-  while finished.value < program.setters.count {
+  while finished.value < program.setters.count || cancellerDone.value < 1 {
     let count = deliveriesMade.value
     if count != lastCount {
       (lastCount, lastProgress) = (count, clock.now)
@@ -390,18 +429,40 @@ private func problems(running program: LinkedProgram) async -> [String] {
     let setByHandlers = program.links.contains {
       switch $0 {
       case .clamp(let target): target == index
-      case .passOn(_, let to), .waitsForSetter(_, let to): to == index
-      case .subscribesWithInitial: false
+      case .passOn(_, let to), .waitsForSetter(_, let to), .subscribesWithInitial(_, let to):
+        to == index
       }
     }
+    // Each initial value the cancelling thread asks for is queued without waiting, as a
+    // subscriber never waits.
     let bound =
       Observable<Int>.backlogLimit + setterCount + 1 + item.observable._waitsOutOfTime
+      + program.cancels
     if !mainActorSets && !setByHandlers && item.longestQueue.load(ordering: .relaxed) > bound {
       found.append(
         "\(program): #\(index)'s queue held \(item.longestQueue.load(ordering: .relaxed)) "
           + "changes, more than \(bound)")
     }
     withExtendedLifetime(item.tokens) {}
+  }
+  if !streams.isEmpty {
+    let expected = [0] + watched[0].steady.entries.map(\.newValue)
+    var every = streams[0].makeAsyncIterator()
+    var received: [Int] = []
+    for _ in expected.indices { received.append(await every.next() ?? -1) }
+    if received != expected {
+      found.append("\(program): the stream of every value did not give the observer's values")
+    }
+    var newest = streams[1].makeAsyncIterator()
+    if await newest.next() != expected.last {
+      found.append("\(program): the newest-only stream did not end on the latest value")
+    }
+    var oldest = streams[2].makeAsyncIterator()
+    var kept: [Int] = []
+    for _ in 0..<min(4, expected.count) { kept.append(await oldest.next() ?? -1) }
+    if kept != Array(expected.prefix(4)) {
+      found.append("\(program): the oldest-four stream did not keep the first four values")
+    }
   }
   for log in innerSubscriptions.entries {
     let entries = log.entries
