@@ -783,32 +783,41 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   /// subscription's handler. Otherwise it is put aside for the deliverer, which lets go of it
   /// as soon as the handler it is calling returns.
   ///
-  /// The count is read sequentially consistent, as the deliverer ends a turn and then reads
-  /// ``endedDuringDeliveryCount``: either this call sees the turn ended, or the deliverer sees
-  /// the subscription put aside.
+  /// It puts the subscription aside first, and only then reads whether a turn is under way;
+  /// the deliverer ends a turn without the lock, and only then reads
+  /// ``endedDuringDeliveryCount``. Each writes before it reads, sequentially consistent, so one
+  /// of them sees the other: either this call sees the turn ended, and takes the subscription
+  /// back to let go of it itself, or the deliverer sees it put aside.
   @inlinable
   func mayReleaseAtOnce(
     _ subscription: Subscription<Value>, _ state: inout State, thread: UInt
   ) -> Bool {
-    if deliveries.load(ordering: .sequentiallyConsistent) == 0 || state.deliverer == 0
-      || (state.deliverer == thread && callingID != subscription.id)
-    {
+    if state.deliverer == 0 || (state.deliverer == thread && callingID != subscription.id) {
       return true
     }
     state.endedDuringDelivery.append(subscription)
     endedDuringDeliveryCount.wrappingAdd(1, ordering: .sequentiallyConsistent)
-    return false
+    guard deliveries.load(ordering: .sequentiallyConsistent) == 0 else { return false }
+    state.endedDuringDelivery.removeLast()
+    endedDuringDeliveryCount.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+    return true
+  }
+
+  /// Takes the subscriptions put aside out of the state, for the deliverer to let go of with
+  /// the lock let go.
+  @inlinable
+  func takeEndedDuringDelivery(_ state: inout State) -> [Subscription<Value>] {
+    guard !state.endedDuringDelivery.isEmpty else { return [] }
+    endedDuringDeliveryCount.store(0, ordering: .relaxed)
+    defer { state.endedDuringDelivery = [] }
+    return state.endedDuringDelivery
   }
 
   /// Lets go of the handlers of the subscriptions ended while this thread delivered; called
   /// by the deliverer between two handlers, so none of them is running.
   @usableFromInline
   func releaseEndedDuringDelivery() {
-    let ended = withState { state in
-      endedDuringDeliveryCount.store(0, ordering: .relaxed)
-      defer { state.endedDuringDelivery = [] }
-      return state.endedDuringDelivery
-    }
+    let ended = withState { takeEndedDuringDelivery(&$0) }
     for subscription in ended { subscription.releaseHandlers() }
   }
 
@@ -834,7 +843,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   @usableFromInline
   func endSubscription(id: UInt64) {
     // The subscription leaves the list under the lock and is released here, outside it, with
-    // its handler, unless a delivery's snapshot still holds it.
+    // its handler, unless another thread is running a handler: then as soon as it returns.
     let thread = CurrentThread.id
     let (removed, releasesAtOnce) = withSlotsChanged { state -> (Subscription<Value>?, Bool) in
       guard let subscription = state.subscription(withID: id), state.remove(subscription) else {
@@ -892,7 +901,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       var ended: [Subscription<Value>] = []
       var wakeUps: [DispatchSemaphore] = []
       let next = withState { state -> (Pending, [Subscription<Value>?])? in
-        swap(&ended, &state.endedDuringDelivery)
+        ended = takeEndedDuringDelivery(&state)
         // Someone raised the count under the lock and queued in the same breath, so there is
         // an item; the one this thread finished is counted off, and this one is now under way.
         if let item = state.nextOfTurn(wakingUp: &wakeUps) {
@@ -970,7 +979,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     var ended: [Subscription<Value>] = []
     withState { state in
       state.deliverer = 0
-      swap(&ended, &state.endedDuringDelivery)
+      ended = takeEndedDuringDelivery(&state)
     }
     for subscription in ended { subscription.releaseHandlers() }
     Task {
