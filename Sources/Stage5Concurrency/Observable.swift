@@ -20,7 +20,7 @@ import Foundation
 ///   `.initial`, a read of ``values``) delivers what was queued when it began, its own change
 ///   included, at most ``backlogLimit`` changes, then those its own handlers set while no other
 ///   thread's change is ahead of them, at most ``backlogLimit`` more. The rest is handed on, to
-///   a setter that waits or to a task. The same holds on the main actor. Cancelling delivers
+///   a setter that waits or to a dispatch queue. The same holds on the main actor. Cancelling delivers
 ///   nothing.
 /// - **Nothing waits for ever.** The only wait is a setter's: one that finds more than
 ///   ``backlogLimit`` changes queued waits for room, outside any delivery and off the main
@@ -106,8 +106,8 @@ public final class Observable<Value: Sendable>: Sendable {
     /// The thread that has the turn and is delivering now; `nil` while the turn waits for an
     /// actor or a task to take it up.
     var deliverer: ObjectIdentifier?
-    /// Whether the turn was handed on to a task that has not taken it up yet: a setter about
-    /// to wait takes it up instead.
+    /// Whether the turn was handed on to the dispatch queue, which has not taken it up yet: a
+    /// setter about to wait takes it up instead.
     var isHandedOn = false
     /// Counts the turns taken: a change set in the current one came from its own handlers.
     var turn = 0
@@ -198,8 +198,8 @@ public final class Observable<Value: Sendable>: Sendable {
       }
       guard queue.count > backlogLimit, mayWait() else { return .queued }
       if isHandedOn {
-        // The task the turn was handed to has not started: this setter delivers instead,
-        // rather than wait for a task that may need the very thread it would hold.
+        // The queue the turn was handed to has not started it: this setter delivers instead,
+        // rather than wait for it.
         takeTurn(by: thread)
         return .taken
       }
@@ -613,7 +613,7 @@ public final class Observable<Value: Sendable>: Sendable {
     deliver(delivery, here: actor)
   }
 
-  /// Takes up a turn handed on to a task, unless a setter took it up first.
+  /// Takes up a turn handed on to the dispatch queue, unless a setter took it up first.
   private func takeUpTurn() {
     let thread = Self.currentThread
     let takesTurn = state.withLock { state in
@@ -627,7 +627,7 @@ public final class Observable<Value: Sendable>: Sendable {
   /// Counts `finished` as delivered, waking whoever waited for it, and takes the next delivery
   /// of this turn's work out of the queue. Once the work is done, ends the turn if nothing is
   /// queued; if something is, hands the turn on: to the setter that has waited longest, or
-  /// else to a task.
+  /// else to the dispatch queue.
   private func nextDelivery(after finished: Delivery?) -> Delivery? {
     var wakeUps: [DispatchSemaphore] = []
     var deliveryWaits: [DeliveryWait] = []
@@ -663,7 +663,7 @@ public final class Observable<Value: Sendable>: Sendable {
     }
     for wakeUp in wakeUps { wakeUp.signal() }
     for wait in deliveryWaits { wait.continuation.resume() }
-    if startsTask { Task { self.takeUpTurn() } }
+    if startsTask { HandedOnTurns.queue.async { self.takeUpTurn() } }
     return next
   }
 
@@ -696,6 +696,15 @@ enum MainQueue {
 
     init() { DispatchQueue.main.setSpecific(key: key, value: ()) }
   }
+}
+
+/// Where a turn handed on is taken up: a dispatch queue, whose threads are not the few that
+/// Swift's tasks share, so that setters waiting on those (up to ``Observable/longestWait``)
+/// never keep a handed-on turn from starting.
+enum HandedOnTurns {
+  /// Concurrent: one observable's turn never waits for another's.
+  static let queue = DispatchQueue(
+    label: "Stage5Concurrency.handed-on-turns", attributes: .concurrent)
 }
 
 /// Tells whether this thread is delivering a change, of any observable: such a thread never

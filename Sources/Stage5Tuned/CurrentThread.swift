@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -20,6 +22,16 @@ enum CurrentThread {
       UInt(pthread_self())
     #endif
   }
+}
+
+/// Where a turn handed on is taken up: a dispatch queue, whose threads are not the few that
+/// Swift's tasks share, so that setters waiting on those (up to ``Observable/longestWait``)
+/// never keep a handed-on turn from starting.
+@usableFromInline
+enum HandedOnTurns {
+  /// Concurrent: one observable's turn never waits for another's.
+  @usableFromInline static let queue = DispatchQueue(
+    label: "Stage5Tuned.handed-on-turns", attributes: .concurrent)
 }
 
 /// Tells whether this thread is delivering a change, of any observable: such a thread never

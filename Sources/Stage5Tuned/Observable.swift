@@ -23,7 +23,7 @@ import Synchronization
 ///   `.initial`, a read of ``values``) delivers what was queued when it began, its own change
 ///   included, at most ``backlogLimit`` changes, then those its own handlers set while no other
 ///   thread's change is ahead of them, at most ``backlogLimit`` more. The rest is handed on, to
-///   a setter that waits or to a task. The same holds on the main actor. Cancelling delivers
+///   a setter that waits or to a dispatch queue. The same holds on the main actor. Cancelling delivers
 ///   nothing.
 /// - **Nothing waits for ever.** The only wait is a setter's: one that finds more than
 ///   ``backlogLimit`` changes queued waits for room, outside any delivery and off the main
@@ -141,8 +141,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     /// turn waits for an actor or a task to take it up. Not cleared when a turn ends without
     /// the lock: it is read only while a turn is under way, and every turn sets it.
     @usableFromInline var deliverer: UInt = 0
-    /// Whether the turn was handed on to a task that has not taken it up yet: a setter about
-    /// to wait takes it up instead.
+    /// Whether the turn was handed on to the dispatch queue, which has not taken it up yet: a
+    /// setter about to wait takes it up instead.
     @usableFromInline var isHandedOn = false
     /// Counts the turns taken: a change queued with the current one's number came from its
     /// own handlers.
@@ -187,8 +187,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       pending.append(.change(change, before: before, ownTurn: ownTurn))
       guard ownTurn == 0, pendingCount > backlogLimit, mayWait() else { return .queued }
       if isHandedOn {
-        // The task the turn was handed to has not started: this setter delivers instead,
-        // rather than wait for a task that may need the very thread it would hold.
+        // The queue the turn was handed to has not started it: this setter delivers instead,
+        // rather than wait for it.
         takeTurn(by: thread)
         return .taken
       }
@@ -884,8 +884,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
 
   /// Delivers what was queued behind the delivery this thread just made and is this turn's
   /// work, one at a time and in order; then ends the turn if nothing else is queued, or hands
-  /// it on, to the setter that has waited longest or else to a task, unless the turn moves to
-  /// an actor on the way.
+  /// it on, to the setter that has waited longest or else to the dispatch queue, unless the turn
+  /// moves to an actor on the way.
   @inlinable
   func deliverQueued(here: (any Actor)?) {
     // Each snapshot is dropped only after this thread's next release: the lock's, when the
@@ -909,7 +909,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
           return (item, state.slots)
         }
         // What is left is not this turn's work: it goes on to the setter that has waited
-        // longest, or else to a task.
+        // longest, or else to the dispatch queue.
         if state.waiters.isEmpty {
           state.deliverer = 0
           state.isHandedOn = true
@@ -927,7 +927,7 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         if let handedTo {
           handedTo.wakeUp.signal()
         } else {
-          Task { self.takeUpTurn() }
+          HandedOnTurns.queue.async { self.takeUpTurn() }
         }
         return
       }
@@ -955,8 +955,8 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
     }
   }
 
-  /// Takes up a turn handed on to a task, unless a setter took it up first: its work is what
-  /// is queued now, and what its handlers set.
+  /// Takes up a turn handed on to the dispatch queue, unless a setter took it up first: its
+  /// work is what is queued now, and what its handlers set.
   @usableFromInline
   func takeUpTurn() {
     let thread = CurrentThread.id

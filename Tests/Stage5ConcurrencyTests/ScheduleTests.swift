@@ -372,7 +372,8 @@ private func problems(running program: LinkedProgram) async -> [String] {
     } else if clock.now - lastProgress > stallLimit {
       return [
         "\(program): no delivery for \(stallLimit) with \(finished.value) "
-          + "of \(program.setters.count) setters done: a deadlock"
+          + "of \(program.setters.count) setters done: a deadlock (queued: "
+          + watched.map { "\($0.observable._queuedCount)" }.joined(separator: ", ") + ")"
       ]
     }
     try? await Task.sleep(for: .milliseconds(5))
