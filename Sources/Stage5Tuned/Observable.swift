@@ -23,8 +23,8 @@ import Synchronization
 ///   `.initial`, a read of ``values``) delivers what was queued when it began, its own change
 ///   included, at most ``backlogLimit`` changes, then those its own handlers set while no other
 ///   thread's change is ahead of them, at most ``backlogLimit`` more. The rest is handed on, to
-///   a setter that waits or to a dispatch queue. The same holds on the main actor. Cancelling delivers
-///   nothing.
+///   a setter that waits or to a dispatch queue. The same holds on the main actor. Cancelling
+///   delivers nothing.
 /// - **Nothing waits for ever.** The only wait is a setter's: one that finds more than
 ///   ``backlogLimit`` changes queued waits for room, outside any delivery and off the main
 ///   actor only, and never longer than ``longestWait``. So no combination of observables,

@@ -126,7 +126,9 @@ struct MainActorTests {
     // An NSLock, which ThreadSanitizer can see, where a Mutex would look like a race to it.
     let setOrder = OrderLog()
     score.observe(arrivals) { arrivals, change in arrivals.record(change.newValue) }
-    let perThread = 200
+    // No more than the backlog limit in all: past it, each set would wait, up to longestWait,
+    // for the main actor, which this test holds until the threads are done.
+    let perThread = Observable<Int>.backlogLimit / 4
     onAnotherThread {
       let finished = DispatchSemaphore(value: 0)
       for thread in 0..<threadCount {
