@@ -16,7 +16,10 @@ import Testing
 // threads, tasks and the main actor. Each program is generated from its seed and runs a fixed
 // number of sets, so what it checks never depends on how busy the machine is:
 //
-// - no deadlock: a watchdog fails a program that makes no delivery for `stallLimit`;
+// - no deadlock, no call held: a watchdog fails a program that makes no delivery for
+//   `stallLimit` while changes are queued, and a set that has not returned after it. A setter
+//   kept off its thread by the rest of the suite (the main actor, the threads tasks share) is
+//   neither, and is waited for;
 // - no call held up by others: a set delivers at most `workBound` changes of its observable;
 // - every observer of each observable sees a chain of its values, once each, in order, and
 //   ends on the latest; a subscription made in a handler starts with its initial value;
@@ -198,6 +201,27 @@ private final class Watched: @unchecked Sendable {
   var tokens: [ObservationToken] = []
 }
 
+/// When each setter's set under way began, in nanoseconds of `ContinuousClock` since the
+/// program started; 0 between sets.
+private final class CallsUnderWay: @unchecked Sendable {
+  // Behind an `NSLock`, which ThreadSanitizer sees.
+  private let lock = NSLock()
+  private var starts: [Int]
+
+  init(count: Int) { starts = Array(repeating: 0, count: count) }
+
+  func begin(_ setter: Int, at now: Int) { lock.withLock { starts[setter] = now } }
+
+  func end(_ setter: Int) { lock.withLock { starts[setter] = 0 } }
+
+  /// The setter whose set began longest ago, and when; `nil` when none is under way.
+  var oldest: (setter: Int, start: Int)? {
+    lock.withLock {
+      starts.indices.map { ($0, starts[$0]) }.filter { $0.1 != 0 }.min { $0.1 < $1.1 }
+    }
+  }
+}
+
 /// A count any thread may add to.
 private final class Counter: Sendable {
   private let count = Atomic(0)
@@ -326,11 +350,20 @@ private func problems(running program: LinkedProgram) async -> [String] {
   // made on its own thread, are counted.
   let busiest = Record<String>()
   let finished = Counter()
+  let underWay = CallsUnderWay(count: program.setters.count)
+  let clock = ContinuousClock()
+  let programStart = clock.now
+  let nanoseconds: @Sendable () -> Int = {
+    let elapsed = (clock.now - programStart).components
+    return Int(elapsed.seconds) * 1_000_000_000 + Int(elapsed.attoseconds / 1_000_000_000) + 1
+  }
   for (index, setter) in program.setters.enumerated() {
     let item = watched[setter.target]
     let setOnce: @Sendable (inout SeededRandom) -> Void = { random in
       let before = item.counts.onThisThread
+      underWay.begin(index, at: nanoseconds())
       item.observable.value = Int.random(in: 0...200, using: &random)
+      underWay.end(index)
       let made = item.counts.onThisThread - before
       if made > workBound {
         busiest.append("a set of #\(setter.target) on \(setter.kind.rawValue) made \(made)")
@@ -360,20 +393,27 @@ private func problems(running program: LinkedProgram) async -> [String] {
     }
   }
 
-  // The watchdog: the program must keep delivering until every setter is done, and then
-  // until everything set has been delivered.
-  let clock = ContinuousClock()
+  // The watchdog: the program must keep delivering while anything is queued, and no set may
+  // stay under way for `stallLimit`, until every setter is done; then everything set must be
+  // delivered.
   var lastCount = -1
   var lastProgress = clock.now
+  let limit = Int(stallLimit.components.seconds) * 1_000_000_000
   while finished.value < program.setters.count || cancellerDone.value < 1 {
     let count = deliveriesMade.value
-    if count != lastCount {
+    let queued = watched.map(\.observable._queuedCount)
+    if count != lastCount || queued.allSatisfy({ $0 == 0 }) {
       (lastCount, lastProgress) = (count, clock.now)
     } else if clock.now - lastProgress > stallLimit {
       return [
-        "\(program): no delivery for \(stallLimit) with \(finished.value) "
-          + "of \(program.setters.count) setters done: a deadlock (queued: "
-          + watched.map { "\($0.observable._queuedCount)" }.joined(separator: ", ") + ")"
+        "\(program): no delivery for \(stallLimit) with changes queued (\(queued)) and "
+          + "\(finished.value) of \(program.setters.count) setters done: a deadlock"
+      ]
+    }
+    if let oldest = underWay.oldest, nanoseconds() - oldest.start > limit {
+      return [
+        "\(program): a set on \(program.setters[oldest.setter].kind.rawValue) has not returned "
+          + "after \(stallLimit): a call held"
       ]
     }
     try? await Task.sleep(for: .milliseconds(5))
