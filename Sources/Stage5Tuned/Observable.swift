@@ -12,7 +12,7 @@ import Synchronization
 ///   ThreadSanitizer too, stand in for the compiler's checks. Handlers are never called while
 ///   the lock is held, and nothing of yours (a value, a handler and what it captured, an owner)
 ///   is released while it is held either, so a handler, or a `deinit` that a release runs, may
-///   read, set, subscribe or cancel.
+///   read, set, subscribe or cancel, on this observable or any other.
 /// - **One handler at a time, in order.** Every change joins one queue, in the order set, and
 ///   one thread or actor at a time delivers from it: handlers of one observable never run two
 ///   at a time. Every observer sees every value, in the order set, once, and ends on the
@@ -43,11 +43,8 @@ import Synchronization
 ///   weakly and hands it to the handler, so the handler never needs to capture it; the
 ///   subscription ends with the owner.
 /// - **Handlers run where they were written.** A handler written in a `@MainActor` type runs on
-///   the main actor: at once when the value is set on the main actor (unless an earlier
-///   subscription's handler is isolated to another actor, which moves the delivery there),
-///   later (in order, each change once) when it is set on another thread. One that may run on
-///   any thread is passed to ``observeOnAnyThread(_:options:_:)``, which requires it to be
-///   `@Sendable`.
+///   the main actor. One that may run on any thread is passed to
+///   ``observeOnAnyThread(_:options:_:)``, which requires it to be `@Sendable`.
 ///
 /// ```swift
 /// @MainActor final class Screen {
@@ -220,6 +217,12 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
       pendingStart += 1
       if pendingStart == pending.count {
         pending.removeAll(keepingCapacity: true)
+        pendingStart = 0
+      } else if pendingStart >= 16 && pendingStart * 2 >= pending.count {
+        // A queue that never empties, under setters that keep it near the limit, would grow by
+        // a slot a set: the taken slots in front go once they are half the array. Only empty
+        // slots are dropped, so nothing is released here.
+        pending.removeFirst(pendingStart)
         pendingStart = 0
       }
       takenTotal += 1
@@ -949,9 +952,15 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
         return
       }
     }
-    // The turn has ended: what a canceller put aside before it saw that is let go here.
+    // The turn has ended: what a canceller put aside before it saw that is let go here; unless
+    // a new turn has begun meanwhile, whose holder may be inside one of those handlers, and
+    // lets go of them itself.
     if endedDuringDeliveryCount.load(ordering: .sequentiallyConsistent) != 0 {
-      releaseEndedDuringDelivery()
+      let ended = withState { state in
+        deliveries.load(ordering: .acquiring) == 0 || state.deliverer == 0
+          ? takeEndedDuringDelivery(&state) : []
+      }
+      for subscription in ended { subscription.releaseHandlers() }
     }
   }
 
