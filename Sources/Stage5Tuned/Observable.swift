@@ -671,6 +671,11 @@ public final class Observable<Value: Sendable>: Sendable, SubscriptionEnding {
   /// For tests only.
   package var _queuedCount: Int { withState { $0.pendingCount } }
 
+  /// The number of slots the queue keeps, taken ones not yet dropped included.
+  ///
+  /// For tests only.
+  package var _queueSlotCount: Int { withState { $0.pending.count } }
+
   /// How many setters' waits ended at ``longestWait``, their change still queued: each may
   /// leave the queue one change over the backlog limit.
   ///
