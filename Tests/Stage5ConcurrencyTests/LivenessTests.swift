@@ -123,14 +123,14 @@ private final class Barrier: Sendable {
 }
 
 /// Keeps a thread busy for `duration` without sleeping: a slow handler, or a busy main actor.
-private func spin(for duration: Duration) {
+func spin(for duration: Duration) {
   let clock = ContinuousClock()
   let end = clock.now + duration
   while clock.now < end {}
 }
 
 /// Whether `log` is one chain of changes: each one's old value is the one before's new value.
-private func isChain(_ log: [Change<String>]) -> Bool {
+func isChain<Value: Equatable & Sendable>(_ log: [Change<Value>]) -> Bool {
   zip(log, log.dropFirst()).allSatisfy { $0.newValue == $1.oldValue }
 }
 
@@ -140,7 +140,7 @@ private final class MainActorOwner: Sendable {}
 /// Counts the deliveries each thread makes: the calls of the observers' handlers on it.
 ///
 /// Behind an `NSLock`, which ThreadSanitizer sees, where it cannot see inside a `Mutex`.
-private final class DeliveryCounter: @unchecked Sendable {
+final class DeliveryCounter: @unchecked Sendable {
   private let lock = NSLock()
   private var counts: [ObjectIdentifier: Int] = [:]
 

@@ -160,40 +160,13 @@ private final class Record<Entry: Sendable>: @unchecked Sendable {
   func append(_ entry: Entry) { lock.withLock { stored.append(entry) } }
 }
 
-/// Counts, per thread, the deliveries of one observable made on it.
-private final class ThreadCounts: @unchecked Sendable {
-  private let lock = NSLock()
-  private var counts: [ObjectIdentifier: Int] = [:]
-
-  func count() {
-    let thread = ObjectIdentifier(Thread.current)
-    lock.withLock { counts[thread, default: 0] += 1 }
-  }
-
-  var onThisThread: Int {
-    let thread = ObjectIdentifier(Thread.current)
-    return lock.withLock { counts[thread, default: 0] }
-  }
-}
-
-/// Keeps a thread busy for `duration` without sleeping.
-private func work(for duration: Duration) {
-  guard duration > .zero else { return }
-  let clock = ContinuousClock()
-  let end = clock.now + duration
-  while clock.now < end {}
-}
-
-/// Whether `log` is one chain of changes: each one's old value is the one before's new value.
-private func isChain(_ log: [Change<Int>]) -> Bool {
-  zip(log, log.dropFirst()).allSatisfy { $0.newValue == $1.oldValue }
-}
+// `DeliveryCounter`, `spin(for:)` and `isChain(_:)` are LivenessTests'.
 
 /// Everything one observable of a program is watched by.
 private final class Watched: @unchecked Sendable {
   let observable = Observable(0)
   let steady = Record<Change<Int>>()
-  let counts = ThreadCounts()
+  let counts = DeliveryCounter()
   let overlaps = Atomic(0)
   let running = Atomic(0)
   let longestQueue = Atomic(0)
@@ -253,7 +226,7 @@ private func problems(running program: LinkedProgram) async -> [String] {
         item.counts.count()
         deliveriesMade.add()
         item.longestQueue.max(item.observable._queuedCount, ordering: .relaxed)
-        work(for: program.observerWork)
+        spin(for: program.observerWork)
         item.steady.append(change)
         item.running.subtract(1, ordering: .acquiringAndReleasing)
       })
@@ -311,7 +284,7 @@ private func problems(running program: LinkedProgram) async -> [String] {
     let item = watched[observer.target]
     await MainActor.run {
       item.observable.observe(screen) { screen, change in
-        work(for: observer.work)
+        spin(for: observer.work)
         screen.shown = change.newValue
         item.mainActorLog.append(change)
       }
