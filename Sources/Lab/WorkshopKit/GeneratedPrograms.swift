@@ -6,8 +6,11 @@ import Support
 /// a model of the exercise's promise watching; the first that fails is shrunk to the shortest
 /// program that still fails, and told in the learner's terms.
 ///
-/// Seeded: the same seed draws the same programs, so a verdict is the same on every run, and
-/// `swift run workshop N --seed S` replays the programs of seed `S`.
+/// Seeded: the same seed draws the same programs, and every program is run, however long it
+/// takes: the verdict is a function of the code and the seed, the same on a quiet machine and a
+/// busy one, and `swift run workshop N --seed S` replays the programs of seed `S`. No clock
+/// decides it: each program is reported as it starts (``progress``), and only a program that
+/// makes no progress for the grader's per-criterion limit is stopped, as a hang.
 package enum GeneratedPrograms {
   /// The seed the checks draw from, when one is given (`workshop N --seed S`).
   @TaskLocal package static var seed: UInt64?
@@ -17,6 +20,11 @@ package enum GeneratedPrograms {
 
   /// The environment variable that passes a seed to a grading child.
   package static let seedVariable = "WORKSHOP_SEED"
+
+  /// Told the number (from 1) and the count of each program as it starts: a grading child
+  /// reports it, so that the grader tells a slow check from a hung one, and names the program
+  /// that hung.
+  @TaskLocal package static var progress: (@Sendable (_ program: Int, _ of: Int) -> Void)?
 
   /// How many programs each check runs.
   static let programs = 4000
@@ -29,12 +37,9 @@ package enum GeneratedPrograms {
   /// shows only past the fourth observer, or the tenth bind, shows there.
   static let slots = 4
 
-  /// The most programs a shrink runs.
+  /// The most programs a shrink runs: a count, not a time, so that the shortest program found
+  /// is the same on every machine.
   static let shrinkBudget = 4000
-
-  /// How long, in seconds, the programs may run, and then the shrink: slow code is tried with
-  /// fewer programs, and shown a less shrunk one, rather than stopped at the check's limit.
-  static let seconds = (programs: 2.0, shrinking: 1.0)
 
   /// Runs the programs of `rules`' exercise, each on a fresh target.
   static func check(_ rules: ProgramRules, _ makeTarget: @escaping () -> ProgramTarget) -> Outcome {
@@ -56,16 +61,14 @@ package enum GeneratedPrograms {
 }
 
 /// The loop of every generated check, whatever its steps: programs drawn from a seed, each run
-/// with a model of the promise watching; the first that fails is shrunk, within a budget of
-/// runs and of time, and told with the command that replays it. Exercises 1 to 9 search
+/// with a model of the promise watching, all of them; the first that fails is shrunk, within a
+/// budget of runs, and told with the command that replays it. Exercises 1 to 9 search
 /// ``Program``s; 10 and 11 lists of steps of their own.
 struct ProgramSearch<Steps, Found> {
   /// The exercise, for the replay command and a stream of random numbers of its own.
   var exercise: Int
-  /// How many programs it runs, at most.
+  /// How many programs it runs: all of them, unless one fails.
   var programs: Int
-  /// How long, in seconds, the programs may run, and then the shrink.
-  var seconds = GeneratedPrograms.seconds
   /// Program `index` (from 0), drawn from `random`.
   var draw: (_ index: Int, _ random: inout SeededRandom) -> Steps
   /// How a program fails, run once; `nil` when it keeps the promise.
@@ -90,18 +93,15 @@ struct ProgramSearch<Steps, Found> {
   /// - Returns: A flaw telling the shortest failing program found, or what held.
   func check(seed: UInt64) -> Outcome {
     var random = SeededRandom(seed: seed &* 0x2545_F491_4F6C_DD1D &+ UInt64(exercise))
-    let deadline = now() + UInt64(seconds.programs * 1e9)
-    var ran = 0
-    for index in 0..<programs where now() < deadline {
-      ran += 1
+    let progress = GeneratedPrograms.progress
+    for index in 0..<programs {
+      progress?(index + 1, programs)
       let program = draw(index, &random)
       guard let found = failure(program) else { continue }
-      let shrinking = now() + UInt64(seconds.shrinking * 1e9)
       var runs = 0
       let shortest = shortestFailing(shrinkFrom(program, found), smaller: smaller) { candidate in
         runs += 1
-        return runs <= GeneratedPrograms.shrinkBudget && now() < shrinking
-          && failure(candidate) != nil
+        return runs <= GeneratedPrograms.shrinkBudget && failure(candidate) != nil
       }
       let chosen: (Steps, Found)?
       if let confirmed {
@@ -114,7 +114,7 @@ struct ProgramSearch<Steps, Found> {
         "\(told(steps, failed)) (generated program \(index + 1) of seed \(seed), shrunk; "
           + "replay: swift run workshop \(exercise) --seed \(seed))")
     }
-    return .holds(held(ran, seed))
+    return .holds(held(programs, seed))
   }
 }
 

@@ -38,10 +38,11 @@ package enum Grading: Sendable {
 
 /// How long grading may take.
 package struct GradingLimits: Sendable, Equatable {
-  /// The longest one scenario or check may run, printing nothing, before it is stopped as
-  /// hung, in seconds.
+  /// The longest one scenario or check may run with no sign of progress (nothing printed, no
+  /// generated program started) before it is stopped as hung, in seconds.
   package var perCriterion: Double
-  /// The longest one exercise's grading may take, in seconds; what is left is not run.
+  /// The longest one exercise's grading may take, in seconds; what is left is not run. It only
+  /// stops code that keeps printing for ever: an honest grade ends long before it.
   package var total: Double
 
   package init(perCriterion: Double, total: Double) {
@@ -49,15 +50,18 @@ package struct GradingLimits: Sendable, Equatable {
     self.total = total
   }
 
-  /// The workshop's limits. The slowest honest criterion, exercise 9's threads-share-it on its
-  /// solution, took 0.7 to 1.1 s on a two-core Linux machine at load average 4 (a debug build);
-  /// exercise 9's whole grade, the slowest, 1.6 s. 4 s per criterion is four times the first;
-  /// 14 s per exercise keeps every exercise under 15 s, whatever its code does.
-  package static let standard = GradingLimits(perCriterion: 4, total: 14)
+  /// The workshop's limits. Neither decides a verdict of honest code: a generated check runs
+  /// every program, reporting each as it starts, however busy the machine. The longest an honest
+  /// criterion goes without a sign of progress, exercise 9's threaded checks on its solution,
+  /// is about a second on a two-core Linux machine with two busy loops beside it (a debug
+  /// build): 4 s is four times that. Exercise 9's whole grade, the slowest, takes about 5 s
+  /// quiet and 12 s loaded; 60 s stops only code that prints for ever.
+  package static let standard = GradingLimits(perCriterion: 4, total: 60)
 }
 
 /// The protocol between the workshop and the child that grades one exercise: before each
 /// scenario or check the child writes `start<TAB>name`, after it `done<TAB>verdict<TAB>detail`,
+/// and, while a generated check runs, `program<TAB>number<TAB>count` as each program starts,
 /// each line at once, on a descriptor of their own (``reportDescriptor``), so that what the
 /// learner's code prints cannot mix with them, and a child that dies leaves behind how far it
 /// got.
@@ -80,9 +84,12 @@ package enum IsolatedGrading {
 
   /// In the child: runs `criteria` on `code`, reporting each as it goes.
   package static func report(_ criteria: [Criterion], on code: ExerciseCode, io: CommandIO) {
+    let write = io.write
     for criterion in criteria {
       io.write("start\t\(criterion.name)\n")
-      let outcome = code.run(criterion)
+      let outcome = GeneratedPrograms.$progress.withValue({ write("program\t\($0)\t\($1)\n") }) {
+        code.run(criterion)
+      }
       let detail = outcome.detail.replacing("\n", with: " ")
       io.write("done\t\(outcome.verdict.rawValue)\t\(detail)\n")
     }
@@ -198,7 +205,7 @@ package enum IsolatedGrading {
   /// Why a child stopped early.
   enum Ending {
     case failedToStart(String)
-    case hung(seconds: Double)
+    case hung(seconds: Double, program: (number: Int, of: Int)?)
     case outOfTime(seconds: Double)
     case crashed(signal: Int32, message: String?)
     case exited(Int32)
@@ -206,8 +213,12 @@ package enum IsolatedGrading {
     var detail: String {
       switch self {
       case .failedToStart(let reason): "the grading process could not start: \(reason)"
-      case .hung(let limit):
+      case .hung(let limit, nil):
         "it did not finish within \(IsolatedGrading.seconds(limit)): a deadlock or an endless loop?"
+      case .hung(let limit, let program?):
+        "generated program \(program.number) of \(program.of) did not finish within "
+          + "\(IsolatedGrading.seconds(limit)), after the \(program.number - 1) before it "
+          + "each kept the promise: a deadlock or an endless loop? Unfinished, so not solved"
       case .outOfTime(let limit):
         "grading stops after \(IsolatedGrading.seconds(limit)) per exercise, and it was still "
           + "running then: an endless loop?"
@@ -249,6 +260,8 @@ package enum IsolatedGrading {
     var outcomes: [Criterion: Outcome]
     var running: Criterion?
     var ending: Ending?
+    /// The generated program it was running, if any.
+    var program: (number: Int, of: Int)? = nil
   }
 
   /// Runs one child on `criteria`, reading its report as it comes.
@@ -276,22 +289,24 @@ package enum IsolatedGrading {
       child.killGroup()
       noteRunning(nil)
     }
-    var report = Data()
+    var reader = ReportReader()
     var parsed = ChildRun(outcomes: [:], running: nil, ending: nil)
     var started = Date()
     var announced: Criterion?
     let kept = child.outputs(keeping: keptOutput, waiting: 20) { chunks in
       // Output is a sign of life: code that prints 8 MB per set is slow, not hung. Code that
-      // prints for ever is stopped by the exercise's limit.
+      // prints for ever is stopped by the exercise's limit. So is each generated program that
+      // starts: a check that runs all its programs on a busy machine is slow, not hung.
       if !chunks[0].isEmpty { started = Date() }
-      if report.count < keptReport { report += chunks[1].prefix(keptReport - report.count) }
-      let (outcomes, running) = parse(String(decoding: report, as: UTF8.self))
-      parsed.outcomes = outcomes
-      if running != parsed.running {
-        parsed.running = running
+      let program = reader.program
+      reader.read(chunks[1])
+      parsed.outcomes = reader.outcomes
+      if reader.running != parsed.running || reader.program?.number != program?.number {
+        parsed.running = reader.running
         started = Date()
       }
-      if let running, running != announced {
+      parsed.program = reader.program
+      if let running = reader.running, running != announced {
         announced = running
         progress(running)
       }
@@ -299,7 +314,7 @@ package enum IsolatedGrading {
       if Date() > deadline {
         parsed.ending = .outOfTime(seconds: limits.total)
       } else if parsed.running != nil, Date().timeIntervalSince(started) > limits.perCriterion {
-        parsed.ending = .hung(seconds: limits.perCriterion)
+        parsed.ending = .hung(seconds: limits.perCriterion, program: parsed.program)
       }
       return parsed.ending != nil
     }
@@ -359,20 +374,54 @@ package enum IsolatedGrading {
   package static func parse(_ output: String) -> (
     outcomes: [Criterion: Outcome], running: Criterion?
   ) {
-    var outcomes: [Criterion: Outcome] = [:]
-    var running: Criterion?
-    for line in output.split(separator: "\n") {
+    var reader = ReportReader()
+    reader.read(Data(output.utf8))
+    reader.read(Data("\n".utf8))
+    return (reader.outcomes, reader.running)
+  }
+
+  /// The protocol's lines, read as they come, each once: a child writes one a program.
+  struct ReportReader {
+    private(set) var outcomes: [Criterion: Outcome] = [:]
+    /// The criterion started and not finished, if any.
+    private(set) var running: Criterion?
+    /// The generated program it runs: its number and the check's count.
+    private(set) var program: (number: Int, of: Int)?
+    /// The start of a line not yet ended.
+    private var partial = Data()
+    /// How much was read: past ``keptReport``, more is not kept.
+    private var total = 0
+
+    mutating func read(_ chunk: Data) {
+      guard total < keptReport else { return }
+      let chunk = chunk.prefix(keptReport - total)
+      total += chunk.count
+      partial += chunk
+      guard let last = partial.lastIndex(of: UInt8(ascii: "\n")) else { return }
+      let complete = partial[..<last]
+      partial = Data(partial[(last + 1)...])
+      for line in complete.split(separator: UInt8(ascii: "\n")) {
+        take(String(decoding: line, as: UTF8.self))
+      }
+    }
+
+    private mutating func take(_ line: String) {
       let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
       if fields.count == 2, fields[0] == "start" {
         running = Criterion(name: String(fields[1]))
+        program = nil
+      } else if fields.count == 3, fields[0] == "program", let number = Int(fields[1]),
+        let count = Int(fields[2])
+      {
+        program = (number, count)
       } else if fields.count == 3, fields[0] == "done", let name = running,
         let verdict = Verdict(rawValue: String(fields[1]))
       {
         outcomes[name] = Outcome(verdict: verdict, detail: String(fields[2]))
         running = nil
+        program = nil
       }
     }
-    return (outcomes, running)
   }
 
   /// "1 second", "30 seconds", "0.5 seconds".

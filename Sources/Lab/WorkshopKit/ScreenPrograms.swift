@@ -52,7 +52,7 @@ where Saver.Scores == Screen.Scores {
     ProgramSearch<[ScreenStep], (step: Int, text: String)>(
       // Each program takes a few milliseconds; with the wait for a change that never comes,
       // the programs and then the shrink stay within the check's limit.
-      exercise: 10, programs: 500, seconds: (programs: 1.2, shrinking: 0.6),
+      exercise: 10, programs: 500,
       // From 2 steps to 8, the longest.
       draw: { index, random in draw(length: 2 + index % (8 - 1), &random) },
       failure: { failure(of: $0, patience: patience.quick) }, smaller: smaller,
