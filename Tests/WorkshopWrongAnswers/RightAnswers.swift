@@ -64,7 +64,8 @@ package struct RightAnswer: Sendable, CustomStringConvertible {
       code: .exercise(6, OptionsAdapter<RemovesAtOnceAndQueues>.self, isSendable: false)),
     RightAnswer(
       name: "07-removes-at-once-old-beside-new", exercise: 7,
-      how: "removal at once too, and each callback told its old value just before its new one",
+      how:
+        "removal at once too, and one loop over the pending changes telling the old values, then the new",
       code: .exercise(7, OptionsAdapter<RemovesAtOnceAndQueues>.self, isSendable: false)),
     RightAnswer(
       name: "09-nslock-unchecked-sendable", exercise: 9,
@@ -462,7 +463,7 @@ final class LiveWalkSkipsRemoved: RemovableClosuresObservable {
 }
 
 /// Exercises 6 and 7 at once: removal is immediate, a set inside a closure is queued, and each
-/// callback is told its old value just before its new one.
+/// set tells every old value, then every new one.
 final class RemovesAtOnceAndQueues: OptionsObservable {
   private var callbacks: [OptionsBase.Callback] = []
   private var pending: [(old: Int, new: Int)] = []
@@ -480,12 +481,11 @@ final class RemovesAtOnceAndQueues: OptionsObservable {
       while !pending.isEmpty {
         let change = pending.removeFirst()
         callbacks.removeAll { $0.observer == nil }
-        for callback in callbacks {
-          if callback.options.contains(.old), isStored(callback) {
-            callback.closure(change.old, .old)
-          }
-          if callback.options.contains(.new), isStored(callback) {
-            callback.closure(change.new, .new)
+        // Every old value first, then every new one: one pass for each, each callback
+        // looked up again at its turn.
+        for (option, told) in [(WrongOptions.old, change.old), (.new, change.new)] {
+          for callback in callbacks where callback.options.contains(option) && isStored(callback) {
+            callback.closure(told, option)
           }
         }
       }

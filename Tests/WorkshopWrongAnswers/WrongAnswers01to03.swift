@@ -76,8 +76,8 @@ extension WrongAnswer {
       name: "01-remove-at-id-minus-one", exercise: 1,
       mistake: "removeObserver removes at index id - 1",
       caughtBy: .check(.generatedRemovals),
-      evidence: "A's second closure removes itself → A's second closure was still stored after it "
-        + "was removed",
+      evidence: "remove A; set 3, and B's closure removes itself → B's closure was still "
+        + "stored after it was removed",
       code: .exercise(1, RemovableClosuresAdapter<RemoveAtIDMinusOne>.self, isSendable: false)),
     WrongAnswer(
       name: "01-removal-loop-never-advances", exercise: 1,
@@ -88,25 +88,29 @@ extension WrongAnswer {
     WrongAnswer(
       name: "01-removes-all", exercise: 1, mistake: "removeObserver removes every closure",
       caughtBy: .check(.generatedRemovals),
-      evidence: "bind B; bind A; remove B; set 1 → A was not called with 1",
+      evidence: "set 4, and A's closure removes itself; read observerCount → observerCount "
+        + "said 0, not 1 (bound",
       code: .exercise(1, RemovableClosuresAdapter<RemovesAll>.self, isSendable: false)),
     WrongAnswer(
       name: "01-id-from-count", exercise: 1,
       mistake: "the id is the count of entries, so a new bind reuses a live id",
       caughtBy: .check(.generatedRemovals),
-      evidence: "bind A; remove A; bind B; remove A; set 1 → B was not called with 1",
+      evidence: "set 3, and B's closure removes itself; read observerCount → observerCount "
+        + "said 0, not 1 (bound",
       code: .exercise(1, RemovableClosuresAdapter<IDFromCount>.self, isSendable: false)),
     WrongAnswer(
       name: "01-id-from-last-entry", exercise: 1,
       mistake: "the next id follows the last entry's, so removed ids come back",
       caughtBy: .check(.generatedRemovals),
-      evidence: "bind A; remove A; bind B; remove A; set 1 → B was not called with 1",
+      evidence: "set 2, and C's closure removes A; read observerCount → observerCount said 1, "
+        + "not 2 (bound",
       code: .exercise(1, RemovableClosuresAdapter<IDFromLastEntry>.self, isSendable: false)),
     WrongAnswer(
       name: "01-id-restarts-when-empty", exercise: 1,
       mistake: "the id counter starts again once no closure is left",
       caughtBy: .check(.generatedRemovals),
-      evidence: "bind A; remove A; bind B; remove A; set 1 → B was not called with 1",
+      evidence: "set 3, and B's closure removes A; read observerCount → observerCount said 0, "
+        + "not 1 (bound",
       code: .exercise(1, RemovableClosuresAdapter<IDRestartsWhenEmpty>.self, isSendable: false)),
   ]
 }
@@ -181,8 +185,8 @@ extension WrongAnswer {
       name: "02-remove-leaves-key-in-order", exercise: 2,
       mistake: "removeObserver leaves the key in the order",
       caughtBy: .check(.generatedKeysInOrder),
-      evidence: "bind title; remove title; bind title; set 1 → title's second closure was called "
-        + "twice with 1",
+      evidence: "set 4, and badge's closure binds title; set 1 → title's second closure was "
+        + "called twice with 1 for one set",
       code: .exercise(2, KeyedAdapter<RemoveLeavesKeyInOrder>.self, isSendable: false)),
     WrongAnswer(
       name: "02-rebound-key-moves-last", exercise: 2,
@@ -272,34 +276,34 @@ extension WrongAnswer {
       name: "03-described-owner-key", exercise: 3,
       mistake: "the key is \"\\(owner).\\(key)\", the same for two owners of one class",
       caughtBy: .check(.generatedOwnersAndKeys),
-      evidence: "bind P's label; bind Q's label; set 1 → P's label was not called with 1",
+      evidence: "bind Q's badge; read observerCount → observerCount said 1, not 2 (bound",
       code: .exercise(3, OwnerKeyedAdapter<DescribedOwnerKey>.self, isSendable: false)),
     WrongAnswer(
       name: "03-removes-every-owners-key", exercise: 3,
       mistake: "removeObserver removes every owner's closure under the key",
       caughtBy: .check(.generatedOwnersAndKeys),
-      evidence: "P's label's closure removes Q's label → observerCount said 0, not 1 (bound: P's "
-        + "label)",
+      evidence: "set 4, and P's badge's closure removes Q's badge; read observerCount → "
+        + "observerCount said 0, not 1 (bound",
       code: .exercise(3, OwnerKeyedAdapter<RemovesEveryOwnersKey>.self, isSendable: false)),
     WrongAnswer(
       name: "03-keyed-by-owner-only", exercise: 3,
       mistake: "closures are filed by owner alone, so an owner's second key replaces its first",
       caughtBy: .check(.generatedOwnersAndKeys),
-      evidence: "bind P's label; bind P's badge; set 1 → P's label was not called with 1",
+      evidence: "bind Q's badge; read observerCount → observerCount said 1, not 2 (bound",
       code: .exercise(3, OwnerKeyedAdapter<KeyedByOwnerOnly>.self, isSendable: false)),
     WrongAnswer(
       name: "03-removes-every-key-of-owner", exercise: 3,
       mistake: "removeObserver removes every key of the owner",
       caughtBy: .check(.generatedOwnersAndKeys),
-      evidence: "P's label's closure removes itself → observerCount said 0, not 1 (bound: P's "
-        + "badge)",
+      evidence: "bind P's label; set 2, and P's label's closure removes P's badge then sets 5 "
+        + "→ P's label was not called with 5",
       code: .exercise(3, OwnerKeyedAdapter<RemovesEveryKeyOfOwner>.self, isSendable: false)),
     WrongAnswer(
       name: "03-removes-first-under-key", exercise: 3,
       mistake: "removeObserver removes the first closure under the key, whichever owner asks",
       caughtBy: .check(.generatedOwnersAndKeys),
-      evidence: "P's label's closure removes Q's label → observerCount said 0, not 1 (bound: P's "
-        + "label)",
+      evidence: "set 4, and P's badge's closure removes Q's badge; read observerCount → "
+        + "observerCount said 0, not 1 (bound",
       code: .exercise(3, OwnerKeyedAdapter<RemovesFirstUnderKey>.self, isSendable: false)),
   ]
 }

@@ -62,8 +62,8 @@ extension WrongAnswer {
     WrongAnswer(
       name: "04-cleans-first-dead-only", exercise: 4, mistake: "a set drops one dead entry",
       caughtBy: .check(.generatedReleases),
-      evidence: "A's second closure lets A go; set 1 → A's second closure was still stored after A "
-        + "was let go and a set came",
+      evidence: "let A go; set 1 → A's second closure was still stored after A was let go and "
+        + "a set came",
       code: .exercise(4, WeakAdapter<CleansFirstDeadOnly>.self, isSendable: false)),
     WrongAnswer(
       name: "04-cleans-in-observer-count", exercise: 4,
@@ -77,16 +77,16 @@ extension WrongAnswer {
       mistake: "observerCount counts only the live entries, and nothing is cleaned",
       caughtBy: .check(.generatedReleases),
       evidence:
-        "A's closure lets A go; set 1 → A's closure was still stored after A was let go and "
-        + "a set came",
+        "let A go; set 1 → A's closure was still stored after A was let go and a set "
+        + "came",
       code: .exercise(4, WeakAdapter<CountsLiveOnly>.self, isSendable: false)),
     WrongAnswer(
       name: "04-cleans-above-threshold", exercise: 4,
       mistake: "a set cleans only above a number of entries",
       caughtBy: .check(.generatedReleases),
       evidence:
-        "A's closure lets A go; set 1 → A's closure was still stored after A was let go and "
-        + "a set came",
+        "let A go; set 1 → A's closure was still stored after A was let go and a set "
+        + "came",
       code: .exercise(4, WeakAdapter<CleansAboveThreshold>.self, isSendable: false)),
   ]
 }
@@ -162,43 +162,42 @@ extension WrongAnswer {
       name: "05-keeps-first-closure", exercise: 5,
       mistake: "a second bind is ignored, so the first closure stays",
       caughtBy: .check(.generatedRebinds),
-      evidence: "A's closure binds A again → A's closure was still stored after A's second closure "
+      evidence: "bind A; bind A again → A's closure was still stored after A's second closure "
         + "replaced it",
       code: .exercise(5, WeakAdapter<KeepsFirstClosure>.self, isSendable: false)),
     WrongAnswer(
       name: "05-checks-last-entry-only", exercise: 5,
       mistake: "only the last entry is compared with the observer binding",
       caughtBy: .check(.generatedRebinds),
-      evidence: "bind B; bind A; set 1, and A's closure binds B again → B's closure was still "
-        + "stored after B's second closure replaced it",
+      evidence: "bind A; bind B again → B's closure was still stored after B's second closure "
+        + "replaced it",
       code: .exercise(5, WeakAdapter<ChecksLastEntryOnly>.self, isSendable: false)),
     WrongAnswer(
       name: "05-rebind-removes-everyone", exercise: 5,
       mistake: "a second bind removes every observer's entry",
       caughtBy: .check(.generatedRebinds),
-      evidence: "A's closure binds A again → observerCount said 1, not 2 (bound: B and A's second "
-        + "closure)",
+      evidence: "bind A again; read observerCount → observerCount said 1, not 2 (bound",
       code: .exercise(5, WeakAdapter<RebindRemovesEveryone>.self, isSendable: false)),
     WrongAnswer(
       name: "05-dedupes-on-set", exercise: 5,
       mistake: "every bind is stored, and a set calls each observer's first entry once",
       caughtBy: .check(.generatedRebinds),
-      evidence: "A's closure binds A again → A's closure was still stored after A's second closure "
+      evidence: "bind A; bind A again → A's closure was still stored after A's second closure "
         + "replaced it",
       code: .exercise(5, WeakAdapter<DedupesOnSet>.self, isSendable: false)),
     WrongAnswer(
       name: "05-stale-index-after-clean", exercise: 5,
       mistake: "the earlier entry's place is found before the dead entries are dropped",
       caughtBy: .check(.generatedRebinds),
-      evidence: "let A go; bind B again → B's closure was still stored after B's second closure "
-        + "replaced it",
+      evidence: "bind B; set 4, and C's closure lets A go, and B's closure binds B again → "
+        + "B's closure was still stored after B's second closure replaced it",
       code: .exercise(5, WeakAdapter<StaleIndexAfterClean>.self, isSendable: false)),
     WrongAnswer(
       name: "05-replaces-in-place-without-cleaning", exercise: 5,
       mistake: "binding again replaces the entry in place and skips dropping the dead entries",
       caughtBy: .check(.generatedRebinds),
-      evidence: "let A go; bind B again → A's closure was still stored after A was let go and a "
-        + "bind came",
+      evidence: "set 3, and A's closure lets B go; bind A again → B's closure was still "
+        + "stored after B was let go and a bind came",
       code: .exercise(5, WeakAdapter<ReplacesInPlaceWithoutCleaning>.self, isSendable: false)),
   ]
 }

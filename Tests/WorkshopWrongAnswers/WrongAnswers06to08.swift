@@ -144,29 +144,28 @@ extension WrongAnswer {
       name: "06-checks-by-observer-identity", exercise: 6,
       mistake: "a callback counts as stored while its observer has any callback",
       caughtBy: .check(.generatedRemovalsMidSet),
-      evidence: "binds A again → A was called with 1 after A's second closure replaced it",
+      evidence: "bind B; set 1, and A's closure, told the old value, binds B again → B was "
+        + "called with 1 after B's second closure replaced it",
       code: .exercise(6, OptionsAdapter<ChecksByObserverIdentity>.self, isSendable: false)),
     WrongAnswer(
       name: "06-live-list-index-loop", exercise: 6,
       mistake: "the live list is walked by index, so removing an earlier one skips a later one",
       caughtBy: .check(.generatedRemovalsMidSet),
-      evidence: "B's closure, told the old value, removes itself → A was not handed the old value, "
-        + "0, of 1",
+      evidence: "bind B; set 3, and A's closure binds A again → B was not called with 3",
       code: .exercise(6, OptionsAdapter<LiveListIndexLoop>.self, isSendable: false)),
     WrongAnswer(
       name: "06-stops-after-removal", exercise: 6,
       mistake: "a removal during a notification ends the notification",
       caughtBy: .check(.generatedRemovalsMidSet),
       evidence:
-        "A's closure, told the old value, removes itself → A was called with 1 after it was "
-        + "removed",
+        "bind B; set 3, and A's closure binds A again → B was not called with 3",
       code: .exercise(6, OptionsAdapter<StopsAfterRemoval>.self, isSendable: false)),
     WrongAnswer(
       name: "06-id-from-count", exercise: 6,
       mistake: "the id is the count of callbacks, so a callback added after a removal reuses it",
       caughtBy: .check(.generatedRemovalsMidSet),
-      evidence: "A's closure binds B again → B was called with 4 after B's second closure replaced "
-        + "it",
+      evidence: "bind B; set 1, and A's closure, told the old value, binds B again → B was "
+        + "called with 1 after B's second closure replaced it",
       code: .exercise(6, OptionsAdapter<IDFromCallbackCount>.self, isSendable: false)),
   ]
 }
@@ -252,14 +251,15 @@ extension WrongAnswer {
     WrongAnswer(
       name: "07-pop-last-drain", exercise: 7, mistake: "the queue is drained with popLast()",
       caughtBy: .check(.generatedNestedSets),
-      evidence: "A's closure sets 5, and B's closure sets 6 → A was called with 6 before A was "
-        + "called with 5",
+      evidence: "bind B asking for .old; set 4, and A's closure sets 5, and B's closure sets "
+        + "5 → B was called with the old value, 5, of a later set, before A was called "
+        + "with 5",
       code: .exercise(7, OptionsAdapter<PopLastDrain>.self, isSendable: false)),
     WrongAnswer(
       name: "07-nested-set-dropped", exercise: 7,
       mistake: "a nested set stores the value but is never delivered",
       caughtBy: .check(.generatedNestedSets),
-      evidence: "bind A; set 1, and A's closure sets 2 → A was not called with 2",
+      evidence: "bind A; set 4, and A's closure sets 5 → A was not called with 5",
       code: .exercise(7, OptionsAdapter<NestedSetDropped>.self, isSendable: false)),
     WrongAnswer(
       name: "07-one-pending-slot", exercise: 7,
@@ -284,8 +284,8 @@ extension WrongAnswer {
       name: "07-flag-cleared-before-drain", exercise: 7,
       mistake: "the notifying flag is cleared before the queue is drained",
       caughtBy: .check(.generatedNestedSets),
-      evidence: "A's closure sets 2, and B's closure, told the old value, sets 2 → B was called "
-        + "with the old value, 2, of a later set, before A was called with 2",
+      evidence: "bind A; set 1, and A's closure sets 3, and B's closure sets 4 → B was called "
+        + "with 4 before A was called with 3",
       code: .exercise(7, OptionsAdapter<FlagClearedBeforeDrain>.self, isSendable: false)),
   ]
 }

@@ -448,9 +448,9 @@ extension WrongAnswer {
     WrongAnswer(
       name: "06-forgets-removals-after-nested-set", exercise: 6,
       mistake: "removals made during a set are forgotten when a nested set ends",
-      caughtBy: .check(.generatedRemovalsMidSet), evidence: "after it was removed",
+      caughtBy: .check(.generatedRemovalsMidSet), evidence: "after it was removed|replaced it",
       code: .exercise(6, OptionsAdapter<ForgetsRemovalsAfterNestedSet>.self, isSendable: false),
-      counterexample: "after it was removed"),
+      counterexample: "after it was removed|replaced it"),
     WrongAnswer(
       name: "06-old-pass-skips-the-look-up", exercise: 6,
       mistake: "only the .new pass checks that a callback is still stored",
@@ -467,7 +467,7 @@ extension WrongAnswer {
       name: "07-queued-change-uses-stale-snapshot", exercise: 7,
       mistake: "every queued change is delivered to the snapshot taken for the first",
       caughtBy: .check(.generatedNestedSets),
-      evidence: "after it was removed|was not called|replaced it",
+      evidence: "after it was removed|was not called|replaced it|let go",
       code: .exercise(7, OptionsAdapter<QueuedChangeUsesStaleSnapshot>.self, isSendable: false),
       counterexample: "after it was removed|was not called|after"),
     WrongAnswer(

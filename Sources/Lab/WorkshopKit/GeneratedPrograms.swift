@@ -21,9 +21,9 @@ package enum GeneratedPrograms {
   /// The environment variable that passes a seed to a grading child.
   package static let seedVariable = "WORKSHOP_SEED"
 
-  /// Told the number (from 1) and the count of each program as it starts: a grading child
-  /// reports it, so that the grader tells a slow check from a hung one, and names the program
-  /// that hung.
+  /// Told the number (from 1) and the count of each program as it starts, and again at each
+  /// try of a shrink: a grading child reports it, so that the grader tells a slow check from a
+  /// hung one, and names the program that hung.
   @TaskLocal package static var progress: (@Sendable (_ program: Int, _ of: Int) -> Void)?
 
   /// How many programs each check runs.
@@ -34,25 +34,50 @@ package enum GeneratedPrograms {
 
   /// How many slots most programs use: A to D. Every twentieth program is a long one, over every
   /// slot the exercise names (eight), with up to three times as many steps: a mistake that
-  /// shows only past the fourth observer, or the tenth bind, shows there.
+  /// shows only past the fourth observer, or the tenth bind, shows there. Of each hundred, one
+  /// is wide, over 9 to 40 slots, and one churns a slot 260 to 300 times (``Program/churn``):
+  /// a mistake that shows only past eight observers, past 255 binds, or when a new owner is
+  /// given a freed one's address, shows there. One in ten runs over two observables of one type,
+  /// closures of the first setting the second (``Program/overTwoObservables(using:)``).
   static let slots = 4
 
-  /// The most programs a shrink runs: a count, not a time, so that the shortest program found
-  /// is the same on every machine.
-  static let shrinkBudget = 4000
+  /// Program `index` of the exercise `rules` describes, drawn from `random`.
+  static func draw(_ index: Int, _ rules: ProgramRules, using random: inout SeededRandom)
+    -> Program
+  {
+    switch index % 100 {
+    case 39 where rules.widens:
+      let width = random.pick(9...40)
+      var program = Program.random(
+        rules.widened(to: width), length: 3 * width, using: &random)
+      program.width = width
+      return program
+    case 79 where rules.removal != nil || rules.ownerOfSlot != nil:
+      return Program.churn(rules, times: random.pick(260...300), using: &random)
+    case let other where other % 20 == 19:
+      return Program.random(rules, length: 3 * longest, using: &random)
+    case let other where other % 10 == 3:
+      // Two observables of one type: state kept outside an observable shows in the other.
+      return Program.random(rules, length: 4 + index % (longest - 3), slots: slots, using: &random)
+        .overTwoObservables(using: &random)
+    default:
+      return Program.random(rules, length: 2 + index % (longest - 1), slots: slots, using: &random)
+    }
+  }
+
+  /// The most programs a shrink runs, and the most steps they may have in all: counts, not a
+  /// time, so that the shortest program found is the same on every machine. The second keeps
+  /// the shrink of a program of hundreds of steps to a few hundred tries.
+  static let shrinkBudget = (programs: 4000, steps: 150_000)
 
   /// Runs the programs of `rules`' exercise, each on a fresh target.
   static func check(_ rules: ProgramRules, _ makeTarget: @escaping () -> ProgramTarget) -> Outcome {
     ProgramSearch<Program, (story: String, failure: String)>(
       exercise: rules.exercise, programs: programs,
-      draw: { index, random in
-        let isLong = index % 20 == 19
-        return Program.random(
-          rules, length: isLong ? 3 * longest : 2 + index % (longest - 1),
-          slots: isLong ? nil : slots, using: &random)
-      },
+      draw: { index, random in draw(index, rules, using: &random) },
       failure: { ProgramRun.failure(of: $0, rules, target: makeTarget) },
-      smaller: \.smaller, told: { _, found in "\(found.story) → \(found.failure)" },
+      smaller: \.smaller, size: \.steps.count,
+      told: { _, found in "\(found.story) → \(found.failure)" },
       held: { ran, seed in
         "\(ran) generated programs of \(rules.tried) (seed \(seed)): each kept the promise"
       }
@@ -75,6 +100,8 @@ struct ProgramSearch<Steps, Found> {
   var failure: (Steps) -> Found?
   /// Programs a little smaller than one.
   var smaller: (Steps) -> [Steps]
+  /// How many steps a program has, for the shrink's budget.
+  var size: (Steps) -> Int = { _ in 1 }
   /// The part of a failing program the shrink starts from: by default all of it.
   var shrinkFrom: (Steps, Found) -> Steps = { steps, _ in steps }
   /// The program and failure to tell, from the shortest program found, the program drawn and
@@ -98,10 +125,14 @@ struct ProgramSearch<Steps, Found> {
       progress?(index + 1, programs)
       let program = draw(index, &random)
       guard let found = failure(program) else { continue }
-      var runs = 0
+      var (runs, steps) = (0, 0)
       let shortest = shortestFailing(shrinkFrom(program, found), smaller: smaller) { candidate in
         runs += 1
-        return runs <= GeneratedPrograms.shrinkBudget && failure(candidate) != nil
+        steps += size(candidate)
+        // Each try of the shrink is a sign of life too: a long program shrinks slowly.
+        progress?(index + 1, programs)
+        return runs <= GeneratedPrograms.shrinkBudget.programs
+          && steps <= GeneratedPrograms.shrinkBudget.steps && failure(candidate) != nil
       }
       let chosen: (Steps, Found)?
       if let confirmed {
@@ -127,7 +158,11 @@ extension ProgramRules {
     if ownerOfSlot != nil { parts.append("owners let go") }
     if hasOptions { parts.append(".initial, .old, removeIfExists: false") }
     if nesting != .none { parts.append("sets inside closures") }
-    return parts.joined(separator: ", ") + " and sets, closures changing the list mid-set"
+    if widens { parts.append("up to 40 observers") }
+    if removal != nil || ownerOfSlot != nil { parts.append("300 binds in a row") }
+    if ownerOfSlot != nil { parts.append("new observers in the place of freed ones") }
+    return parts.joined(separator: ", ")
+      + " and sets, closures changing the list mid-set, over one observable or two"
   }
 }
 
@@ -168,7 +203,8 @@ extension KeyedAdapter {
   /// Exercise 2's observable: each slot a key, named as the programs name it.
   static func programTarget() -> ProgramTarget {
     let observable = Observable(0)
-    let keys = ProgramRules.keysInOrder.slots
+    // As many keys as a wide program names.
+    let keys = ProgramRules.keysInOrder.widened(to: 40).slots
     return ProgramTarget(
       observable: observable,
       bind: { slot, _, _, call in

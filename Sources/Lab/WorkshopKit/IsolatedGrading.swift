@@ -298,10 +298,10 @@ package enum IsolatedGrading {
       // prints for ever is stopped by the exercise's limit. So is each generated program that
       // starts: a check that runs all its programs on a busy machine is slow, not hung.
       if !chunks[0].isEmpty { started = Date() }
-      let program = reader.program
+      let marks = reader.marks
       reader.read(chunks[1])
       parsed.outcomes = reader.outcomes
-      if reader.running != parsed.running || reader.program?.number != program?.number {
+      if reader.running != parsed.running || reader.marks != marks {
         parsed.running = reader.running
         started = Date()
       }
@@ -387,6 +387,9 @@ package enum IsolatedGrading {
     private(set) var running: Criterion?
     /// The generated program it runs: its number and the check's count.
     private(set) var program: (number: Int, of: Int)?
+    /// How many program lines were read: each, a program started or a shrink's try, is a sign
+    /// of life.
+    private(set) var marks = 0
     /// The start of a line not yet ended.
     private var partial = Data()
     /// How much was read: past ``keptReport``, more is not kept.
@@ -414,6 +417,7 @@ package enum IsolatedGrading {
         let count = Int(fields[2])
       {
         program = (number, count)
+        marks += 1
       } else if fields.count == 3, fields[0] == "done", let name = running,
         let verdict = Verdict(rawValue: String(fields[1]))
       {

@@ -19,6 +19,9 @@ struct Reaction: Hashable {
     case set(Int)
     /// Removes a slot's observer, then sets the value.
     case removeThenSet(Int, Int)
+    /// Sets the value of the program's second observable: a set of its own, under way inside
+    /// a closure of the first.
+    case setSecond(Int)
   }
 
   /// The value that makes it act.
@@ -45,13 +48,24 @@ enum Step: Hashable {
   case removeOldID(Int)
   /// Sets the value.
   case set(Int)
-  /// Lets an owner go: the program holds it no more.
+  /// Lets an owner go: the program holds it no more. A later bind of its slot binds a new
+  /// owner, which may be given the address of the one let go.
   case release(Int)
+  /// Reads the value: the grader reads nothing the program does not.
+  case read
+  /// Reads `observerCount`.
+  case count
+  /// The step, on the program's second observable: two observables of one type, neither
+  /// leaking into the other.
+  indirect case second(Step)
 }
 
 /// A program: the steps, in order.
 struct Program: Hashable {
   var steps: [Step]
+  /// How many slots it may use, where that is more than the exercise's own eight: a wide
+  /// program (``ProgramRules/widened(to:)``); 0 otherwise.
+  var width = 0
 }
 
 // MARK: - Generating
@@ -71,23 +85,79 @@ extension Program {
       let slot = random.pick(0...(slots - 1))
       switch random.pick(1...10) {
       case 1...3: steps.append(bind(slot, slots, rules, &random))
-      case 4...7: steps.append(.set(random.pick(1...4)))
+      case 4...7:
+        steps.append(.set(random.pick(1...4)))
+        // Now and then the count, read after a set: what it stores shows there.
+        if random.chance(30) { steps.append(.count) }
       case 8: steps.append(rules.removal != nil ? .remove(slot) : .set(random.pick(1...4)))
       case 9:
         if rules.removesOldIDs, random.chance(50) {
           steps.append(.removeOldID(slot))
         } else if let owners = rules.ownerOfSlot {
           steps.append(.release(owners[slot]))
+          // Often a new owner at once, in the slot of the one let go: the allocator may give
+          // it the same address.
+          if random.chance(50) { steps.append(bind(slot, slots, rules, &random)) }
         } else if rules.removal != nil {
           steps.append(.remove(slot))
         }
-      default: steps.append(.set(random.pick(1...4)))
+      default: steps.append(random.chance(50) ? .read : .set(random.pick(1...4)))
       }
     }
     if case .set = steps.last {
     } else {
       steps.append(.set(random.pick(1...4)))
     }
+    steps.append(random.chance(50) ? .count : .read)
+    return Program(steps: steps)
+  }
+
+  /// The same program over two observables: about a third of its steps moved to the second,
+  /// and some closures that set the first set the second instead.
+  func overTwoObservables(using random: inout SeededRandom) -> Program {
+    var program = self
+    program.steps = steps.map { step in
+      var step = step
+      if case .bind(let slot, let initial, let old, let new, var reaction?, let keep) = step,
+        case .set(let value) = reaction.action, random.chance(60)
+      {
+        reaction.action = .setSecond(value)
+        step = .bind(slot, initial: initial, old: old, new: new, reaction, keep: keep)
+      }
+      return random.chance(35) ? .second(step) : step
+    }
+    return program
+  }
+
+  /// Whether a step is on the second observable, or a closure sets it.
+  var usesSecond: Bool { steps.contains(where: \.usesSecond) }
+
+  /// A program that binds and lets go of one slot over and over, `times` times, beside one to
+  /// three observers bound first and kept: ids past 255, hundreds of owners made and freed
+  /// (their addresses given again to new ones), and entries that must not pile up.
+  static func churn(
+    _ rules: ProgramRules, times: Int, using random: inout SeededRandom
+  ) -> Program {
+    let kept = random.pick(1...3)
+    var steps = (0..<kept).map { Step.bind($0) }
+    let churned = kept
+    for round in 0..<times {
+      steps.append(.bind(churned))
+      if let owners = rules.ownerOfSlot {
+        steps.append(.release(owners[churned]))
+      } else if rules.removal != nil {
+        steps.append(.remove(churned))
+      }
+      if round % 50 == 49 {
+        steps.append(.set(random.pick(1...4)))
+        steps.append(.count)
+      }
+    }
+    // Then each kept observer removed, where the exercise removes, one after another.
+    if rules.removal != nil {
+      for slot in 0..<kept where random.chance(50) { steps.append(.remove(slot)) }
+    }
+    steps += [.set(random.pick(1...4)), .count, .read]
     return Program(steps: steps)
   }
 
@@ -137,7 +207,8 @@ extension Program {
     if rules.nesting != .none {
       // Always a larger value: a chain of sets ends.
       let later = on + random.pick(1...3)
-      actions += [.set(later), .set(later), .removeThenSet(other, later)]
+      actions += [.set(later), .set(later)]
+      if rules.removal != nil { actions.append(.removeThenSet(other, later)) }
     }
     return Reaction(on: on, action: actions[random.pick(0...(actions.count - 1))])
   }
@@ -150,6 +221,8 @@ extension Program {
   /// simpler steps, then fewer observers, then smaller values.
   var smaller: [Program] {
     var candidates: [Program] = []
+    // One observable, where two are not needed.
+    if usesSecond { candidates.append(Program(steps: steps.map(\.onFirst), width: width)) }
     // Fewer steps: chunks, halves first, then one at a time.
     var size = steps.count / 2
     while size >= 1 {
@@ -157,7 +230,7 @@ extension Program {
       while start + size <= steps.count {
         var shorter = steps
         shorter.removeSubrange(start..<(start + size))
-        candidates.append(Program(steps: shorter))
+        candidates.append(Program(steps: shorter, width: width))
         start += size
       }
       size /= 2
@@ -167,18 +240,18 @@ extension Program {
       for simpler in step.simpler {
         var changed = steps
         changed[index] = simpler
-        candidates.append(Program(steps: changed))
+        candidates.append(Program(steps: changed, width: width))
       }
     }
     // Fewer observers: a slot renamed to a lower one that is used already.
     let used = Set(steps.flatMap(\.slots)).sorted()
     for high in used.reversed() {
       for low in used where low < high {
-        candidates.append(Program(steps: steps.map { $0.renaming(high, to: low) }))
+        candidates.append(Program(steps: steps.map { $0.renaming(high, to: low) }, width: width))
       }
       // Or to the lowest slot not used, so that a program uses A, B, C before D.
       if let free = (0..<high).first(where: { !used.contains($0) }) {
-        candidates.append(Program(steps: steps.map { $0.renaming(high, to: free) }))
+        candidates.append(Program(steps: steps.map { $0.renaming(high, to: free) }, width: width))
       }
     }
     return candidates.filter { $0 != self }
@@ -186,13 +259,36 @@ extension Program {
 }
 
 extension Step {
+  /// The step on the first observable, its closure setting the first.
+  var onFirst: Step {
+    switch self {
+    case .second(let step): return step.onFirst
+    case .bind(let slot, let initial, let old, let new, var reaction?, let keep):
+      if case .setSecond(let value) = reaction.action { reaction.action = .set(value) }
+      return .bind(slot, initial: initial, old: old, new: new, reaction, keep: keep)
+    default: return self
+    }
+  }
+
+  /// Whether it is on the second observable, or its closure sets it.
+  var usesSecond: Bool {
+    switch self {
+    case .second: return true
+    case .bind(_, _, _, _, let reaction?, _):
+      if case .setSecond = reaction.action { return true }
+      return false
+    default: return false
+    }
+  }
+
   /// The slots it names.
   var slots: [Int] {
     switch self {
+    case .second(let step): step.slots
     case .bind(let slot, _, _, _, let reaction, _):
       [slot] + (reaction.map { $0.action.slots } ?? [])
     case .remove(let slot), .removeOldID(let slot): [slot]
-    case .set, .release: []
+    case .set, .release, .read, .count: []
     }
   }
 
@@ -233,7 +329,9 @@ extension Step {
       }
       return steps
     case .set(let value): return value > 1 ? [.set(1), .set(value - 1)] : []
-    case .remove, .removeOldID, .release: return []
+    // On the first observable instead, or simpler on the second.
+    case .second(let step): return [step] + step.simpler.map { .second($0) }
+    case .remove, .removeOldID, .release, .read, .count: return []
     }
   }
 
@@ -252,7 +350,8 @@ extension Step {
     case .removeOldID(let removed): return .removeOldID(rename(removed))
     // Where each slot has its own owner (exercises 4 to 8), the owner goes with it.
     case .release(let owner): return .release(rename(owner))
-    case .set: return self
+    case .set, .read, .count: return self
+    case .second(let step): return .second(step.renaming(slot, to: other))
     }
   }
 }
@@ -261,7 +360,7 @@ extension Reaction.Action {
   var slots: [Int] {
     switch self {
     case .remove(let slot), .bind(let slot, _, _), .removeThenSet(let slot, _): [slot]
-    case .removeItself, .release, .set: []
+    case .removeItself, .release, .set, .setSecond: []
     }
   }
 
@@ -270,6 +369,7 @@ extension Reaction.Action {
     case .removeThenSet(let slot, let value): [.remove(slot), .set(value)]
     case .bind(let slot, let initial, let keep) where initial || keep: [.bind(slot)]
     case .set(let value) where value > 2: [.set(value - 1)]
+    case .setSecond(let value): value > 1 ? [.set(value), .setSecond(value - 1)] : [.set(value)]
     default: []
     }
   }
@@ -299,7 +399,7 @@ extension Reaction.Action {
       return .bind(rename(bound), initial: initial, keep: keep)
     case .removeThenSet(let removed, let value): return .removeThenSet(rename(removed), value)
     case .release(let owner): return .release(rename(owner))
-    case .removeItself, .set: return self
+    case .removeItself, .set, .setSecond: return self
     }
   }
 }

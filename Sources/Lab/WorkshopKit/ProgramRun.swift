@@ -58,6 +58,8 @@ final class ProgramRun {
     /// Whether it was neither removed nor replaced.
     var live = true
     var replacedBy: String?
+    /// Whether it replaced a closure bound before for its slot, which it may take the place of.
+    var isReplacement = false
     var awaitsInitial: Bool
     /// Whether its owner was let go; `cleaned` once its entry was dropped.
     var dead = false
@@ -114,6 +116,9 @@ final class ProgramRun {
 
   private let rules: ProgramRules
   let target: ProgramTarget
+  /// The program's second observable, of the same type, run with a model of its own, where
+  /// the program has one: nothing done to either may show in the other.
+  private var second: ProgramRun?
   private var owners: [ProgramObject?]
   private var weakOwners: [WeakObject]
   private var bindings: [Binding] = []
@@ -132,11 +137,12 @@ final class ProgramRun {
   private(set) var failure: String?
 
   /// The most calls a program may make: more is a set that never ends.
-  private static let callBudget = 2000
+  private let callBudget: Int
 
-  init(_ rules: ProgramRules, target: ProgramTarget) {
+  init(_ rules: ProgramRules, target: ProgramTarget, steps: Int) {
     self.rules = rules
     self.target = target
+    callBudget = 2000 + 100 * steps
     owners = rules.owners.map { _ in ProgramObject() }
     weakOwners = owners.map { WeakObject(object: $0) }
   }
@@ -146,26 +152,63 @@ final class ProgramRun {
   static func failure(of program: Program, _ rules: ProgramRules, target: () -> ProgramTarget)
     -> (story: String, failure: String)?
   {
-    var observable = WeakObject()
+    var observables: [WeakObject] = []
     var told = ""
     do {
-      let run = ProgramRun(rules, target: target())
-      observable.object = run.target.observable
+      let rules = rules.widened(to: program.width)
+      let run = ProgramRun(rules, target: target(), steps: program.steps.count)
+      if program.usesSecond {
+        run.second = ProgramRun(rules, target: target(), steps: program.steps.count)
+      }
+      observables = [run, run.second].compactMap { $0 }.map {
+        WeakObject(object: $0.target.observable)
+      }
       for step in program.steps {
         run.perform(step)
         if let failure = run.failure { return (run.told, failure) }
       }
       told = run.told
     }
-    guard observable.object != nil else { return nil }
+    guard observables.contains(where: { $0.object != nil }) else { return nil }
     return (
-      told + "; let the observable go",
-      "it was not freed: something it stores holds it, such as a closure that captures self"
+      told + "; let the observable\(observables.count > 1 ? "s" : "") go",
+      "\(observables.count > 1 ? "one was" : "it was") not freed: something it stores holds "
+        + "it, such as a closure that captures self"
     )
   }
 
-  /// The steps taken, one phrase each: "bind A, bind B; set 1, and A's closure removes A".
-  var told: String { story.joined(separator: "; ") }
+  /// The steps taken, one phrase each: "bind A, bind B; set 1, and A's closure removes A";
+  /// steps repeated three times or more told once, with how many times: "300 times: bind B;
+  /// remove B".
+  var told: String { Self.folded(story).joined(separator: "; ") }
+
+  /// `phrases`, with each run of a group of one to four phrases repeated three times or more
+  /// told once.
+  static func folded(_ phrases: [String]) -> [String] {
+    var folded: [String] = []
+    var start = 0
+    while start < phrases.count {
+      var best = (length: 1, times: 1)
+      for length in 1...4 where start + 2 * length <= phrases.count {
+        let group = phrases[start..<(start + length)]
+        var times = 1
+        while start + (times + 1) * length <= phrases.count,
+          phrases[(start + times * length)..<(start + (times + 1) * length)].elementsEqual(group)
+        {
+          times += 1
+        }
+        if times >= 3, times * length > best.times * best.length { best = (length, times) }
+      }
+      let group = phrases[start..<(start + best.length)]
+      if best.times >= 3 {
+        folded.append("\(best.times) times: " + group.joined(separator: ", "))
+      } else {
+        folded.append(contentsOf: group)
+      }
+      start += best.length * best.times
+    }
+    return folded
+  }
 
   // MARK: - Steps
 
@@ -173,6 +216,14 @@ final class ProgramRun {
     reactions = []
     var done: String?
     switch step {
+    case .second(let step):
+      guard let second else { return }
+      let told = second.story.count
+      second.perform(step)
+      guard second.story.count > told else { return }
+      story.append("on the second observable, \(second.story[told])")
+      takeFailure(of: second)
+      return
     case .bind(let slot, let initial, let old, let new, let reaction, let keep):
       done = bind(slot, initial: initial, old: old, new: new, keep: keep, reaction: reaction)
       if done != nil, rules.cleansOnBind { clean() }
@@ -195,20 +246,21 @@ final class ProgramRun {
       done = "set \(newValue)"
     case .release(let owner):
       done = release(owner)
+    case .read:
+      done = "read the value"
+    case .count:
+      done = "read observerCount"
     }
     guard let done else { return }
     story.append(([done] + reactions.prefix(3)).joined(separator: ", and "))
     guard failure == nil else { return }
     checkFreed()
-    // The value: what the last set stored, once the step is over.
-    if failure == nil, target.observable.value != value {
-      failure =
-        "the value read \(target.observable.value) once the step was over, not \(value), the "
-        + "last value set"
+    // The value and the count, read only where the program reads them: code that cleans up as
+    // it is read is graded on what a program that does not read sees.
+    if failure == nil, case .read = step, target.observable.value != value {
+      failure = "the value read \(target.observable.value), not \(value), the last value set"
     }
-    // The count after each set: read after a removal, it would name a count where a set
-    // shows who was lost, and a count that cleans as it counts would hide a set's leftovers.
-    if case .set = step, failure == nil { checkCount() }
+    if failure == nil, case .count = step { checkCount() }
   }
 
   /// The label of `slot`'s next closure: "A", then "A's second closure".
@@ -231,8 +283,17 @@ final class ProgramRun {
     reaction: Reaction?
   ) -> String? {
     let ownerIndex = owner(of: slot)
-    if let ownerIndex, owners[ownerIndex] == nil { return nil }
-    let earlier = order.last { $0.slot == slot }
+    // A slot whose owner was let go, and freed, is bound by a new owner, made before anything
+    // else: the allocator may give it the address of the one freed.
+    var isNewOwner = false
+    if let ownerIndex, owners[ownerIndex] == nil {
+      guard weakOwners[ownerIndex].object == nil else { return nil }
+      let newOwner = ProgramObject()
+      owners[ownerIndex] = newOwner
+      weakOwners[ownerIndex] = WeakObject(object: newOwner)
+      isNewOwner = true
+    }
+    let earlier = order.last { $0.slot == slot && !$0.dead }
     if rules.rebind == .newID, earlier != nil { return nil }
     let keeps = keep && rules.hasOptions
     let asked = ProgramOptions(initial: initial, old: old, new: new, removeIfExists: !keeps)
@@ -243,10 +304,11 @@ final class ProgramRun {
     // again replaces every closure the slot has (`removeIfExists` removes them all), unless
     // it keeps them.
     if earlier != nil, rules.rebind != .addsAnEntry, !keeps {
-      for replaced in order where replaced.slot == slot {
+      for replaced in order where replaced.slot == slot && !replaced.dead {
         replaced.live = false
         replaced.replacedBy = binding.label
       }
+      binding.isReplacement = true
     }
     if rules.rebind == .replacesInPlace, let earlier,
       let place = order.firstIndex(where: { $0 === earlier })
@@ -267,7 +329,7 @@ final class ProgramRun {
         "\(binding.label) asked for .initial, and was not called with the value, \(value), "
         + "when it was added"
     }
-    var told = "bind \(rules.slots[slot])"
+    var told = isNewOwner ? "bind a new \(rules.slots[slot])" : "bind \(rules.slots[slot])"
     if earlier != nil, rules.rebind != .newID {
       told += keeps ? " again with removeIfExists: false" : " again"
     }
@@ -284,8 +346,9 @@ final class ProgramRun {
     let ownerIndex = owner(of: slot)
     if let ownerIndex, owners[ownerIndex] == nil { return nil }
     if rules.rebind == .newID, !bindings.contains(where: { $0.slot == slot }) { return nil }
-    for binding in order where binding.slot == slot { binding.live = false }
-    order.removeAll { $0.slot == slot }
+    // The slot's closures of the observer bound now: an earlier owner's, let go, stay.
+    for binding in order where binding.slot == slot && !binding.dead { binding.live = false }
+    order.removeAll { $0.slot == slot && !$0.dead }
     target.remove(slot, ownerIndex.flatMap { owners[$0] })
     return "remove \(rules.slots[slot])"
   }
@@ -316,8 +379,8 @@ final class ProgramRun {
   private func received(_ binding: Binding, _ kind: ProgramCall, _ got: Int, _ handed: AnyObject?) {
     guard failure == nil else { return }
     calls += 1
-    if calls > Self.callBudget {
-      failure = "the code made more than \(Self.callBudget) calls: a set that never ends?"
+    if calls > callBudget {
+      failure = "the code made more than \(callBudget) calls: a set that never ends?"
       return
     }
     if rules.handsTheOwner, let ownerIndex = owner(of: binding.slot) {
@@ -366,6 +429,7 @@ final class ProgramRun {
         if allowed(binding, old: old, got, in: round) {
           record(binding, old: old, in: round)
           return oldValuesFirst(binding, old: old, in: round)
+            ?? ordering(binding, old: old, in: round)
         }
         let missing = self.missing(in: round)
         if missing.isEmpty, current + 1 < rounds.count {
@@ -386,8 +450,11 @@ final class ProgramRun {
     }
     // A round that expects it before one it would merely be a newcomer to: two rounds may set
     // the same value.
-    let expecting = rounds.filter { round in round.snapshot?.contains { $0 === binding } == true }
-    for round in expecting + rounds where allowed(binding, old: old, got, in: round) {
+    // Where a set inside a closure runs at once, the innermost round first: it runs to its end
+    // before the one it interrupted goes on.
+    let inner = rules.nesting == .readAgain ? rounds.reversed() : rounds
+    let expecting = inner.filter { round in round.snapshot?.contains { $0 === binding } == true }
+    for round in expecting + inner where allowed(binding, old: old, got, in: round) {
       record(binding, old: old, in: round)
       return oldValuesFirst(binding, old: old, in: round) ?? ordering(binding, old: old, in: round)
     }
@@ -406,7 +473,9 @@ final class ProgramRun {
   private func allowed(_ binding: Binding, old: Bool, _ got: Int, in round: Round) -> Bool {
     guard let snapshot = round.snapshot, binding.wants(old: old) else { return false }
     let call = round.call(binding, old: old)
-    guard call.value == got, !round.called.contains(call) else { return false }
+    // Read again at its turn: the latest value, whichever set's turn it is.
+    let expected = rules.nesting == .readAgain && !old ? value : call.value
+    guard expected == got, !round.called.contains(call) else { return false }
     let isNewcomer = binding.number > round.lastNumber
     guard isNewcomer || snapshot.contains(where: { $0 === binding }) else { return false }
     if !binding.live, rules.removal == .immediate { return false }
@@ -427,14 +496,40 @@ final class ProgramRun {
       + "the new value"
   }
 
-  /// Whether the observers bound before `binding`, which the round must call first, were.
+  /// Whether the observers bound before `binding`, which the round must call first, were;
+  /// and, for a call of the new value, whether every old value the round owes was told first.
+  /// Where a bind ``ProgramRules/Rebind/replaces`` another, the replacement's place is not
+  /// promised: only the order of the others is.
   private func ordering(_ binding: Binding, old: Bool, in round: Round) -> String? {
-    guard rules.ordered, !old, let snapshot = round.snapshot,
+    guard rules.ordered, let snapshot = round.snapshot,
       let place = snapshot.firstIndex(where: { $0 === binding })
     else { return nil }
-    for earlier in snapshot[..<place] where isRequired(earlier, old: false, in: round) {
-      if !round.called.contains(round.call(earlier, old: false)) {
-        return "\(binding.label) was called with \(round.new) before \(earlier.label): "
+    // A set inside a closure that may run at once interrupts the order of the one under way,
+    // and two sets of one value cannot be told apart: the order is checked where no closure
+    // set.
+    guard rules.nesting != .either || (!round.interrupted && rounds.count == 1) else {
+      return nil
+    }
+    if !old, rules.hasOptions {
+      for owed in snapshot where isRequired(owed, old: true, in: round) {
+        let call = round.call(owed, old: true)
+        if !round.called.contains(call), !credits.contains(call) {
+          let before =
+            owed === binding
+            ? "the old value, \(round.old)" : "\(owed.label) was handed the old value, \(round.old)"
+          return "\(binding.label) was called with the new value, \(round.new), before \(before): "
+            + "a set tells each observer that asked for .old the old value first, then the new "
+            + "value to each"
+        }
+      }
+    }
+    let free = rules.rebind == .replaces
+    guard !(free && binding.isReplacement) else { return nil }
+    for earlier in snapshot[..<place] where isRequired(earlier, old: old, in: round) {
+      if free, earlier.isReplacement { continue }
+      if !round.called.contains(round.call(earlier, old: old)) {
+        let with = old ? "the old value, \(round.old)," : "\(round.new)"
+        return "\(binding.label) was called with \(with) before \(earlier.label): "
           + (rules.exercise == 2
             ? "closures are called in the order their keys were first bound"
             : "observers are called in the order they were bound")
@@ -473,6 +568,10 @@ final class ProgramRun {
         + "for .new"
     }
     let with = old ? "the old value \(got)" : "\(got)"
+    if rules.nesting == .readAgain, !old, got != value, rounds.count > 1 {
+      return "\(binding.label) was called with \(got) after a closure set \(value): each "
+        + "closure is handed the value read again at its turn"
+    }
     // A value an earlier set already handed it, where a later set, a nested one, still owes it
     // its own: the value is wrong, not the count.
     let owing = rounds.last { round in
@@ -512,6 +611,13 @@ final class ProgramRun {
     return "\(binding.label) was called with \(got), where the set under way was of \(round.new)"
   }
 
+  /// Takes the second observable's failure as the program's, if it has one and the program
+  /// has none yet.
+  private func takeFailure(of second: ProgramRun) {
+    guard failure == nil, let failed = second.failure else { return }
+    failure = "on the second observable, \(failed)"
+  }
+
   private func react(_ binding: Binding, _ reaction: Reaction) {
     let who =
       binding.closureName
@@ -533,6 +639,11 @@ final class ProgramRun {
     case .set(let newValue):
       nestedSet(newValue)
       reactions.append("\(who) sets \(newValue)")
+    case .setSecond(let newValue):
+      guard let second else { return }
+      second.perform(.set(newValue))
+      reactions.append("\(who) sets the second observable to \(newValue)")
+      takeFailure(of: second)
     case .removeThenSet(let slot, let newValue):
       let removed = remove(slot) != nil
       nestedSet(newValue)
