@@ -54,6 +54,10 @@ struct GeneratedProgramsTests {
         ? try programsInChild(number, as: "solution-\(number)", seed: seed)
         : try programs(number, on: code, seed: seed)
       #expect(outcome.verdict == .holds, "seed \(seed.map(String.init) ?? "default"): \(outcome)")
+      // Every program is run, however busy the machine: the count is the check's own.
+      if number <= 9 {
+        #expect(outcome.detail.hasPrefix("4000 generated programs of "), "\(outcome.detail)")
+      }
     }
   }
 
@@ -132,6 +136,15 @@ struct GeneratedProgramsTests {
     let other = try programsInChild(number, as: name, seed: 99)
     #expect(other.verdict == .flaw, "seed 99: \(other.detail)")
     #expect(other.detail.contains("replay: swift run workshop \(number) --seed 99"))
+  }
+
+  @Test("a program that hangs is named, after how many kept the promise, and not solved")
+  func hangNamed() throws {
+    let outcome = try programsInChild(1, as: "01-removal-loop-never-advances")
+    #expect(outcome.verdict == .flaw)
+    #expect(
+      outcome.detail.contains("of 4000 did not finish within 4 seconds, after the ")
+        && outcome.detail.contains("Unfinished, so not solved"), "\(outcome.detail)")
   }
 
   @Test("workshop N --seed S takes a whole number, and not with --watch")

@@ -125,7 +125,9 @@ extension WrongAnswer {
       name: "01-id-wraps-at-256", exercise: 1,
       mistake: "ids are kept in one byte, so after 256 binds an id comes round again",
       caughtBy: .check(.generatedRemovals), evidence: "→",
-      code: .exercise(1, RemovableClosuresAdapter<IDWrapsAt256>.self, isSendable: false)),
+      code: .exercise(1, RemovableClosuresAdapter<IDWrapsAt256>.self, isSendable: false),
+      // Told with its repeated steps folded: the shrink stops within its budget of steps.
+      counterexample: "times: bind D, remove D"),
     WrongAnswer(
       name: "01-removes-among-first-eight", exercise: 1,
       mistake: "removal looks for the id among the first eight closures only",
