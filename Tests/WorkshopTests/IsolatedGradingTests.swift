@@ -135,19 +135,42 @@ struct IsolatedGradingTests {
     #expect(grade.results.allSatisfy { $0.outcome.verdict == .flaw })
   }
 
-  @Test("code that traps in every criterion gets each one's ✗, each from a process of its own")
+  @Test(
+    "code that traps in every criterion gets each one's ✗, each from a process of its own, the crash told once"
+  )
   func everyCriterionTraps() throws {
     let (exercise, _) = try exercise2()
     let child = try StandIn("  kill -ILL $$")
     defer { child.remove() }
     let grade = IsolatedGrading.grade(exercise, command: [child.path])
     #expect(grade.stop == nil)
+    let first = try #require(grade.results.first)
+    #expect(
+      first.outcome.detail.hasPrefix("while it ran, the program crashed (signal \(SIGILL))"),
+      "\(first.outcome.detail)")
     for result in grade.results {
-      #expect(result.ran)
+      #expect(result.ran && result.outcome.verdict == .flaw)
+      guard result.criterion != first.criterion else { continue }
       #expect(
-        result.outcome.detail.hasPrefix("while it ran, the program crashed (signal \(SIGILL))"),
+        result.outcome.detail == "while it ran, the same crash as \(first.criterion.name)",
         "\(result.criterion.name): \(result.outcome.detail)")
     }
+  }
+
+  @Test("a crash in a generated program names the program and how to replay it")
+  func crashNamesTheProgram() throws {
+    let (exercise, criteria) = try exercise2()
+    let generated = try #require(criteria.first { $0.name.hasPrefix("generated-") })
+    let child = try StandIn(
+      #"  [ "$name" = "\#(generated.name)" ] && { printf 'program\t6\t4000\n' >&3; "#
+        + #"printf 'program\t7\t4000\n' >&3; kill -ILL $$; }"#)
+    defer { child.remove() }
+    let grade = IsolatedGrading.grade(exercise, command: [child.path], seed: 5)
+    let outcome = try #require(grade.results.first { $0.criterion == generated }).outcome
+    #expect(
+      outcome.detail.hasPrefix(
+        "while generated program 7 of 4000 ran (seed 5; replay: swift run workshop 2 --seed 5), "
+          + "the program crashed (signal \(SIGILL))"), "\(outcome.detail)")
   }
 
   @Test("a trap shows the runtime's own line once, under its criterion; the ones after are graded")

@@ -48,6 +48,30 @@ final class OneValueForEveryClosure: RemovableClosuresObservable {
   func removeObserver(_ id: Int) { entries.removeAll { $0.id == id } }
 }
 
+/// Every observable's closures, in one table at file scope, by the observable's identity.
+nonisolated(unsafe) private var closuresOfEveryObservable:
+  [ObjectIdentifier: [RemovableBase.Entry]] =
+    [:]
+
+/// Keeps its closures in a table at file scope, by its own identity, and never takes them out:
+/// a new observable given a freed one's address inherits its closures.
+final class ClosuresInAGlobalTable: RemovableClosuresObservable {
+  private var lastID = 0
+  private var entries: [RemovableBase.Entry] {
+    get { closuresOfEveryObservable[ObjectIdentifier(self)] ?? [] }
+    set { closuresOfEveryObservable[ObjectIdentifier(self)] = newValue }
+  }
+  var value: Int { didSet { for entry in entries { entry.observer(value) } } }
+  var observerCount: Int { entries.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ observer: @escaping (Int) -> Void) -> Int {
+    lastID += 1
+    entries.append(RemovableBase.Entry(id: lastID, observer: observer))
+    return lastID
+  }
+  func removeObserver(_ id: Int) { entries.removeAll { $0.id == id } }
+}
+
 // MARK: - Exercises 4 and 5
 
 /// Drops the dead entries when the value is read, not when it is set: a program that sets and
@@ -118,6 +142,23 @@ final class OldAndNewPerCallback: OptionsBase, OptionsObservable {
   }
 }
 
+/// Whether any observable is notifying: one flag at file scope, for every observable.
+nonisolated(unsafe) private var anyObservableNotifying = false
+
+/// Queues a set made during a notification, but knows a notification is under way from a flag
+/// every observable shares: a set of one observable from inside a closure of another is queued
+/// on it, and never delivered.
+final class NotifyingFlagAtFileScope: QueueBase, OptionsObservable {
+  override func set(_ newValue: Int) {
+    pending.append((storedValue, newValue))
+    storedValue = newValue
+    guard !anyObservableNotifying else { return }
+    anyObservableNotifying = true
+    defer { anyObservableNotifying = false }
+    while let change = next() { deliver(old: change.old, new: change.new) }
+  }
+}
+
 extension WrongAnswer {
   /// Round 4, by exercise.
   static let round4 = [
@@ -143,6 +184,13 @@ extension WrongAnswer {
         1, RemovableClosuresAdapter<OneValueForEveryClosure>.self, isSendable: false),
       counterexample: "read again at its turn"),
     WrongAnswer(
+      name: "01-closures-in-a-global-table", exercise: 1,
+      mistake: "every observable's closures are kept in one table at file scope, by the "
+        + "observable's identity, and never taken out",
+      caughtBy: .check(.generatedRemovals), evidence: "keeps state outside each observable",
+      code: .exercise(
+        1, RemovableClosuresAdapter<ClosuresInAGlobalTable>.self, isSendable: false)),
+    WrongAnswer(
       name: "04-cleans-in-value-getter", exercise: 4,
       mistake: "the dead entries go when the value is read, not when it is set",
       caughtBy: .check(.generatedReleases), evidence: "→",
@@ -167,5 +215,12 @@ extension WrongAnswer {
       caughtBy: .check(.generatedRemovalsMidSet), evidence: "the old value first",
       code: .exercise(6, OptionsAdapter<OldAndNewPerCallback>.self, isSendable: false),
       counterexample: "the old value first"),
+    WrongAnswer(
+      name: "07-notifying-flag-at-file-scope", exercise: 7,
+      mistake: "whether a notification is under way is one flag at file scope, which every "
+        + "observable shares",
+      caughtBy: .check(.generatedNestedSets), evidence: "on the second observable",
+      code: .exercise(7, OptionsAdapter<NotifyingFlagAtFileScope>.self, isSendable: false),
+      counterexample: "sets the second observable to"),
   ]
 }

@@ -21,6 +21,13 @@ package enum GeneratedPrograms {
   /// The environment variable that passes a seed to a grading child.
   package static let seedVariable = "WORKSHOP_SEED"
 
+  /// The one program to run, by its number (from 1), when a failure is confirmed in a fresh
+  /// process: the programs before it are drawn, not run.
+  @TaskLocal package static var only: Int?
+
+  /// The environment variable that passes ``only`` to a grading child.
+  package static let onlyVariable = "WORKSHOP_ONLY_PROGRAM"
+
   /// Told the number (from 1) and the count of each program as it starts, and again at each
   /// try of a shrink: a grading child reports it, so that the grader tells a slow check from a
   /// hung one, and names the program that hung.
@@ -121,9 +128,11 @@ struct ProgramSearch<Steps, Found> {
   func check(seed: UInt64) -> Outcome {
     var random = SeededRandom(seed: seed &* 0x2545_F491_4F6C_DD1D &+ UInt64(exercise))
     let progress = GeneratedPrograms.progress
+    let only = GeneratedPrograms.only
     for index in 0..<programs {
-      progress?(index + 1, programs)
       let program = draw(index, &random)
+      if let only, index + 1 != only { continue }
+      progress?(index + 1, programs)
       guard let found = failure(program) else { continue }
       var (runs, steps) = (0, 0)
       let shortest = shortestFailing(shrinkFrom(program, found), smaller: smaller) { candidate in
@@ -145,6 +154,7 @@ struct ProgramSearch<Steps, Found> {
         "\(told(steps, failed)) (generated program \(index + 1) of seed \(seed), shrunk; "
           + "replay: swift run workshop \(exercise) --seed \(seed))")
     }
+    if let only { return .holds("generated program \(only) of seed \(seed) kept the promise") }
     return .holds(held(programs, seed))
   }
 }

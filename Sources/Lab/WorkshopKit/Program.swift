@@ -264,8 +264,11 @@ extension Step {
     switch self {
     case .second(let step): return step.onFirst
     case .bind(let slot, let initial, let old, let new, var reaction?, let keep):
-      if case .setSecond(let value) = reaction.action { reaction.action = .set(value) }
-      return .bind(slot, initial: initial, old: old, new: new, reaction, keep: keep)
+      guard case .setSecond(let value) = reaction.action else { return self }
+      // A set of the first observable from its own closure ends only if it sets more.
+      reaction.action = .set(value)
+      let kept = value > reaction.on || reaction.onInitial ? reaction : nil
+      return .bind(slot, initial: initial, old: old, new: new, kept, keep: keep)
     default: return self
     }
   }

@@ -712,7 +712,10 @@ final class ProgramRun {
     let count = target.observable.observerCount
     guard count < alive.count || count > stored else { return }
     let expected = alive.count == stored ? "\(alive.count)" : "\(alive.count) to \(stored)"
-    let bound = alive.isEmpty ? "no closure is bound" : "bound: \(listed(alive.map(\.label)))"
+    // At most six named: a wide program binds forty.
+    let names = alive.map(\.label)
+    let shown = names.count > 6 ? Array(names.prefix(5)) + ["\(names.count - 5) more"] : names
+    let bound = alive.isEmpty ? "no closure is bound" : "bound: \(listed(shown))"
     failure = "observerCount said \(count), not \(expected) (\(bound))"
   }
 }

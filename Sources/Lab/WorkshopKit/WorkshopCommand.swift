@@ -163,8 +163,11 @@ package enum WorkshopCommand {
     {
       let criteria = arguments.dropFirst(2).compactMap(Criterion.init(name:))
       let seed = io.environment[GeneratedPrograms.seedVariable].flatMap { UInt64($0) }
+      let only = io.environment[GeneratedPrograms.onlyVariable].flatMap { Int($0) }
       GeneratedPrograms.$seed.withValue(seed) {
-        IsolatedGrading.report(criteria, on: exerciseCode, io: IsolatedGrading.childIO(io))
+        GeneratedPrograms.$only.withValue(only) {
+          IsolatedGrading.report(criteria, on: exerciseCode, io: IsolatedGrading.childIO(io))
+        }
       }
       return .success
     }
