@@ -27,6 +27,13 @@ final class RemovesAmongFirstEight: RemovableBase, RemovableClosuresObservable {
   }
 }
 
+/// Finds the closure to remove with a force unwrap: removing an id no longer bound traps.
+final class ForceUnwrapsTheIndex: RemovableBase, RemovableClosuresObservable {
+  func removeObserver(_ id: Int) {
+    entries.remove(at: entries.firstIndex { $0.id == id }!)
+  }
+}
+
 /// Reads the value once and hands that copy to every closure: after a closure sets the value,
 /// the closures after it are handed the old one.
 final class OneValueForEveryClosure: RemovableClosuresObservable {
@@ -175,6 +182,14 @@ extension WrongAnswer {
       caughtBy: .check(.generatedRemovals), evidence: "→",
       code: .exercise(
         1, RemovableClosuresAdapter<RemovesAmongFirstEight>.self, isSendable: false)),
+    WrongAnswer(
+      name: "01-force-unwraps-the-index", exercise: 1,
+      mistake: "the index of the closure to remove is force-unwrapped, so removing an id no "
+        + "longer bound traps",
+      caughtBy: .check(.generatedRemovals),
+      evidence: "Shrunk, each try in a fresh process: bind A; remove A; then remove A's first id "
+        + "again, which crashed",
+      code: .exercise(1, RemovableClosuresAdapter<ForceUnwrapsTheIndex>.self, isSendable: false)),
     WrongAnswer(
       name: "01-one-value-for-every-closure", exercise: 1,
       mistake: "the value is read once and that copy handed to every closure, so a closure "

@@ -28,6 +28,56 @@ package enum GeneratedPrograms {
   /// The environment variable that passes ``only`` to a grading child.
   package static let onlyVariable = "WORKSHOP_ONLY_PROGRAM"
 
+  /// A step of the shrink of a program that crashed, run by a fresh grading child for each
+  /// try: the tries that crashed so far, each by its index among the smaller programs of the
+  /// one before, and the index to try now, or `nil` to tell the program reached, step by step.
+  @TaskLocal package static var crashShrink: CrashShrink?
+
+  /// The environment variable that passes ``crashShrink`` to a grading child.
+  package static let crashShrinkVariable = "WORKSHOP_CRASH_SHRINK"
+
+  /// A step of a crash's shrink: see ``crashShrink``.
+  package struct CrashShrink: Sendable, Equatable {
+    /// The tries that crashed, in order.
+    package var path: [Int]
+    /// The try to run now; `nil` to tell the program `path` reached.
+    package var next: Int?
+
+    package init(path: [Int], next: Int?) {
+      self.path = path
+      self.next = next
+    }
+
+    /// As the environment variable writes it: "3,0,5;2", "3,0;tell".
+    package var text: String {
+      path.map(String.init).joined(separator: ",") + ";" + (next.map(String.init) ?? "tell")
+    }
+
+    /// The step `text` writes, if it is one.
+    package init?(text: String) {
+      let parts = text.split(separator: ";", omittingEmptySubsequences: false)
+      guard parts.count == 2 else { return nil }
+      let path = parts[0].split(separator: ",").compactMap { Int($0) }
+      guard path.count == parts[0].split(separator: ",").count else { return nil }
+      self.path = path
+      if parts[1] == "tell" {
+        next = nil
+      } else if let next = Int(parts[1]) {
+        self.next = next
+      } else {
+        return nil
+      }
+    }
+  }
+
+  /// Told each line of a crash's shrink a grading child reports: how many smaller programs a
+  /// program has (`candidates`), each step as it starts and as it is told (`step`).
+  @TaskLocal package static var report: (@Sendable (String) -> Void)?
+
+  /// Whether a program run now tells each step to ``report`` as it goes: a crash's shrink, run
+  /// to tell the program it reached.
+  @TaskLocal static var tellsSteps = false
+
   /// Told the number (from 1) and the count of each program as it starts, and again at each
   /// try of a shrink: a grading child reports it, so that the grader tells a slow check from a
   /// hung one, and names the program that hung.
@@ -133,6 +183,9 @@ struct ProgramSearch<Steps, Found> {
       let program = draw(index, &random)
       if let only, index + 1 != only { continue }
       progress?(index + 1, programs)
+      if only != nil, let shrink = GeneratedPrograms.crashShrink {
+        return crashShrinkStep(shrink, from: program)
+      }
       guard let found = failure(program) else { continue }
       var (runs, steps) = (0, 0)
       let shortest = shortestFailing(shrinkFrom(program, found), smaller: smaller) { candidate in
@@ -156,6 +209,30 @@ struct ProgramSearch<Steps, Found> {
     }
     if let only { return .holds("generated program \(only) of seed \(seed) kept the promise") }
     return .holds(held(programs, seed))
+  }
+
+  /// One step of the shrink of a program that crashed, in a fresh process: runs the try asked
+  /// for, which crashes this process or returns; or runs the program reached, telling each step
+  /// as it goes, up to the one that crashes.
+  private func crashShrinkStep(_ shrink: GeneratedPrograms.CrashShrink, from program: Steps)
+    -> Outcome
+  {
+    let report = GeneratedPrograms.report
+    var reached = program
+    for taken in shrink.path {
+      let candidates = smaller(reached)
+      guard taken < candidates.count else { break }
+      reached = candidates[taken]
+    }
+    guard let next = shrink.next else {
+      _ = GeneratedPrograms.$tellsSteps.withValue(true) { failure(reached) }
+      return .holds("the program reached ran to its end")
+    }
+    let candidates = smaller(reached)
+    report?("candidates\t\(candidates.count)")
+    guard next < candidates.count else { return .holds("no smaller program") }
+    _ = failure(candidates[next])
+    return .holds("the smaller program ran to its end")
   }
 }
 

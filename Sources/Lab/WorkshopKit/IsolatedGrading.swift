@@ -185,8 +185,16 @@ package enum IsolatedGrading {
         stop = ending.stop
         break
       }
-      outcomes[running] = .flaw(
-        told(ending, in: run, exercise: exercise.number, seed: seed, earlier: &crashes))
+      var detail = told(ending, in: run, exercise: exercise.number, seed: seed, earlier: &crashes)
+      if case .crashed = ending, exercise.number <= 9, let program = run.program,
+        detail.hasPrefix("while generated program"),
+        let steps = shrinkCrash(
+          exercise.number, running, program: program.number, command: command, limits: limits,
+          seed: seed, deadline: deadline)
+      {
+        detail += ". Shrunk, each try in a fresh process: \(steps)"
+      }
+      outcomes[running] = .flaw(detail)
       remaining = Array(remaining[(index + 1)...])
       switch ending {
       // What crashed or hung was that criterion's doing: a new child grades the rest.
@@ -223,6 +231,41 @@ package enum IsolatedGrading {
     let seed = seed ?? GeneratedPrograms.defaultSeed
     return "while generated program \(program.number) of \(program.of) ran (seed \(seed); replay: "
       + "swift run workshop \(exercise) --seed \(seed)), \(ending.detail)"
+  }
+
+  /// The most fresh processes a crash's shrink starts, each running one smaller program.
+  static let crashShrinkTries = 40
+
+  /// Shrinks generated program `number`, which crashed the process running `criterion`: each
+  /// smaller program is tried in a fresh process, within ``crashShrinkTries``, the first that
+  /// crashes taken, as the shrink of a failure does; the program reached is then run once more,
+  /// telling its steps, up to the one that crashes. `nil` when it no longer crashes alone.
+  private static func shrinkCrash(
+    _ exercise: Int, _ criterion: Criterion, program number: Int, command: [String],
+    limits: GradingLimits, seed: UInt64?, deadline: Date
+  ) -> String? {
+    var shrink = GeneratedPrograms.CrashShrink(path: [], next: 0)
+    for _ in 0..<crashShrinkTries {
+      let run = runChild(
+        exercise, [criterion], command: command, limits: limits, seed: seed, only: number,
+        crashShrink: shrink, deadline: deadline, progress: { _ in })
+      if case .crashed = run.ending {
+        shrink.path.append(shrink.next ?? 0)
+        shrink.next = 0
+      } else if let count = run.candidates, let next = shrink.next, next + 1 < count {
+        shrink.next = next + 1
+      } else {
+        break
+      }
+    }
+    shrink.next = nil
+    let told = runChild(
+      exercise, [criterion], command: command, limits: limits, seed: seed, only: number,
+      crashShrink: shrink, deadline: deadline, progress: { _ in })
+    guard case .crashed = told.ending else { return nil }
+    let steps = ProgramRun.folded(told.steps)
+    return (steps + [told.starting.map { "then \($0), which crashed" } ?? "then it crashed"])
+      .joined(separator: "; ")
   }
 
   /// Runs again, in a fresh process, the program a generated check of exercises 1 to 9 found
@@ -326,21 +369,29 @@ package enum IsolatedGrading {
     var ending: Ending?
     /// The generated program it was running, if any.
     var program: (number: Int, of: Int)? = nil
+    /// What it reported of a crash's shrink.
+    var candidates: Int? = nil
+    var steps: [String] = []
+    var starting: String? = nil
   }
 
   /// Runs one child on `criteria`, reading its report as it comes.
   private static func runChild(
     _ number: Int, _ criteria: [Criterion], command: [String], limits: GradingLimits,
-    seed: UInt64?, only: Int? = nil, deadline: Date, progress: (Criterion) -> Void
+    seed: UInt64?, only: Int? = nil, crashShrink: GeneratedPrograms.CrashShrink? = nil,
+    deadline: Date, progress: (Criterion) -> Void
   ) -> ChildRun {
     var environment = ProcessInfo.processInfo.environment
     environment[GeneratedPrograms.seedVariable] = seed.map { String($0) }
     environment[GeneratedPrograms.onlyVariable] = only.map { String($0) }
+    environment[GeneratedPrograms.crashShrinkVariable] = crashShrink?.text
     environment[reportVariable] = String(reportDescriptor)
     environment[graderVariable] = String(getpid())
     // The runtime's backtrace, plain, without waiting for a debugger: its first frame in the
     // graded code says where a trap happened (about 0.1 s on Linux).
     environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no"
+    // A crash's shrink only asks whether a try crashes: no backtrace, which takes a while.
+    if crashShrink != nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
     let child: ChildProcess
     do {
       child = try ChildProcess(
@@ -371,6 +422,8 @@ package enum IsolatedGrading {
         started = Date()
       }
       parsed.program = reader.program
+      (parsed.candidates, parsed.steps, parsed.starting) =
+        (reader.candidates, reader.steps, reader.starting)
       if let running = reader.running, running != announced {
         announced = running
         progress(running)
@@ -455,6 +508,11 @@ package enum IsolatedGrading {
     /// How many program lines were read: each, a program started or a shrink's try, is a sign
     /// of life.
     private(set) var marks = 0
+    /// In a crash's shrink: how many smaller programs the one reached has.
+    private(set) var candidates: Int?
+    /// In a crash's shrink, telling the program reached: the steps done, and the last begun.
+    private(set) var steps: [String] = []
+    private(set) var starting: String?
     /// The start of a line not yet ended.
     private var partial = Data()
     /// How much was read: past ``keptReport``, more is not kept.
@@ -483,6 +541,15 @@ package enum IsolatedGrading {
       {
         program = (number, count)
         marks += 1
+      } else if fields.count == 2, fields[0] == "candidates", let count = Int(fields[1]) {
+        candidates = count
+      } else if fields.count == 2, fields[0] == "starting" {
+        starting = String(fields[1])
+      } else if fields.count == 3, fields[0] == "step", let number = Int(fields[1]),
+        number == steps.count + 1
+      {
+        steps.append(String(fields[2]))
+        starting = nil
       } else if fields.count == 3, fields[0] == "done", let name = running,
         let verdict = Verdict(rawValue: String(fields[1]))
       {

@@ -259,6 +259,22 @@ extension Program {
 }
 
 extension Step {
+  /// What it does, in a few words, before it is done: "bind A", "set 2".
+  func phrase(_ rules: ProgramRules) -> String {
+    let name = { (slot: Int) in slot < rules.slots.count ? rules.slots[slot] : "slot \(slot + 1)" }
+    switch self {
+    case .bind(let slot, _, _, _, _, _): return "bind \(name(slot))"
+    case .remove(let slot): return "remove \(name(slot))"
+    case .removeOldID(let slot): return "remove \(name(slot))'s first id again"
+    case .set(let value): return "set \(value)"
+    case .release(let owner):
+      return "let \(owner < rules.owners.count ? rules.owners[owner] : "owner \(owner + 1)") go"
+    case .read: return "read the value"
+    case .count: return "read observerCount"
+    case .second(let step): return "on the second observable, \(step.phrase(rules))"
+    }
+  }
+
   /// The step on the first observable, its closure setting the first.
   var onFirst: Step {
     switch self {

@@ -119,6 +119,8 @@ final class ProgramRun {
   /// The program's second observable, of the same type, run with a model of its own, where
   /// the program has one: nothing done to either may show in the other.
   private var second: ProgramRun?
+  /// Whether it is another run's second observable.
+  private var isSecond = false
   private var owners: [ProgramObject?]
   private var weakOwners: [WeakObject]
   private var bindings: [Binding] = []
@@ -159,6 +161,7 @@ final class ProgramRun {
       let run = ProgramRun(rules, target: target(), steps: program.steps.count)
       if program.usesSecond {
         run.second = ProgramRun(rules, target: target(), steps: program.steps.count)
+        run.second?.isSecond = true
       }
       observables = [run, run.second].compactMap { $0 }.map {
         WeakObject(object: $0.target.observable)
@@ -213,6 +216,13 @@ final class ProgramRun {
   // MARK: - Steps
 
   private func perform(_ step: Step) {
+    // A crash's shrink tells each step as it starts, and as it ends: a step that crashes the
+    // process is told by the first alone.
+    let tells = GeneratedPrograms.tellsSteps && !isSecond
+    if tells { GeneratedPrograms.report?("starting\t\(step.phrase(rules))") }
+    defer {
+      if tells, let last = story.last { GeneratedPrograms.report?("step\t\(story.count)\t\(last)") }
+    }
     reactions = []
     var done: String?
     switch step {

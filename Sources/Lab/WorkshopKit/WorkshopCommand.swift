@@ -164,9 +164,18 @@ package enum WorkshopCommand {
       let criteria = arguments.dropFirst(2).compactMap(Criterion.init(name:))
       let seed = io.environment[GeneratedPrograms.seedVariable].flatMap { UInt64($0) }
       let only = io.environment[GeneratedPrograms.onlyVariable].flatMap { Int($0) }
+      let shrink = io.environment[GeneratedPrograms.crashShrinkVariable].flatMap {
+        GeneratedPrograms.CrashShrink(text: $0)
+      }
+      let childIO = IsolatedGrading.childIO(io)
+      let write = childIO.write
       GeneratedPrograms.$seed.withValue(seed) {
         GeneratedPrograms.$only.withValue(only) {
-          IsolatedGrading.report(criteria, on: exerciseCode, io: IsolatedGrading.childIO(io))
+          GeneratedPrograms.$crashShrink.withValue(shrink) {
+            GeneratedPrograms.$report.withValue({ write($0 + "\n") }) {
+              IsolatedGrading.report(criteria, on: exerciseCode, io: childIO)
+            }
+          }
         }
       }
       return .success
