@@ -82,6 +82,14 @@ package struct RightAnswer: Sendable, CustomStringConvertible {
       how: "close() lets the token go rather than cancel it, and the saver saves on the main actor",
       code: .mainActorScores(ScreenLettingItsTokenGo.self, SaverOnTheMainActor.self)),
     RightAnswer(
+      name: "05-rebind-moves-last", exercise: 5,
+      how: "a second bind removes the observer's entry and appends the new one, last",
+      code: .exercise(5, WeakAdapter<RebindMovesLast>.self, isSendable: false)),
+    RightAnswer(
+      name: "01-ids-past-a-byte-in-a-table", exercise: 1,
+      how: "ids counted in a UInt64, the closures in a table by id and the ids in an order array",
+      code: .exercise(1, RemovableClosuresAdapter<WideIDsTableAndOrder>.self, isSendable: false)),
+    RightAnswer(
       name: "01-uuid-ids-table-and-order", exercise: 1,
       how: "ids from UUID, the closures in a table and the ids in an order array",
       code: .exercise(1, RemovableClosuresAdapter<UUIDTableAndOrder>.self, isSendable: false)),
@@ -284,6 +292,50 @@ final class ReplacesInPlace: WeakObservable {
     } else {
       entries.append(Entry(observer: observer, closure: closure))
     }
+  }
+}
+
+/// A second bind removes the observer's entry and appends a new one: binding order kept for
+/// the others, the rebound observer last.
+final class RebindMovesLast: WeakObservable {
+  private struct Entry {
+    weak var observer: AnyObject?
+    let closure: (Int) -> Void
+  }
+  private var entries: [Entry] = []
+  var value: Int {
+    didSet { for entry in entries where entry.observer != nil { entry.closure(value) } }
+  }
+  var observerCount: Int { entries.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ observer: AnyObject, closure: @escaping (Int) -> Void) {
+    entries.removeAll { $0.observer == nil || $0.observer === observer }
+    entries.append(Entry(observer: observer, closure: closure))
+  }
+}
+
+/// Ids counted in a `UInt64`, the closures in a table by id, the ids in an order array; each
+/// closure handed the value read at its turn.
+final class WideIDsTableAndOrder: RemovableClosuresObservable {
+  private var closures: [UInt64: (Int) -> Void] = [:]
+  private var order: [UInt64] = []
+  private var lastID: UInt64 = 0
+  var value: Int {
+    didSet {
+      for id in order { closures[id]?(value) }
+    }
+  }
+  var observerCount: Int { closures.count }
+  init(_ value: Int) { self.value = value }
+  func bindObserver(_ observer: @escaping (Int) -> Void) -> UInt64 {
+    lastID += 1
+    closures[lastID] = observer
+    order.append(lastID)
+    return lastID
+  }
+  func removeObserver(_ id: UInt64) {
+    guard closures.removeValue(forKey: id) != nil else { return }
+    order.removeAll { $0 == id }
   }
 }
 
