@@ -7,10 +7,9 @@
 /// ``removeObserver(_:)``, and by default adding an observer again replaces its earlier
 /// callbacks.
 ///
-/// A handler is handed its observer as a parameter, so it has no reason to capture it. But the
-/// closure that hands it over captures the observer strongly: the observable holds that
-/// closure, so the observer is never freed, its weak reference never clears, and its callback
-/// runs for ever.
+/// A handler is handed its observer as a parameter, so it has no reason to capture it, and the
+/// observer is held weakly. Yet an observer added here is never freed, and its handler runs
+/// for ever: something the observable stores keeps it alive.
 ///
 /// ```swift
 /// let score = Observable(0)
@@ -84,9 +83,9 @@ package final class Observable<Value> {
     if removeIfExists {
       removeObserver(observer)
     }
-    // TODO: This closure captures `observer` strongly to hand it over, and the observable keeps
-    // the closure: the observer can never be freed. Hand it over only while it lives, and
-    // skip the call once it is gone.
+    // TODO: An observer added here is never freed (`swift run workshop 8` shows it). Find
+    // what keeps it alive, and decide where the observer should be kept instead, so that
+    // `handler` is still handed it on every call while it lives.
     let closure: (Value, ObservableOptions) -> Void = { value, option in
       handler(observer, value, option)
     }

@@ -160,10 +160,11 @@ extension Exercise {
       number: 8, slug: "08-hand-over-the-owner", title: "Hand the owner to the handler",
       chapter: .concurrency, startsFrom: "stage 4",
       task: """
-        The handler is now handed its observer, so it need not capture it. But the starter \
-        hands it over from a closure that captures the observer strongly, and the observable \
-        keeps that closure: the observer can never be freed. Hand the observer over only while \
-        it lives, and skip it once it is gone.
+        Every handler is handed its observer, so no handler has to capture it; the observer \
+        is held weakly. Yet an observer added to the starter is never freed, and its handler \
+        runs for ever. Find what keeps it alive, then decide where the observable keeps each \
+        observer so that its handler is still handed it on every call, and nothing the \
+        observable stores keeps it alive.
         """,
       aimed: [
         .strongCaptureFreedWithoutUnsubscribe, .releasedObserverNotCalled, .deadEntriesRemoved,
@@ -177,10 +178,11 @@ extension Exercise {
       checks: [.generatedHandedOwners],
       api: .handing,
       hints: [
-        "Find the closure that captures observer: as long as the observable keeps it, it "
-          + "keeps the observer.",
-        "Capture the observer weakly in that closure, [weak observer], and return early when "
-          + "it reads nil.",
+        "Find what captures observer: as long as the observable keeps it, it keeps the "
+          + "observer.",
+        "The observer may live in one weak place only: in that closure, captured weakly, or in "
+          + "the callback's weak reference, handed to the closure at each call. Either way, a "
+          + "call whose observer is gone is skipped.",
       ]),
     Exercise(
       number: 9, slug: "09-sendable", title: "Make an observable Sendable, lock let go",
