@@ -185,7 +185,9 @@ struct ExerciseListTests {
     )
     .replacing("\n", with: " ")
     let limits = GradingLimits.standard
-    #expect(readme.contains("hangs is stopped after \(Int(limits.perCriterion)) seconds"))
+    #expect(
+      readme.contains(
+        "makes no progress for \(Int(limits.perCriterion)) seconds is stopped as hung"))
     #expect(
       readme.contains(
         "compiling an exercise takes at most \(Int(ExerciseBuilder.compileLimit)) seconds and "

@@ -78,8 +78,14 @@ struct WrongAnswerTests {
       let programs = grade.results.first(where: { $0.criterion == .check(generated) }),
       programs.ran, !programs.outcome.detail.hasPrefix("while it ran")
     else { return }
+    // A crash in a program is told with the program shrunk, each try in a fresh process;
+    // any other failure with the shortest program found, `→`, and what went wrong.
+    let shown =
+      programs.outcome.detail.hasPrefix("while generated program")
+      ? programs.outcome.detail.contains("Shrunk, each try in a fresh process: ")
+      : programs.outcome.detail.contains(" → ")
     #expect(
-      programs.outcome.verdict == .flaw && programs.outcome.detail.contains(" → "),
+      programs.outcome.verdict == .flaw && shown,
       "\(answer.mistake): \(generated.rawValue) said \"\(programs.outcome.detail)\"")
     let counterexample = answer.counterexample.split(separator: "|")
     #expect(

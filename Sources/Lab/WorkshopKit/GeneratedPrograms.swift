@@ -1,6 +1,7 @@
 import Dispatch
 import ObserverScenarios
 import Support
+import Synchronization
 
 /// The generated checks: many short programs over one exercise's API, each run on the code with
 /// a model of the exercise's promise watching; the first that fails is shrunk to the shortest
@@ -80,8 +81,15 @@ package enum GeneratedPrograms {
 
   /// Told the number (from 1) and the count of each program as it starts, and again at each
   /// try of a shrink: a grading child reports it, so that the grader tells a slow check from a
-  /// hung one, and names the program that hung.
-  @TaskLocal package static var progress: (@Sendable (_ program: Int, _ of: Int) -> Void)?
+  /// hung one, and names the program that hung. One for the whole process, not a task-local:
+  /// exercises 10 and 11 run their programs from the main actor's queue, which a task-local
+  /// does not reach.
+  package static var progress: (@Sendable (_ program: Int, _ of: Int) -> Void)? {
+    get { progressSink.withLock { $0 } }
+    set { progressSink.withLock { $0 = newValue } }
+  }
+
+  private static let progressSink = Mutex<(@Sendable (Int, Int) -> Void)?>(nil)
 
   /// How many programs each check runs.
   static let programs = 4000

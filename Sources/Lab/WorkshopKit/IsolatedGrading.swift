@@ -85,10 +85,10 @@ package enum IsolatedGrading {
   /// In the child: runs `criteria` on `code`, reporting each as it goes.
   package static func report(_ criteria: [Criterion], on code: ExerciseCode, io: CommandIO) {
     let write = io.write
-    let started: @Sendable (Int, Int) -> Void = { write("program\t\($0)\t\($1)\n") }
+    GeneratedPrograms.progress = { write("program\t\($0)\t\($1)\n") }
     for criterion in criteria {
       io.write("start\t\(criterion.name)\n")
-      let outcome = GeneratedPrograms.$progress.withValue(started) { code.run(criterion) }
+      let outcome = code.run(criterion)
       let detail = outcome.detail.replacing("\n", with: " ")
       io.write("done\t\(outcome.verdict.rawValue)\t\(detail)\n")
     }
