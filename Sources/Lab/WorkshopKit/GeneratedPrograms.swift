@@ -439,7 +439,7 @@ extension HandingAdapter {
 
 /// The smallest failing case found from `start`, which fails: each round takes the first of
 /// `smaller`'s candidates, each a little smaller than the best so far, that `fails`, until none
-/// does. `fails` says no once the shrink's budget of runs or time is spent. Every generated
+/// does. `fails` says no once the shrink's budget of runs or steps is spent. Every generated
 /// check shrinks with it: exercises 1 to 9 their ``Program``s, 10 and 11 their lists of steps.
 func shortestFailing<Candidate>(
   _ start: Candidate, smaller: (Candidate) -> [Candidate], fails: (Candidate) -> Bool
