@@ -220,17 +220,22 @@ extension SendableOptionsAdapter {
   /// A lock held by the thread that sent it, even a recursive one, makes it wait; it gets
   /// through once the lock is let go, and is then waited for, so that nothing is left running.
   private final class Probe: Sendable {
-    /// How long the sending thread waits for it.
+    /// How long the sending thread waits for it once it runs: what it does takes microseconds
+    /// unless a lock holds it, so this only tells a thread that waits for a lock for ever.
     static var patience: Double { 2 }
+    private let started = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let gotThrough = Recording<Bool>()
 
-    /// Starts a thread that runs `use`, and waits for it `patience` at most.
+    /// Starts a thread that runs `use`, waits until it runs, however long a busy machine takes
+    /// to run it, then waits for it `patience` at most.
     func send(_ use: @escaping @Sendable () -> Void) {
-      Thread { [finished] in
+      Thread { [started, finished] in
+        started.signal()
         use()
         finished.signal()
       }.start()
+      started.wait()
       gotThrough.append(finished.wait(timeout: .now() + Self.patience) == .success)
     }
 
