@@ -150,8 +150,23 @@ final class ScreenHoppingOffTheMainThreadOnly: ScoresScreenModel {
   func close() { token?.cancel() }
 }
 
+/// The answer's model on stage 5, right in all but one word: it does not say it is `Sendable`,
+/// so a game on another thread could not set it in Swift 6.
+final class ScoresNotSendable: ScoresOnStage5 {
+  let observable: Observable<[Int: Int]>
+  init(_ scores: [Int: Int]) { observable = Observable(scores) }
+  func set(_ scores: [Int: Int]) { observable.value = scores }
+}
+
 extension WrongAnswer {
   static let exercise10 = [
+    WrongAnswer(
+      name: "10-scores-not-sendable", exercise: 10,
+      mistake: "LatestScores, on stage 5, does not say it is Sendable",
+      caughtBy: .check(.generatedScreens),
+      evidence: "is not Sendable: a game that ends on another thread cannot set it",
+      code: .mainActorScores(
+        ScreenOf<ScoresNotSendable>.self, SaverOf<ScoresNotSendable>.self)),
     WrongAnswer(
       name: "10-screen-observes-on-any-thread", exercise: 10,
       mistake: "a @MainActor screen observes with observeOnAnyThread",
