@@ -178,7 +178,7 @@ extension SendableOptionsAdapter {
   }
 
   /// How many times, in a round, two threads add one of four observers again at once.
-  private static var addedAgain: Int { 400 }
+  private static var addedAgain: Int { 800 }
 
   /// Two threads add the same observer again at once, one of four, again and again, on an
   /// observable that holds only those four: after each time, observerCount must still say 4.
