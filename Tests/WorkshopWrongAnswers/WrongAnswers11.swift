@@ -266,7 +266,7 @@ extension WrongAnswer {
       caughtBy: .check(.generatedLabels),
       evidence: "in the same turn",
       code: .observedLabel(LabelCheckingOpenInOnChange.self),
-      counterexample: "in one turn → A, closed, still showed"),
+      counterexample: "in one turn →"),
     WrongAnswer(
       name: "11-held-by-its-task", exercise: 11,
       mistake: "onChange captures the label weakly, but the task it starts holds it strongly",
