@@ -178,7 +178,7 @@ extension ExerciseCode {
   private static func mainActorScores<Screen: ScoresScreenModel, Saver: ScoreSaverModel>(
     _ screen: Screen.Type, _ saver: Saver.Type, scoresAreSendable: Bool
   ) -> ExerciseCode where Saver.Scores == Screen.Scores {
-    app(checkedBy: .generatedScreens) { seed, _ in
+    app(checkedBy: .generatedScreens) { seed in
       guard scoresAreSendable else {
         let name = String(describing: Screen.Scores.self)
         return .flaw(
@@ -217,7 +217,7 @@ package protocol ScoreLabelModel: AnyObject, SendableMetatype {
 extension ExerciseCode {
   /// The code of exercise 11: a player and a label, graded by its generated programs.
   package static func observedLabel<Label: ScoreLabelModel>(_ label: Label.Type) -> ExerciseCode {
-    app(checkedBy: .generatedLabels) { seed, _ in LabelPrograms<Label>.check(seed: seed) }
+    app(checkedBy: .generatedLabels) { seed in LabelPrograms<Label>.check(seed: seed) }
   }
 }
 
@@ -226,14 +226,14 @@ extension ExerciseCode {
 extension ExerciseCode {
   /// The code of an app (exercises 10 and 11), graded by one check, its generated programs:
   /// `programs` runs those drawn from a seed on a thread of their own while the main actor
-  /// runs, and is told whether it runs in a grading child.
+  /// runs.
   ///
   /// In a grading child, on the main thread, the programs get a thread of their own while this
   /// one runs the main actor's jobs; in a test runner, they run on the calling thread, while
   /// whoever drains the main queue runs them.
   static func app(
     checkedBy generated: Check,
-    _ programs: @escaping @Sendable (_ seed: UInt64, _ inGradingChild: Bool) -> Outcome
+    _ programs: @escaping @Sendable (_ seed: UInt64) -> Outcome
   ) -> ExerciseCode {
     ExerciseCode { check in
       guard check == generated else { return notRunHere(check) }
@@ -241,10 +241,10 @@ extension ExerciseCode {
       // progress report, which tells the grader each program as it starts, is bound there again.
       let seed = GeneratedPrograms.seed ?? GeneratedPrograms.defaultSeed
       let progress = GeneratedPrograms.progress
-      guard Thread.isMainThread else { return programs(seed, false) }
+      guard Thread.isMainThread else { return programs(seed) }
       let result = Recording<Outcome>()
       Thread {
-        result.append(GeneratedPrograms.$progress.withValue(progress) { programs(seed, true) })
+        result.append(GeneratedPrograms.$progress.withValue(progress) { programs(seed) })
       }.start()
       while result.all.isEmpty {
         _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01))

@@ -5,7 +5,7 @@ import Synchronization
 // What the checks share: what closures recorded, names listed, threads started together.
 
 /// Entries appended from any thread, in order: the calls a check's closures made, what a
-/// display showed; read, taken, or waited for.
+/// display showed; read or taken.
 final class Recording<Entry: Sendable>: @unchecked Sendable {
   // Every stored property is read and written with `condition` locked.
   private let condition = NSCondition()
@@ -31,15 +31,6 @@ final class Recording<Entry: Sendable>: @unchecked Sendable {
       entries = []
       condition.unlock()
     }
-    return entries
-  }
-
-  /// The entries, once `done` says they are complete, or once `seconds` have passed.
-  func wait(seconds: Double, until done: ([Entry]) -> Bool) -> [Entry] {
-    let deadline = Date().addingTimeInterval(seconds)
-    condition.lock()
-    defer { condition.unlock() }
-    while !done(entries), condition.wait(until: deadline) {}
     return entries
   }
 }

@@ -84,17 +84,17 @@ extension SendableOptionsAdapter {
     // Rounds on fresh observables: a race that one round misses, one of the others shows.
     for round in 0..<rounds {
       progress?(round + 1, rounds)
-      if let flaw = threadsShareIt(round: round) { return flaw }
+      if let flaw = threadsShareItOnce() { return flaw }
     }
     return .holds(
       "\(threads) threads added \(perThread) observers each at once, a set removed one "
         + "thread's, they removed half the rest while setting, then added the rest again at "
-        + "once, then added one of 4 again at once, \(grouped(addedAgain)) times, \(rounds) "
-        + "times: no observer lost, left behind or called twice")
+        + "once, and one of 4 again at once \(grouped(addedAgain)) times; \(rounds) rounds: no "
+        + "observer lost, left behind or called twice")
   }
 
   /// One round of ``threadsShareIt()``: what went wrong, or `nil`.
-  private static func threadsShareIt(round: Int) -> Outcome? {
+  private static func threadsShareItOnce() -> Outcome? {
     let (threads, perThread, perBurst) = (threads, perThread, perBurst)
     let bursts = perThread / perBurst
     let shared = SharedObservable(observable: Observable(0))
