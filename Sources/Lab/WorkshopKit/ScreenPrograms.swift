@@ -349,13 +349,16 @@ where Saver.Scores == Screen.Scores {
                 + "not \(set): every set, once each, in order, as it was set"
             )
           }
-          // A score that never comes is not late: the subscription is gone.
+          // A score that never comes: the subscription is gone, or the value is set later, on a
+          // queue of the model's own, which the turns may not have waited for.
           settle(observed, until: { screen.display.shown.count > shown }, landed: landed)
           guard screen.display.shown.count > shown else {
             return (
               index,
               "once the main actor had run everything on its way, \(name) had shown nothing of "
-                + "\(set), set on the main actor: its subscription ended (a token let go ends it)"
+                + "\(set), set on the main actor: its subscription ended (a token let go ends "
+                + "it), or the value is set later. Set on the main actor, a score reaches a "
+                + "main-actor handler before set returns: set the value in set itself"
             )
           }
           return (
