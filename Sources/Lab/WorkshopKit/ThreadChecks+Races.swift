@@ -225,7 +225,7 @@ package enum ValuesOnThreads<Observed: ThreadedObservable> where Observed.Value 
   /// (``inLockstep(_:bursts:_:)``), and how many sets a burst: with no observer, then observed.
   /// The same on every machine.
   private static var quickBursts: (count: Int, sets: Int) { (1000, 20) }
-  private static var observedBursts: (count: Int, sets: Int) { (50, 20) }
+  private static var observedBursts: (count: Int, sets: Int) { (100, 20) }
 
   /// Runs the check: first on an observable with no observers, whose sets are quick, so that
   /// a read races many writes; then on a fresh one, observed.
@@ -291,6 +291,7 @@ package enum ValuesOnThreads<Observed: ThreadedObservable> where Observed.Value 
       }
     }
     let torn = Recording<String>()
+    let moments = Atomic<Int>(0)
     let (bursts, sets) = observedBursts
     let owner = SendableOwner(3)
     // Each burst, each thread does as much as the others, so that none waits for another with
@@ -300,6 +301,9 @@ package enum ValuesOnThreads<Observed: ThreadedObservable> where Observed.Value 
       if thread == 0, burst % 10 == 0 { progress(burst) }
       switch thread {
       case 0, 1:
+        // The second setting thread starts a moment after the first, a longer moment each
+        // burst, so that their sets meet at every point of them.
+        for _ in 0..<(burst % 16 * 32 * thread) { _ = moments.load(ordering: .relaxed) }
         for number in (burst * sets + 1)...((burst + 1) * sets) {
           handed.observable.value = Stamp(thread: thread, number: number)
         }
