@@ -55,7 +55,8 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// actor and on other threads, checked after each step.
   case generatedScreens = "generated-screens-and-scores"
   /// Exercise 11: labels opened, closed and let go, scores set one or several to a turn and
-  /// from inside a display, checked after each turn of the main actor.
+  /// from inside a display, labels closed or let go in the turn a score is set, checked after
+  /// each turn of the main actor.
   case generatedLabels = "generated-labels-and-changes"
 }
 

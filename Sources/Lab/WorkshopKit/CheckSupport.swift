@@ -144,8 +144,8 @@ func runOnProcessor(_ index: Int) {
 /// Runs `body(thread, burst)` on `count` threads at once, for each of `bursts` bursts in turn:
 /// before each burst the threads meet (``Meetings``), so that each burst runs on all of them at
 /// the same time, each thread kept on a processor of its own as far as there are
-/// (``runOnProcessor(_:)``). Returns when all are done. The work is fixed: how busy the machine is changes
-/// how long it takes, not what is done.
+/// (``runOnProcessor(_:)``). Returns when all are done. The work is fixed: how busy the machine
+/// is changes how long it takes, not what is done.
 func inLockstep(
   _ count: Int, bursts: Int, _ body: @escaping @Sendable (_ thread: Int, _ burst: Int) -> Void
 ) {

@@ -302,7 +302,8 @@ enum LabelPrograms<Label: ScoreLabelModel> {
       told: { steps, failure in "\(steps.map(\.told).joined(separator: "; ")) → \(failure)" },
       held: { ran, seed in
         "\(ran) generated programs of labels opened, closed and let go, scores set one or "
-          + "several to a turn, the name set, and scores set while a label shows (seed \(seed)): "
+          + "several to a turn, the name set, scores set while a label shows, and labels closed "
+          + "or let go in the turn a score is set (seed \(seed)): "
           + "each open label ended on the latest score, and never showed an old one"
       }
     ).check(seed: seed)

@@ -37,8 +37,8 @@ enum ScreenStep: Hashable {
 /// Exercise 10's generated programs, with a screen W left open throughout, which tells when
 /// every change has reached the main actor. After each step, once it has, a model checks: a
 /// screen shows, as it opens, the score it opened on, on the main actor, and a score the game
-/// sets meanwhile after it; an open screen then shows every score set, once each, in order, on the main actor,
-/// and one set on the main actor as soon as the set returns; a closed or let-go screen shows
+/// sets meanwhile after it; an open screen then shows every score set, once each, in order, on
+/// the main actor, and one set on the main actor as soon as the set returns; a closed or let-go screen shows
 /// nothing more, and one let go is freed at once; each saver saves every score set since it
 /// started, in order, once.
 enum ScreenPrograms<Screen: ScoresScreenModel, Saver: ScoreSaverModel>

@@ -7,8 +7,8 @@ import Synchronization
 
 extension SendableOptionsAdapter {
   /// How many observers the adding thread adds in a round, how many between two meetings of
-  /// the threads (``inLockstep(_:bursts:_:)``), and how many rounds, each on a fresh observable, the check runs:
-  /// the same on every machine.
+  /// the threads (``inLockstep(_:bursts:_:)``), and how many rounds, each on a fresh
+  /// observable, the check runs: the same on every machine.
   private static var observersAdded: Int { 1000 }
   private static var addedPerBurst: Int { 8 }
   private static var addingRounds: Int { 10 }
@@ -98,8 +98,8 @@ extension SendableOptionsAdapter {
     let lost = ((shown + 1)...(new.max() ?? shown + 1)).first { !new.contains($0) }
     if let lost {
       return .flaw(
-        "\(steps): \(observer)'s .initial call showed \(shown), then it received \(listed(new.map(String.init))), "
-          + "never \(lost): a set came between two locks. Either add read the value and stored "
+        "\(steps): \(observer)'s .initial call showed \(shown), then it received "
+          + "\(listed(new.map(String.init))), never \(lost): a set came between two locks. Either add read the value and stored "
           + "the observer under two, or a set took its callbacks and stored the value under two")
     }
     return .flaw(
@@ -237,8 +237,8 @@ package enum ValuesOnThreads<Observed: ThreadedObservable> where Observed.Value 
     if let torn = tornRead({ progress?($0 / 100 + 1, steps) }) {
       return .flaw(
         "two threads took turns to set values (each ten numbers and a string), with no "
-          + "observer, while the other read the value: \(torn), half of one value and half of another: the value "
-          + "was read while another thread wrote it, outside the lock")
+          + "observer, while the other read the value: \(torn), half of one value and half of "
+          + "another: the value was read while another thread wrote it, outside the lock")
     }
     return observed { progress?(quickBursts.count / 100 + $0 / 10 + 1, steps) }
   }
