@@ -40,7 +40,8 @@ package struct WrongAnswer: Sendable, CustomStringConvertible {
   package static let all: [WrongAnswer] =
     exercise1 + exercise2 + exercise3 + exercise4 + exercise5 + exercise6 + exercise7
     + exercise8 + exercise9 + exercise10 + foundByPrograms + foundByThreads + exercise10Time
-    + exercise11 + exercise9Values + exercise10Programs + round3 + round4
+    + exercise11 + exercise9Values + exercise10Programs + round3 + round4 + exercise9Races
+    + exercise11SameTurn
 }
 
 extension Check {

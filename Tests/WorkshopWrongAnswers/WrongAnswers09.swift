@@ -328,7 +328,7 @@ extension WrongAnswer {
       name: "09-unchecked-no-lock", exercise: 9,
       mistake: "marked @unchecked Sendable, with no lock",
       caughtBy: .check(.threadsShareIt),
-      evidence: "4 threads each|the program crashed",
+      evidence: "threads each|the program crashed",
       code: .exercise(
         9, SendableOptionsAdapter<UncheckedNoLock>.self,
         isSendable: ObservableDesign.isSendable(UncheckedNoLock.self))),
@@ -352,7 +352,7 @@ extension WrongAnswer {
       name: "09-locks-the-value-only", exercise: 9,
       mistake: "only the value is locked; the callbacks are not",
       caughtBy: .check(.threadsShareIt),
-      evidence: "4 threads each|the program crashed",
+      evidence: "threads each|the program crashed",
       code: .exercise(
         9, SendableOptionsAdapter<LocksTheValueOnly>.self,
         isSendable: ObservableDesign.isSendable(LocksTheValueOnly.self))),

@@ -187,7 +187,7 @@ extension WrongAnswer {
       name: "09-replaces-under-two-locks", exercise: 9,
       mistake:
         "adding an observer again removes its callbacks under one lock, appends under another",
-      caughtBy: .check(.threadsShareIt), evidence: "added the",
+      caughtBy: .check(.threadsShareIt), evidence: "again at once",
       code: .exercise(
         9, SendableOptionsAdapter<ReplacesUnderTwoLocks<Int>>.self,
         threaded: ReplacesUnderTwoLocks<Stamp>.self),

@@ -150,8 +150,23 @@ final class ScreenHoppingOffTheMainThreadOnly: ScoresScreenModel {
   func close() { token?.cancel() }
 }
 
+/// The answer's model on stage 5, right in all but one word: it does not say it is `Sendable`,
+/// so a game on another thread could not set it in Swift 6.
+final class ScoresNotSendable: ScoresOnStage5 {
+  let observable: Observable<[Int: Int]>
+  init(_ scores: [Int: Int]) { observable = Observable(scores) }
+  func set(_ scores: [Int: Int]) { observable.value = scores }
+}
+
 extension WrongAnswer {
   static let exercise10 = [
+    WrongAnswer(
+      name: "10-scores-not-sendable", exercise: 10,
+      mistake: "LatestScores, on stage 5, does not say it is Sendable",
+      caughtBy: .check(.generatedScreens),
+      evidence: "is not Sendable: a game that ends on another thread cannot set it",
+      code: .mainActorScores(
+        ScreenOf<ScoresNotSendable>.self, SaverOf<ScoresNotSendable>.self)),
     WrongAnswer(
       name: "10-screen-observes-on-any-thread", exercise: 10,
       mistake: "a @MainActor screen observes with observeOnAnyThread",
@@ -254,8 +269,12 @@ extension WrongAnswer {
     WrongAnswer(
       name: "10-set-done-later", exercise: 10,
       mistake: "set hands the change to another queue, so it is not done when set returns",
-      caughtBy: .check(.generatedScreens), evidence: "set the value in set itself",
+      // A set done on a queue of the model's own lands when that queue runs: on a busy
+      // machine, after the turns the programs wait for, when it looks like a set that never
+      // came. Either way it fails.
+      caughtBy: .check(.generatedScreens),
+      evidence: "set the value in set itself|never reached the main actor",
       code: .mainActorScores(ScreenOf<ScoresSetLater>.self, SaverOf<ScoresSetLater>.self),
-      counterexample: "before set returns"),
+      counterexample: "before set returns|never reached the main actor"),
   ]
 }

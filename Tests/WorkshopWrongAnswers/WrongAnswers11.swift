@@ -205,6 +205,78 @@ final class LabelShowingOldThenNew: ScoreLabelModel {
   func close() { isOpen = false }
 }
 
+/// Checks that the label is open in onChange, when the change comes, and not when the update
+/// runs: a label closed in the turn a score is set, after the set, still shows it.
+@MainActor
+final class LabelCheckingOpenInOnChange: ScoreLabelModel {
+  let player: WrongPlayer
+  let display: LabelDisplay
+  var isOpen = true
+  init(showing player: WrongPlayer, on display: LabelDisplay) {
+    (self.player, self.display) = (player, display)
+    update()
+  }
+  func update() {
+    let score = withObservationTracking {
+      player.score
+    } onChange: { [weak self] in
+      MainActor.assumeIsolated {
+        guard let self, self.isOpen else { return }
+        Task { @MainActor [weak self] in self?.update() }
+      }
+    }
+    display.show(score)
+  }
+  func close() { isOpen = false }
+}
+
+/// Captures the label weakly in onChange, but the task it starts holds it strongly until it
+/// runs: a label let go in the turn a score is set is kept until the next turn, and shows it.
+@MainActor
+final class LabelHeldByItsTask: ScoreLabelModel {
+  let player: WrongPlayer
+  let display: LabelDisplay
+  var isOpen = true
+  init(showing player: WrongPlayer, on display: LabelDisplay) {
+    (self.player, self.display) = (player, display)
+    update()
+  }
+  func update() {
+    guard isOpen else { return }
+    let score = withObservationTracking {
+      player.score
+    } onChange: { [weak self] in
+      MainActor.assumeIsolated {
+        guard let self else { return }
+        Task { @MainActor in self.update() }
+      }
+    }
+    display.show(score)
+  }
+  func close() { isOpen = false }
+}
+
+extension WrongAnswer {
+  /// Exercise 11's answers above: mistakes only a label closed or let go in the turn a score is
+  /// set shows.
+  static let exercise11SameTurn = [
+    WrongAnswer(
+      name: "11-checks-open-in-on-change", exercise: 11,
+      mistake: "the label checks it is open in onChange, not when the update it queues runs",
+      caughtBy: .check(.generatedLabels),
+      evidence: "in the same turn",
+      code: .observedLabel(LabelCheckingOpenInOnChange.self),
+      counterexample: "in one turn →"),
+    WrongAnswer(
+      name: "11-held-by-its-task", exercise: 11,
+      mistake: "onChange captures the label weakly, but the task it starts holds it strongly",
+      caughtBy: .check(.generatedLabels),
+      evidence: "in the turn a score was set, and not freed",
+      code: .observedLabel(LabelHeldByItsTask.self),
+      counterexample: "go in one turn →"),
+  ]
+}
+
 extension WrongAnswer {
   static let exercise11 = [
     WrongAnswer(

@@ -44,11 +44,6 @@ package final class ScoreDisplay: Sendable {
   func reactOnce(_ act: @escaping () -> Void) {
     reaction.withLock { $0 = Handed(value: act) }
   }
-
-  /// Every call, once `count` have been made, or once `seconds` have passed.
-  func wait(seconds: Double, forCount count: Int) -> [Shown] {
-    recording.wait(seconds: seconds) { $0.count >= count }
-  }
 }
 
 /// Tells, without trapping, whether code runs on the main actor, as stage 5's own `MainQueue`
@@ -77,10 +72,8 @@ package final class ScoreFile: Sendable {
   /// Saves the latest scores. Any thread may call it.
   package func save(_ scores: [Int: Int]) { recording.append(scores) }
 
-  /// Every save, once `count` have been made, or once `seconds` have passed.
-  func wait(seconds: Double, forCount count: Int) -> [[Int: Int]] {
-    recording.wait(seconds: seconds) { $0.count >= count }
-  }
+  /// Every save so far, in order.
+  var saved: [[Int: Int]] { recording.all }
 }
 
 /// The score label's text, as a UI toolkit has it: exercise 11's stand-in for a `UILabel`,
@@ -161,18 +154,39 @@ package protocol ScoreSaverModel: AnyObject, SendableMetatype {
 }
 
 extension ExerciseCode {
-  /// The code of exercise 10: a model, a screen and a saver, graded by its generated programs.
+  /// The code of exercise 10, whose model is not `Sendable`: a model, a screen and a saver,
+  /// graded by its generated programs, which say first that a game on another thread could
+  /// not set that model.
   package static func mainActorScores<Screen: ScoresScreenModel, Saver: ScoreSaverModel>(
     _ screen: Screen.Type, _ saver: Saver.Type
   ) -> ExerciseCode where Saver.Scores == Screen.Scores {
-    app(checkedBy: .generatedScreens) { seed, inGradingChild in
-      // In a grading child, which runs one check at a time, a change reaches the main actor
-      // within microseconds, and a wrong answer's that never comes costs the wait for each
-      // program the shrink tries. In a test runner, a change set on another thread reaches the
-      // main actor through a task, which waits for a thread of the cooperative pool (two
-      // threads, on two cores) while other tests block them: far longer.
-      let patience = inGradingChild ? (quick: 0.2, sure: 1.0) : (quick: 30.0, sure: 30.0)
-      return ScreenPrograms<Screen, Saver>.check(seed: seed, patience: patience)
+    mainActorScores(screen, saver, scoresAreSendable: false)
+  }
+
+  /// The code of exercise 10, whose model is `Sendable`: a model, a screen and a saver, graded
+  /// by its generated programs.
+  ///
+  /// Swift picks this overload, the more constrained, where the model's type is known to be
+  /// `Sendable` where it is called: the grading child's generated code names the learner's
+  /// types, so it asks the question of the learner's `LatestScores` itself.
+  package static func mainActorScores<Screen: ScoresScreenModel, Saver: ScoreSaverModel>(
+    _ screen: Screen.Type, _ saver: Saver.Type
+  ) -> ExerciseCode where Saver.Scores == Screen.Scores, Screen.Scores: Sendable {
+    mainActorScores(screen, saver, scoresAreSendable: true)
+  }
+
+  private static func mainActorScores<Screen: ScoresScreenModel, Saver: ScoreSaverModel>(
+    _ screen: Screen.Type, _ saver: Saver.Type, scoresAreSendable: Bool
+  ) -> ExerciseCode where Saver.Scores == Screen.Scores {
+    app(checkedBy: .generatedScreens) { seed in
+      guard scoresAreSendable else {
+        let name = String(describing: Screen.Scores.self)
+        return .flaw(
+          "\(name) is not Sendable: a game that ends on another thread cannot set it there, "
+            + "as Swift 6 checks. Make it a final class that says it is Sendable, whose stored "
+            + "properties are constants of Sendable types, such as stage 5's Observable")
+      }
+      return ScreenPrograms<Screen, Saver>.check(seed: seed)
     }
   }
 }
@@ -203,7 +217,7 @@ package protocol ScoreLabelModel: AnyObject, SendableMetatype {
 extension ExerciseCode {
   /// The code of exercise 11: a player and a label, graded by its generated programs.
   package static func observedLabel<Label: ScoreLabelModel>(_ label: Label.Type) -> ExerciseCode {
-    app(checkedBy: .generatedLabels) { seed, _ in LabelPrograms<Label>.check(seed: seed) }
+    app(checkedBy: .generatedLabels) { seed in LabelPrograms<Label>.check(seed: seed) }
   }
 }
 
@@ -212,22 +226,23 @@ extension ExerciseCode {
 extension ExerciseCode {
   /// The code of an app (exercises 10 and 11), graded by one check, its generated programs:
   /// `programs` runs those drawn from a seed on a thread of their own while the main actor
-  /// runs, and is told whether it runs in a grading child.
+  /// runs.
   ///
   /// In a grading child, on the main thread, the programs get a thread of their own while this
   /// one runs the main actor's jobs; in a test runner, they run on the calling thread, while
   /// whoever drains the main queue runs them.
   static func app(
     checkedBy generated: Check,
-    _ programs: @escaping @Sendable (_ seed: UInt64, _ inGradingChild: Bool) -> Outcome
+    _ programs: @escaping @Sendable (_ seed: UInt64) -> Outcome
   ) -> ExerciseCode {
     ExerciseCode { check in
       guard check == generated else { return notRunHere(check) }
-      // Read here: a task-local value does not reach the thread the programs run on.
+      // Read here: a task-local value does not reach the thread the programs run on. (The
+      // progress report is the process's own, which reaches every thread.)
       let seed = GeneratedPrograms.seed ?? GeneratedPrograms.defaultSeed
-      guard Thread.isMainThread else { return programs(seed, false) }
+      guard Thread.isMainThread else { return programs(seed) }
       let result = Recording<Outcome>()
-      Thread { result.append(programs(seed, true)) }.start()
+      Thread { result.append(programs(seed)) }.start()
       while result.all.isEmpty {
         _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01))
       }

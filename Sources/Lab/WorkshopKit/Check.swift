@@ -23,7 +23,7 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// Exercise 9: one thread sets 1, 2, 3, … while another adds observers with `.initial`:
   /// each is shown the value it was added at, then every later one, once.
   case addedWhileAnotherThreadSets = "added-while-another-thread-sets"
-  /// Exercise 9: two threads set values of eight numbers and a string while others read the
+  /// Exercise 9: two threads set values of ten numbers and a string while others read the
   /// value and add observers: every value read or delivered is whole and was set, each set's
   /// old and new value reach every observer once, each thread's values in the order it set them.
   case valuesSetOnTwoThreads = "values-set-on-two-threads"
@@ -55,7 +55,8 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// actor and on other threads, checked after each step.
   case generatedScreens = "generated-screens-and-scores"
   /// Exercise 11: labels opened, closed and let go, scores set one or several to a turn and
-  /// from inside a display, checked after each turn of the main actor.
+  /// from inside a display, labels closed or let go in the turn a score is set, checked after
+  /// each turn of the main actor.
   case generatedLabels = "generated-labels-and-changes"
 }
 

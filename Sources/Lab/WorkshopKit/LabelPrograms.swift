@@ -246,6 +246,14 @@ enum LabelStep: Hashable {
   case rename
   /// Has the game set a score from inside the slot's display, the first time it shows `on`.
   case react(Int, on: Int, set: Int)
+  /// In one turn of the main actor: sets each score, in order, then closes the slot's label,
+  /// with the change on its way to it.
+  case setThenClose([Int], Int)
+  /// In one turn of the main actor: sets each score, in order, then lets the slot's label go,
+  /// with the change on its way to it.
+  case setThenLetGo([Int], Int)
+  /// In one turn of the main actor: closes the slot's label, then sets each score, in order.
+  case closeThenSet(Int, [Int])
 
   /// The step as the story tells it.
   var told: String {
@@ -259,12 +267,24 @@ enum LabelStep: Hashable {
     case .rename: "set the name"
     case .react(let slot, let on, let score):
       "when \(slotName(slot)) shows \(on), the game sets \(score)"
+    case .setThenClose(let scores, let slot):
+      "set \(Self.listed(scores)) and close \(slotName(slot)) in one turn"
+    case .setThenLetGo(let scores, let slot):
+      "set \(Self.listed(scores)) and let \(slotName(slot)) go in one turn"
+    case .closeThenSet(let slot, let scores):
+      "close \(slotName(slot)) and set \(Self.listed(scores)) in one turn"
     }
+  }
+
+  /// "2", "2, 3".
+  private static func listed(_ scores: [Int]) -> String {
+    scores.map(String.init).joined(separator: ", ")
   }
 }
 
 /// Exercise 11's generated programs: labels opened, closed and let go, scores set one or
-/// several to a turn, the name set, scores set from inside a display while it shows. After each
+/// several to a turn, the name set, scores set from inside a display while it shows, and a
+/// label closed or let go in the same turn as a set, after it or before. After each
 /// step the main actor runs what the labels queued, and a model checks what each label showed:
 /// an open label ends on the latest score, and shows only scores set since its last, in
 /// order (several set in one turn may show as the last alone); a closed or let-go label shows
@@ -282,7 +302,8 @@ enum LabelPrograms<Label: ScoreLabelModel> {
       told: { steps, failure in "\(steps.map(\.told).joined(separator: "; ")) → \(failure)" },
       held: { ran, seed in
         "\(ran) generated programs of labels opened, closed and let go, scores set one or "
-          + "several to a turn, the name set, and scores set while a label shows (seed \(seed)): "
+          + "several to a turn, the name set, scores set while a label shows, and labels closed "
+          + "or let go in the turn a score is set (seed \(seed)): "
           + "each open label ended on the latest score, and never showed an old one"
       }
     ).check(seed: seed)
@@ -299,7 +320,7 @@ enum LabelPrograms<Label: ScoreLabelModel> {
     while steps.count < length {
       let slot = random.pick(0...2)
       let score = drawScore(&random)
-      switch random.pick(1...20) {
+      switch random.pick(1...22) {
       case 8...10: steps.append(.set((0..<random.pick(2...3)).map { _ in drawScore(&random) }))
       case 11...12 where !held.contains(slot):
         steps.append(.open(slot))
@@ -311,6 +332,15 @@ enum LabelPrograms<Label: ScoreLabelModel> {
       case 15...17 where held.contains(slot):
         steps.append(.react(slot, on: random.pick(1...4), set: score))
       case 18: steps.append(.rename)
+      case 19...20 where held.contains(slot):
+        let scores = random.chance(70) ? [score] : [score, drawScore(&random)]
+        switch random.pick(1...3) {
+        case 1: steps.append(.setThenClose(scores, slot))
+        case 2:
+          steps.append(.setThenLetGo(scores, slot))
+          held.remove(slot)
+        default: steps.append(.closeThenSet(slot, scores))
+        }
       default: steps.append(.set([score]))
       }
     }
@@ -385,6 +415,42 @@ enum LabelPrograms<Label: ScoreLabelModel> {
       case .set(let scores):
         ownSets = scores.count
         onMain { world.set(scores) }
+      case .setThenClose(let scores, let slot), .closeThenSet(let slot, let scores),
+        .setThenLetGo(let scores, let slot):
+        ownSets = scores.count
+        let index = labels.lastIndex { $0.slot == slot && $0.state != .gone }
+        let display = index.map { labels[$0].display }
+        // What the label showed when close() returned, or it was let go: nothing after.
+        let (shown, freed) = onMain { () -> (Int, Bool?) in
+          switch step {
+          case .setThenClose:
+            world.set(scores)
+            _ = world.close(slot)
+            return (display?.shown.count ?? 0, nil)
+          case .setThenLetGo:
+            world.set(scores)
+            return (display?.shown.count ?? 0, world.letGo(slot))
+          default:
+            _ = world.close(slot)
+            let shown = display?.shown.count ?? 0
+            world.set(scores)
+            return (shown, nil)
+          }
+        }
+        guard let index, let display else { break }
+        before[index] = display.shown.prefix(shown).map(\.score)
+        if labels[index].state == .open { closing(index) }
+        if case .setThenLetGo = step {
+          labels[index].state = .gone
+          if freed == false {
+            return failing(
+              "\(slotName(slot)) was let go, in the turn a score was set, and not freed: "
+                + "something still holds it. Does the task onChange starts capture the label "
+                + "strongly?")
+          }
+        } else {
+          labels[index].state = .closed
+        }
       case .rename: onMain { world.rename() }
       case .react(let slot, let on, let set):
         guard onMain({ world.react(slot, on: on, set: set) }) else { continue }
@@ -419,11 +485,21 @@ enum LabelPrograms<Label: ScoreLabelModel> {
           }
         case .closed, .gone:
           guard let first = new.first else { continue }
+          let sameTurn =
+            switch step {
+            case .setThenClose(_, label.slot), .setThenLetGo(_, label.slot):
+              ", though the score was set in the same turn, before: a change on its way when "
+                + "the label closes must not be shown. Check that the label is open when the "
+                + "update runs, not only when onChange does"
+            default: ""
+            }
           return failing(
             label.state == .closed
-              ? "\(name), closed, still showed \(first.score). A tracking already armed fires "
-                + "once more after close(): check that the label is open before showing"
-              : "\(name), let go, still showed \(first.score)")
+              ? "\(name), closed, still showed \(first.score)"
+                + (sameTurn.isEmpty
+                  ? ". A tracking already armed fires once more after close(): check that the "
+                    + "label is open before showing" : sameTurn)
+              : "\(name), let go, still showed \(first.score)\(sameTurn)")
         }
       }
       score = sets.last ?? score
@@ -453,6 +529,12 @@ enum LabelPrograms<Label: ScoreLabelModel> {
       case .react(let slot, let on, let set):
         (on > 1 ? [.react(slot, on: on - 1, set: set)] : [])
           + (set > 1 ? [.react(slot, on: on, set: set - 1)] : [])
+      case .setThenClose(let scores, let slot) where scores.count > 1:
+        scores.withEachLeftOut.map { .setThenClose($0, slot) }
+      case .setThenLetGo(let scores, let slot) where scores.count > 1:
+        scores.withEachLeftOut.map { .setThenLetGo($0, slot) }
+      case .closeThenSet(let slot, let scores) where scores.count > 1:
+        scores.withEachLeftOut.map { .closeThenSet(slot, $0) }
       default: []
       }
     }

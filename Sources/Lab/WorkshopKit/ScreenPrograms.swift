@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ObserverScenarios
+import Stage5Concurrency
 import Support
 
 // Exercise 10's generated programs: screens opened, closed and let go, savers started, scores
@@ -36,33 +37,34 @@ enum ScreenStep: Hashable {
 /// Exercise 10's generated programs, with a screen W left open throughout, which tells when
 /// every change has reached the main actor. After each step, once it has, a model checks: a
 /// screen shows, as it opens, the score it opened on, on the main actor, and a score the game
-/// sets meanwhile after it; an open screen then shows every score set, once each, in order, on the main actor,
-/// and one set on the main actor as soon as the set returns; a closed or let-go screen shows
+/// sets meanwhile after it; an open screen then shows every score set, once each, in order, on
+/// the main actor, and one set on the main actor as soon as the set returns; a closed or let-go screen shows
 /// nothing more, and one let go is freed at once; each saver saves every score set since it
 /// started, in order, once.
 enum ScreenPrograms<Screen: ScoresScreenModel, Saver: ScoreSaverModel>
 where Saver.Scores == Screen.Scores {
   typealias Scores = Screen.Scores
 
-  /// Runs the programs drawn from `seed`. Each waits `patience.quick` seconds in all, at most,
-  /// for changes to reach the main actor, so that a wrong answer's change that never comes
-  /// costs little each time the shrink tries it; the shortest program that fails so is run
-  /// again, waiting `patience.sure`, before it is told: a loaded machine is slow, not wrong.
-  static func check(seed: UInt64, patience: (quick: Double, sure: Double)) -> Outcome {
+  /// Runs the programs drawn from `seed`. After each step, a program waits for the changes on
+  /// their way to land (``settle(until:)``): until every screen and saver has all it is due, or
+  /// until the main actor, and the tasks that hop to it, have run everything queued. No clock
+  /// decides what never came: the order of the main actor's jobs does, so a loaded machine is
+  /// slower, not wrong.
+  static func check(seed: UInt64) -> Outcome {
     ProgramSearch<[ScreenStep], (step: Int, text: String)>(
       // Each program takes a few milliseconds; with the wait for a change that never comes,
       // the programs and then the shrink stay within the check's limit.
       exercise: 10, programs: 500,
       // From 2 steps to 8, the longest.
       draw: { index, random in draw(length: 2 + index % (8 - 1), &random) },
-      failure: { failure(of: $0, patience: patience.quick) }, smaller: smaller,
+      failure: { failure(of: $0) }, smaller: smaller,
       // The steps after the one that failed tell nothing.
       shrinkFrom: { program, found in Array(program.prefix(found.step + 1)) },
       // A race may not show on every run: a few runs of each, the shortest first. (Once
       // each: a lazy compactMap would run a program twice, and a race may differ.)
       confirmed: { shortest, program, _ in
         for steps in [shortest, shortest, shortest, program, program] {
-          if let found = failure(of: steps, patience: patience.sure) { return (steps, found) }
+          if let found = failure(of: steps) { return (steps, found) }
         }
         return nil
       },
@@ -177,16 +179,72 @@ where Saver.Scores == Screen.Scores {
     }
   }
 
+  /// How many turns in a row (``turn()``) must come back with nothing new shown or saved
+  /// before a program takes it that nothing more is on its way.
+  private static var quietTurns: Int { 3 }
+
+  /// The most turns a program waits for after a step: only code that shows or saves for ever
+  /// takes them all, and the grader stops it sooner, as making no progress.
+  private static var mostTurns: Int { 10_000 }
+
+  /// One turn of the machinery that carries a change to the main actor, run after whatever is
+  /// queued already: work sent to a dispatch queue, as stage 5 hands a turn on, starts a task,
+  /// as stage 5 starts the one that carries a change set on another thread, which hops to the
+  /// main actor and back; then the main actor runs a job of this thread's. Each waits for what
+  /// was queued before it.
+  private static func turn() {
+    let back = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      Task {
+        await MainActor.run {}
+        back.signal()
+      }
+    }
+    back.wait()
+    onMain {}
+  }
+
+  /// The stage 5 observables `scores` keeps in its stored properties, which can tell when the
+  /// changes set on them so far have been delivered (`waitUntilDelivered()`).
+  private static func observables(of scores: Scores) -> [Stage5Concurrency.Observable<[Int: Int]>] {
+    Mirror(reflecting: scores).children.compactMap {
+      $0.value as? Stage5Concurrency.Observable<[Int: Int]>
+    }
+  }
+
+  /// Waits until `done` says every change due has landed. First, when the model keeps its
+  /// scores in stage 5's observable, until it has delivered every change set so far, to every
+  /// handler, those on the main actor included; then, for what a screen or saver sends on its
+  /// own way, until ``quietTurns`` turns in a row (``turn()``) have landed nothing: what
+  /// `landed` counts, every score shown and saved, did not change. Decided by the order in which
+  /// queued work runs, not by a clock.
+  private static func settle(
+    _ observables: [Stage5Concurrency.Observable<[Int: Int]>], until done: () -> Bool,
+    landed: () -> Int
+  ) {
+    if !done(), !observables.isEmpty {
+      let delivered = DispatchSemaphore(value: 0)
+      Task {
+        for observable in observables { await observable.waitUntilDelivered() }
+        delivered.signal()
+      }
+      delivered.wait()
+    }
+    var last = landed()
+    var (quiet, turns) = (0, 0)
+    while !done(), quiet < quietTurns, turns < mostTurns {
+      turn()
+      let now = landed()
+      (quiet, turns) = (now == last ? quiet + 1 : 0, turns + 1)
+      last = now
+    }
+  }
+
   /// What went wrong when `program` ran, in the learner's terms, and at which step; `nil` when
-  /// nothing did. Its waits for changes to reach the main actor take `patience` seconds in
-  /// all, at most.
-  private static func failure(of program: [ScreenStep], patience: Double) -> (
-    step: Int, text: String
-  )? {
-    let waitsEnd = Date().addingTimeInterval(patience)
-    /// What is left of `patience`.
-    func left() -> Double { max(0, waitsEnd.timeIntervalSinceNow) }
+  /// nothing did.
+  private static func failure(of program: [ScreenStep]) -> (step: Int, text: String)? {
     let scores = Handed(value: Scores(Self.scores(0)))
+    let observed = observables(of: scores.value)
     let world = onMain { Handed(value: World(scores.value)) }
     defer { onMain { world.value.closeAll() } }
     // W, slot -1, left open throughout: when it has shown a set, every screen has been sent it.
@@ -195,6 +253,11 @@ where Saver.Scores == Screen.Scores {
     // W is held to the promise too: a screen opened after it must not silence it.
     var screens = [Opened<ScoreDisplay>(slot: -1, display: witness, state: .open)]
     var savers: [(file: ScoreFile, from: Int)] = []
+    /// Every score shown, by any screen, and saved, by any saver, so far.
+    func landed() -> Int {
+      screens.reduce(0) { $0 + $1.display.shown.count }
+        + savers.reduce(0) { $0 + $1.file.saved.count }
+    }
     var score = 0
     var all: [Int] = []
     /// Another thread sets the scores of each of `numbers`, and the caller waits for it.
@@ -286,12 +349,16 @@ where Saver.Scores == Screen.Scores {
                 + "not \(set): every set, once each, in order, as it was set"
             )
           }
-          // A score that never comes is not late: the subscription is gone.
-          guard screen.display.wait(seconds: left(), forCount: shown + 1).count > shown else {
+          // A score that never comes: the subscription is gone, or the value is set later, on a
+          // queue of the model's own, which the turns may not have waited for.
+          settle(observed, until: { screen.display.shown.count > shown }, landed: landed)
+          guard screen.display.shown.count > shown else {
             return (
               index,
-              "\(IsolatedGrading.seconds(patience)) later \(name) had shown nothing of \(set), "
-                + "set on the main actor: its subscription ended (a token let go ends it)"
+              "once the main actor had run everything on its way, \(name) had shown nothing of "
+                + "\(set), set on the main actor: its subscription ended (a token let go ends "
+                + "it), or the value is set later. Set on the main actor, a score reaches a "
+                + "main-actor handler before set returns: set the value in set itself"
             )
           }
           return (
@@ -315,11 +382,16 @@ where Saver.Scores == Screen.Scores {
       }
       score = sets.last ?? score
       all += sets
-      // Every change on its way lands before W has shown it, and one more turn of the main
-      // actor; or in `patience`. (W first: `screens` begins with it.)
-      for (screen, before) in zip(screens, before) where screen.state == .open {
-        _ = screen.display.wait(seconds: left(), forCount: before + sets.count)
-      }
+      // Every change on its way lands: each open screen has shown every set, and each saver
+      // saved them, then one more turn of the main actor; or nothing more is on its way.
+      let due = all.count
+      settle(
+        observed,
+        until: {
+          zip(screens, before).allSatisfy { screen, before in
+            screen.state != .open || screen.display.shown.count >= before + sets.count
+          } && savers.allSatisfy { $0.file.saved.count >= due - $0.from }
+        }, landed: landed)
       onMain {}
       for (screen, before) in zip(screens, before) {
         let new = Array(screen.display.shown.dropFirst(before))
@@ -337,14 +409,13 @@ where Saver.Scores == Screen.Scores {
         if let flaw = flaw(
           screen, new: new, sets: sets,
           again: step == .setAgain(onTheMainActor: true)
-            || step == .setAgain(onTheMainActor: false),
-          patience: patience)
+            || step == .setAgain(onTheMainActor: false))
         {
           return (index, flaw)
         }
       }
       for (file, from) in savers {
-        let saved = file.wait(seconds: left(), forCount: all.count - from)
+        let saved = file.saved
         let expected = all[from...].map(Self.scores)
         if saved != expected {
           let started =
@@ -364,8 +435,7 @@ where Saver.Scores == Screen.Scores {
   /// What is wrong with what `screen` showed during a step that set `sets`; `nil` when
   /// nothing is.
   private static func flaw(
-    _ screen: Opened<ScoreDisplay>, new: [ScoreDisplay.Shown], sets: [Int], again: Bool,
-    patience: Double
+    _ screen: Opened<ScoreDisplay>, new: [ScoreDisplay.Shown], sets: [Int], again: Bool
   ) -> String? {
     let name = screenName(screen.slot)
     guard screen.state == .open else {
@@ -385,7 +455,7 @@ where Saver.Scores == Screen.Scores {
     let expected = sets.map(scores)
     guard shown != expected else { return nil }
     if shown.count < expected.count, shown == Array(expected.prefix(shown.count)) {
-      return "\(IsolatedGrading.seconds(patience)) later \(name) had shown \(listed(shown)) of "
+      return "once everything on its way had landed, \(name) had shown \(listed(shown)) of "
         + "\(listed(expected)): "
         + (again
           ? "a set of the scores as they were is a set too, and must reach every screen"

@@ -1,6 +1,7 @@
 import Foundation
 import ObserverScenarios
 import Support
+import Synchronization
 
 // The checks of exercise 9 that its generated programs, on one thread, cannot make: threads,
 // locks held.
@@ -19,9 +20,15 @@ struct SharedObservable<Observed>: @unchecked Sendable {
 }
 
 extension SharedObservable where Observed: SendableOptionsObservable {
-  /// Adds `owner`, asking for new values, with `body` run on each.
-  func add(_ owner: SendableOwner, _ body: @escaping @Sendable (Int) -> Void = { _ in }) {
-    observable.addObserver(owner, removeIfExists: true, options: .new) { value, _ in body(value) }
+  /// Adds `owner`, asking for new values, with `body` run on each; with `removeIfExists`,
+  /// replacing its callbacks.
+  func add(
+    _ owner: SendableOwner, removeIfExists: Bool = true,
+    _ body: @escaping @Sendable (Int) -> Void = { _ in }
+  ) {
+    observable.addObserver(owner, removeIfExists: removeIfExists, options: .new) { value, _ in
+      body(value)
+    }
   }
 }
 
@@ -39,10 +46,13 @@ extension SendableOptionsAdapter {
     }
   }
 
-  /// How many threads, and observers per thread, the stress check uses.
-  private static var threads: Int { 4 }
-  private static var perThread: Int { 100 }
-  private static var rounds: Int { 3 }
+  /// How many threads add, remove and set at once, how many observers each adds, how many it
+  /// handles between two meetings of the threads (``inLockstep(_:bursts:_:)``), and how many
+  /// rounds, each on a fresh observable, the check runs: the same on every machine.
+  private static var threads: Int { 2 }
+  private static var perThread: Int { 200 }
+  private static var perBurst: Int { 5 }
+  private static var rounds: Int { 8 }
 
   /// A flaw when `counts` is not exactly one call for each of `expected`.
   private static func check(_ counts: [Int: Int], expected: some Collection<Int>, _ steps: String)
@@ -59,92 +69,173 @@ extension SendableOptionsAdapter {
     return found.isEmpty ? nil : .flaw("\(steps): a set then found \(listed(found))")
   }
 
+  /// A flaw when `observerCount` is not `expected` after `steps`.
+  private static func count(_ observable: Observable, _ expected: Int, _ steps: String) -> Outcome?
+  {
+    let count = observable.observerCount
+    return count == expected
+      ? nil
+      : .flaw(
+        "\(steps): observerCount then said \(grouped(count)), not \(grouped(expected))")
+  }
+
   private static func threadsShareIt() -> Outcome {
-    // Several rounds, each on a fresh observable: a race that one round misses, one of the
-    // others shows.
-    for _ in 0..<rounds {
-      let shared = SharedObservable(observable: Observable(0))
-      let counts = Recording<Int>()
-      let owners = (0..<threads * perThread).map(SendableOwner.init)
-      let perThread = perThread
-      onThreads(threads) { thread in
-        for owner in owners[(thread * perThread)..<((thread + 1) * perThread)] {
-          let index = owner.index
-          shared.add(owner) { _ in counts.append(index) }
-        }
-      }
-      let added = "\(threads) threads each added \(perThread) observers at once"
-      shared.observable.value = 1
-      if let flaw = check(counts.takeCounts(), expected: 0..<(threads * perThread), added) {
-        return flaw
-      }
-      if shared.observable.observerCount != threads * perThread {
-        return .flaw(
-          "\(added): observerCount then said \(grouped(shared.observable.observerCount)), "
-            + "not \(grouped(threads * perThread))")
-      }
-      // Each thread removes the first half of its observers while it sets the value.
-      let half = perThread / 2
-      onThreads(threads) { thread in
-        let first = thread * perThread
-        for (step, owner) in owners[first..<(first + half)].enumerated() {
-          shared.observable.removeObserver(owner)
-          if step % 25 == 0 { shared.observable.value = 2 }
-        }
-      }
-      _ = counts.take()
-      shared.observable.value = 3
-      let kept = (0..<threads).flatMap { ($0 * perThread + half)..<(($0 + 1) * perThread) }
-      let removedThenSet =
-        "\(threads) threads each removed \(half) of their observers while setting the value"
-      let got = counts.takeCounts()
-      let missed = kept.count { got[$0] == nil }
-      let extra = got.keys.count { !kept.contains($0) }
-      if missed > 0 || extra > 0 || got.values.contains(where: { $0 > 1 }) {
-        return .flaw(
-          "\(removedThenSet): a set then called \(grouped(got.count)) observers, not the "
-            + "\(grouped(kept.count)) kept (\(grouped(missed)) kept ones missed, "
-            + "\(grouped(extra)) removed ones called)")
-      }
-      // Every thread adds the kept observers again at once, each replacing its callbacks.
-      onThreads(threads) { _ in
-        for index in kept { shared.add(owners[index]) { _ in counts.append(index) } }
-      }
-      _ = counts.take()
-      shared.observable.value = 4
-      let again =
-        "\(threads) threads each added the \(grouped(kept.count)) kept observers again at once, "
-        + "replacing their callbacks"
-      if let flaw = check(counts.takeCounts(), expected: kept, again) { return flaw }
-      if shared.observable.observerCount != kept.count {
-        return .flaw(
-          "\(again): observerCount then said \(grouped(shared.observable.observerCount)), not "
-            + "\(grouped(kept.count)): an observer added again must replace its callbacks, "
-            + "removed and added in one locked section")
-      }
-      withExtendedLifetime(owners) {}
+    let progress = GeneratedPrograms.progress
+    // Rounds on fresh observables: a race that one round misses, one of the others shows.
+    for round in 0..<rounds {
+      progress?(round + 1, rounds)
+      if let flaw = threadsShareItOnce() { return flaw }
     }
     return .holds(
-      "\(threads) threads added \(perThread) observers each, then removed half while setting, "
-        + "then added the rest again at once, \(rounds) times: no observer lost, left behind or "
-        + "called twice")
+      "\(threads) threads added \(perThread) observers each at once, a set removed one "
+        + "thread's, they removed half the rest while setting, then added the rest again at "
+        + "once, and one of 4 again at once \(grouped(addedAgain)) times; \(rounds) rounds: no "
+        + "observer lost, left behind or called twice")
+  }
+
+  /// One round of ``threadsShareIt()``: what went wrong, or `nil`.
+  private static func threadsShareItOnce() -> Outcome? {
+    let (threads, perThread, perBurst) = (threads, perThread, perBurst)
+    let bursts = perThread / perBurst
+    let shared = SharedObservable(observable: Observable(0))
+    let counts = Recording<Int>()
+    let owners = (0..<threads * perThread).map(SendableOwner.init)
+    /// The observers thread `thread` adds: its own.
+    let added: @Sendable (_ thread: Int) -> Range<Int> = {
+      ($0 * perThread)..<(($0 + 1) * perThread)
+    }
+    // R, added first, so called first: for 2, it removes every observer the first thread added.
+    let remover = SendableOwner(-1)
+    shared.add(remover) { value in
+      guard value == 2 else { return }
+      for index in added(0) { shared.observable.removeObserver(owners[index]) }
+    }
+    inLockstep(threads, bursts: bursts) { thread, burst in
+      let first = thread * perThread + burst * perBurst
+      for index in first..<(first + perBurst) {
+        shared.add(owners[index], removeIfExists: false) { _ in counts.append(index) }
+      }
+    }
+    let all = "\(threads) threads each added \(perThread) observers at once"
+    shared.observable.value = 1
+    if let flaw = check(counts.takeCounts(), expected: 0..<(threads * perThread), all) {
+      return flaw
+    }
+    if let flaw = count(shared.observable, threads * perThread + 1, all + ", beside R") {
+      return flaw
+    }
+    // The set of 2 calls every callback R did not remove before its turn, once each: each is
+    // told apart from every other by what the observable stored for it, even those two
+    // threads added at once.
+    shared.observable.value = 2
+    let removedByR =
+      "\(all), beside R; in a set, R's closure, called first, removed the first thread's"
+    let others = (1..<threads).flatMap(added)
+    if let flaw = check(counts.takeCounts(), expected: others, removedByR) {
+      return flaw.detail.contains("removed ones were called")
+        ? .flaw(
+          flaw.detail
+            + ", after R removed them: a callback is looked up by what tells it apart, and two "
+            + "added at once were told apart by nothing (an id counted outside the lock?)")
+        : flaw
+    }
+    // Each thread removes half of its share of the rest, setting the value every few removals.
+    let kept = Array(others.dropFirst(others.count / 2))
+    let removedHere = others.prefix(others.count / 2)
+    let share = removedHere.count / threads
+    inLockstep(threads, bursts: share / perBurst) { thread, burst in
+      let first = removedHere.startIndex + thread * share + burst * perBurst
+      for index in removedHere[first..<(first + perBurst)] {
+        shared.observable.removeObserver(owners[index])
+      }
+      if burst % 4 == 3 { shared.observable.value = 10 + burst }
+    }
+    _ = counts.take()
+    shared.observable.value = 3
+    let removedThenSet =
+      "\(removedByR); then \(threads) threads each removed \(grouped(share)) of the rest at once, "
+      + "setting the value every \(4 * perBurst)"
+    if let flaw = check(counts.takeCounts(), expected: kept, removedThenSet) { return flaw }
+    // Every thread adds the kept observers again at once, in the same order, each add
+    // replacing the callbacks of the last: the threads meet before each.
+    inLockstep(threads, bursts: kept.count) { _, place in
+      let index = kept[place]
+      shared.add(owners[index]) { _ in counts.append(index) }
+    }
+    _ = counts.take()
+    shared.observable.value = 4
+    let again =
+      "\(threads) threads each added the \(grouped(kept.count)) observers kept again at once, "
+      + "replacing their callbacks"
+    if let flaw = check(counts.takeCounts(), expected: kept, again) { return flaw }
+    if let flaw = count(shared.observable, kept.count + 1, again + ", beside R") {
+      return .flaw(
+        flaw.detail + ": an observer added again must replace its callbacks, removed and added "
+          + "in one locked section")
+    }
+    withExtendedLifetime((owners, remover)) {}
+    return addedAgainAtOnce()
+  }
+
+  /// How many times, in a round, two threads add one of four observers again at once.
+  private static var addedAgain: Int { 800 }
+
+  /// Two threads add the same observer again at once, one of four, again and again, on an
+  /// observable that holds only those four: after each time, observerCount must still say 4.
+  /// The second thread adds a moment after the first, a longer moment each time, so that the
+  /// adds meet at every point of them.
+  private static func addedAgainAtOnce() -> Outcome? {
+    let shared = SharedObservable(observable: Observable(0))
+    let owners = (0..<4).map(SendableOwner.init)
+    let counts = Recording<Int>()
+    for (index, owner) in owners.enumerated() { shared.add(owner) { _ in counts.append(index) } }
+    let wrongCounts = Recording<Int>()
+    let moments = Atomic<Int>(0)
+    // Odd bursts: the first thread reads observerCount while the other waits.
+    inLockstep(2, bursts: 2 * addedAgain) { thread, burst in
+      let time = burst / 2
+      guard burst % 2 == 0 else {
+        let count = thread == 0 ? shared.observable.observerCount : owners.count
+        if count != owners.count { wrongCounts.append(count) }
+        return
+      }
+      for _ in 0..<(time % 64 * 4 * thread) { _ = moments.load(ordering: .relaxed) }
+      let index = time % owners.count
+      shared.add(owners[index]) { _ in counts.append(index) }
+    }
+    let steps =
+      "2 threads added one of 4 observers again at once, with removeIfExists, "
+      + "\(grouped(addedAgain)) times"
+    if let count = wrongCounts.all.first {
+      return .flaw(
+        "\(steps): observerCount then said \(count), not 4: an observer added again must "
+          + "replace its callbacks, removed and added in one locked section")
+    }
+    shared.observable.value = 1
+    if let flaw = check(counts.takeCounts(), expected: owners.indices, steps) { return flaw }
+    return withExtendedLifetime(owners) { nil }
   }
 
   /// Another thread, sent to use the observable: whether it got through in time, each time.
   /// A lock held by the thread that sent it, even a recursive one, makes it wait; it gets
   /// through once the lock is let go, and is then waited for, so that nothing is left running.
   private final class Probe: Sendable {
-    /// How long the sending thread waits for it.
+    /// How long the sending thread waits for it once it runs: what it does takes microseconds
+    /// unless a lock holds it, so this only tells a thread that waits for a lock for ever.
     static var patience: Double { 2 }
+    private let started = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let gotThrough = Recording<Bool>()
 
-    /// Starts a thread that runs `use`, and waits for it `patience` at most.
+    /// Starts a thread that runs `use`, waits until it runs, however long a busy machine takes
+    /// to run it, then waits for it `patience` at most.
     func send(_ use: @escaping @Sendable () -> Void) {
-      Thread { [finished] in
+      Thread { [started, finished] in
+        started.signal()
         use()
         finished.signal()
       }.start()
+      started.wait()
       gotThrough.append(finished.wait(timeout: .now() + Self.patience) == .success)
     }
 
