@@ -1065,8 +1065,10 @@ extension WrongAnswer {
       code: .observedLabel(LabelSharingOnePendingFlag.self),
       // Its flag outlives a program: under load, a task of the program before may still hold
       // it when the next program's label is told of a change, which is then dropped, and that
-      // label's tracking looks as if it never fired (about 1 run in 3 on a busy machine).
-      counterexample: "each label keeps up on its own|its tracking never fired"),
+      // label's tracking looks as if it never fired (about 1 run in 3 on a busy machine), or
+      // as if it fired once and was not tracked again. The verdict is the same every time.
+      counterexample:
+        "each label keeps up on its own|its tracking never fired|A tracking fires once"),
     WrongAnswer(
       name: "11-shows-higher-only", exercise: 11,
       mistake: "the label shows a score only when it is higher than the best shown",

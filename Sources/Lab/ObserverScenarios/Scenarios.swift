@@ -174,6 +174,11 @@ extension Scenario {
       let newcomer = tracker.makeOwner(name: "newcomer")
       observable.subscribe(ScenarioSubscription(owner: newcomer) { _ in })
       let stored = observable.storedEntryCount
+      if stored == 0 {
+        return .flaw(
+          "no entry stored after 1,000 owners were released, 1 set and 1 new subscription: the "
+            + "new subscription's entry is missing")
+      }
       return stored == 1
         ? .holds("1 entry stored after 1,000 owners were released, 1 set and 1 new subscription")
         : .flaw(
