@@ -20,10 +20,11 @@ let tuned = "Stage5Tuned"
 /// Every stage module, the tuned one included.
 let stages = lessonStages.map(\.name) + [tuned]
 
-/// The workshop's exercises, by folder. The ones the learner edits, in Exercises/, are not
-/// targets: the workshop compiles each on its own when it grades it, so one that does not
-/// compile stops nothing else. Their solutions, in Exercises/Solutions/, are, so that swift test
-/// grades them.
+/// The workshop's exercises, by folder. The ones the learner edits are targets of a package of
+/// their own, Exercises/Package.swift, which depends on this one: the workshop builds each with
+/// SwiftPM when it grades it, so one that does not compile stops nothing else, and this
+/// package's swift test stays green whatever a learner writes. Their solutions, in
+/// Exercises/Solutions/, are targets of this package, so that swift test grades them.
 let solutions: [(module: String, folder: String, dependencies: [String])] = [
   ("01", "01-removable-closures", []), ("02", "02-call-in-order", []),
   ("03", "03-keys-per-owner", []), ("04", "04-clean-on-set", []),
@@ -68,12 +69,9 @@ let lab: [(name: String, dependencies: [String])] = [
   ),
   ("TutorialKit", lessonStages.map(\.name) + ["KeepingScoreKit", "CommandSupport", "Support"]),
   ("KeepingScoreKit", ["Stage4Options", "CommandSupport", "Support"]),
-  // Stage 4 and stage 5 so that they are built beside it: exercise 10's grading child links
-  // them, for the starter (stage 4) and the answer (stage 5).
-  (
-    "WorkshopKit",
-    ["ObserverScenarios", "CommandSupport", "Support", "Stage4Options", "Stage5Concurrency"]
-  ),
+  // The workshop, and the grading children's entry point, which Exercises/ links as the
+  // library product below.
+  ("WorkshopKit", ["ObserverScenarios", "CommandSupport", "Support", "Stage5Concurrency"]),
   ("WorkshopSolutions", ["WorkshopKit", "ObserverScenarios"] + solutions.map(\.module)),
 ]
 
@@ -137,7 +135,10 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: stages.map { .library(name: $0, targets: [$0]) } + [
     // The sixteen scenarios, open to any observable: grade your own with them.
-    .library(name: "ObserverScenarios", targets: ["ObserverScenarios"])
+    .library(name: "ObserverScenarios", targets: ["ObserverScenarios"]),
+    // For Exercises/Package.swift only: the workshop's grading children link it. The underscore
+    // says it is no API for an app.
+    .library(name: "_WorkshopKit", targets: ["WorkshopKit"]),
   ] + commands.map { .executable(name: $0.name, targets: [$0.name]) },
   targets: stages.map { .target(name: $0) }
     + lab.map {

@@ -331,7 +331,7 @@ struct WorkshopExecutableTests {
     #expect(result.status == ExitCode.usage.rawValue)
     #expect(result.output.isEmpty)
     #expect(
-      result.error.hasPrefix("workshop: no package with an Exercises folder above \(copy.path)"))
+      result.error.hasPrefix("workshop: no package with an Exercises package above \(copy.path)"))
     #expect(result.error.filter { $0 == "\n" }.count == 1)
     let hint = try run(["hint", "1"])
     #expect(hint.status == 0 && !hint.output.isEmpty)

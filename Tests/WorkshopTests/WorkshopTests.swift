@@ -104,7 +104,7 @@ struct ExerciseListTests {
 
   @Test("aimed and kept scenarios are disjoint, and there are hints", arguments: Exercise.all)
   func scenariosAndHints(exercise: Exercise) {
-    if exercise.api.isAnApp {
+    if solutionCode[exercise.number]?.design == nil {
       // An app's code, not an observable: no scenario can drive it, and its generated programs
       // grade it all (each mistake learners make is caught there: WrongAnswerTests), with no
       // fixed sequence beside them (Exercises/README.md says so).
@@ -190,8 +190,8 @@ struct ExerciseListTests {
         "makes no progress for \(Int(limits.perCriterion)) seconds is stopped as hung"))
     #expect(
       readme.contains(
-        "compiling an exercise takes at most \(Int(ExerciseBuilder.compileLimit)) seconds and "
-          + "grading it at most \(Int(limits.total)),"))
+        "grading an exercise takes at most \(Int(limits.total)) seconds (its build at most "
+          + "\(Int(ExerciseBuilder.buildLimit)),"))
   }
 
   @Test("the README's workshop section shows the workshop's command")
@@ -430,6 +430,23 @@ struct WatcherTests {
       })
     #expect(regrades == 2)
     #expect(captured.output.contains("Changed: Exercises/01-x/Observable.swift"))
+  }
+
+  @Test("what SwiftPM writes in Exercises/.build while it grades is no change; a save still is")
+  func buildFolderIsNoChange() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("watch-\(UUID().uuidString)")
+    let built = folder.appendingPathComponent(".build/debug")
+    try FileManager.default.createDirectory(at: built, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("Observable.swift")
+    try Data("let a = 1\n".utf8).write(to: file)
+    let before = Watcher.snapshot(of: folder)
+    try Data("a grading child".utf8).write(to: built.appendingPathComponent("Grade01"))
+    try Data("{}".utf8).write(to: folder.appendingPathComponent(".swiftpm-state"))
+    #expect(Watcher.snapshot(of: folder) == before)
+    try Data("let a = 22\n".utf8).write(to: file)
+    #expect(Watcher.snapshot(of: folder) != before)
   }
 
   @Test("a save made while a grade is under way abandons it, and the next grade starts at once")

@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// Like Xcode's Main Thread Checker, it notes, for each call, whether it came on the main
 /// actor; the grader reads what it showed, and where.
-package final class ScoreDisplay: Sendable {
+public final class ScoreDisplay: Sendable {
   /// One call of ``show(_:)``.
   package struct Shown: Sendable, Equatable {
     package var scores: [Int: Int]
@@ -28,7 +28,7 @@ package final class ScoreDisplay: Sendable {
   private let reaction = Mutex<Handed<() -> Void>?>(nil)
 
   /// Shows the latest score of each group, one label a group. Call it on the main actor.
-  package func show(_ scores: [Int: Int]) {
+  public func show(_ scores: [Int: Int]) {
     let onMainActor = MainQueue.isCurrent
     recording.append(Shown(scores: scores, onMainActor: onMainActor))
     // The reaction sets the scores, as a game would: on the main actor only.
@@ -66,11 +66,11 @@ enum MainQueue {
 }
 
 /// The save file of exercise 10: notes each save, from any thread, in order.
-package final class ScoreFile: Sendable {
+public final class ScoreFile: Sendable {
   private let recording = Recording<[Int: Int]>()
 
   /// Saves the latest scores. Any thread may call it.
-  package func save(_ scores: [Int: Int]) { recording.append(scores) }
+  public func save(_ scores: [Int: Int]) { recording.append(scores) }
 
   /// Every save so far, in order.
   var saved: [[Int: Int]] { recording.all }
@@ -82,7 +82,7 @@ package final class ScoreFile: Sendable {
 /// It notes each score shown, and whether it came on the main actor; the grader reads them.
 /// Like a game that reacts to what the player sees, the grader may also set the score from
 /// inside ``show(_:)``.
-package final class LabelDisplay: Sendable {
+public final class LabelDisplay: Sendable {
   /// One call of ``show(_:)``.
   package struct Shown: Sendable, Equatable {
     package var score: Int
@@ -100,7 +100,7 @@ package final class LabelDisplay: Sendable {
   private let reaction = Mutex<Reaction?>(nil)
 
   /// Shows `score` on the label. Call it on the main actor.
-  package func show(_ score: Int) {
+  public func show(_ score: Int) {
     let onMainActor = MainQueue.isCurrent
     recording.append(Shown(score: score, onMainActor: onMainActor))
     // The reaction uses the player, which lives on the main actor: a call from elsewhere is a
@@ -127,7 +127,7 @@ package final class LabelDisplay: Sendable {
 
 /// Exercise 10's model: the latest score of each question group, which a game sets when it
 /// ends, on whatever thread it ran.
-package protocol LatestScoresModel: AnyObject, SendableMetatype {
+public protocol LatestScoresModel: AnyObject, SendableMetatype {
   /// Creates the model holding `scores`, as loaded from the save file.
   init(_ scores: [Int: Int])
   /// Sets the latest scores, as a game that ends does: its observers are told.
@@ -137,7 +137,7 @@ package protocol LatestScoresModel: AnyObject, SendableMetatype {
 /// Exercise 10's question groups screen: shows the latest scores on `display` while it is
 /// open.
 @MainActor
-package protocol ScoresScreenModel: AnyObject, SendableMetatype {
+public protocol ScoresScreenModel: AnyObject, SendableMetatype {
   associatedtype Scores: LatestScoresModel
   /// Opens the screen, showing the scores at once and every change after.
   init(showing scores: Scores, on display: ScoreDisplay)
@@ -147,7 +147,7 @@ package protocol ScoresScreenModel: AnyObject, SendableMetatype {
 
 /// Exercise 10's saver: saves every change of the scores to `file`.
 @MainActor
-package protocol ScoreSaverModel: AnyObject, SendableMetatype {
+public protocol ScoreSaverModel: AnyObject, SendableMetatype {
   associatedtype Scores: LatestScoresModel
   /// Starts saving every change of `scores` to `file`.
   init(saving scores: Scores, to file: ScoreFile)
@@ -195,7 +195,7 @@ extension ExerciseCode {
 
 /// Exercise 11's model: a player whose score a game sets, an `@Observable` class used on the
 /// main actor, as an app's model is.
-package protocol ObservedPlayer: AnyObject {
+public protocol ObservedPlayer: AnyObject {
   /// A player called `name`, with `score`.
   init(name: String, score: Int)
   /// The player's name, which the label does not show.
@@ -206,7 +206,7 @@ package protocol ObservedPlayer: AnyObject {
 
 /// Exercise 11's score label: shows a player's latest score on `display` while it is open.
 @MainActor
-package protocol ScoreLabelModel: AnyObject, SendableMetatype {
+public protocol ScoreLabelModel: AnyObject, SendableMetatype {
   associatedtype Player: ObservedPlayer
   /// Opens the label, showing the score at once and the latest score after every change.
   init(showing player: Player, on display: LabelDisplay)

@@ -22,8 +22,6 @@ package struct Exercise: Sendable {
   package var kept: [Scenario.Name]
   /// The checks of what the task asks, the way a learner gets it wrong; graded as aimed.
   package var checks: [Check]
-  /// The API its code declares, which says how the grader drives it.
-  package var api: ExerciseAPI
   /// Hints, each one step further than the one before.
   package var hints: [String]
 
@@ -46,49 +44,6 @@ package struct Exercise: Sendable {
   package static func numbered(_ number: Int) -> Exercise? {
     all.first { $0.number == number }
   }
-}
-
-/// The API an exercise's code declares: which of the grader's adapters drives it. Its raw
-/// value names the shape: its protocol is `<shape>Observable`, its adapter `<shape>Adapter`.
-package enum ExerciseAPI: String, Sendable {
-  /// Stage 1's, with an id to remove by (``RemovableClosuresObservable``).
-  case removableClosures = "RemovableClosures"
-  /// Stage 2's (``KeyedObservable``).
-  case keyed = "Keyed"
-  /// Stage 2's with the owner beside the key (``OwnerKeyedObservable``).
-  case ownerKeyed = "OwnerKeyed"
-  /// Stage 3's (``WeakObservable``).
-  case weak = "Weak"
-  /// Stage 4's (``OptionsObservable``).
-  case options = "Options"
-  /// Stage 4's, the handler handed its observer (``HandingObservable``).
-  case handing = "Handing"
-  /// Stage 4's, with `Sendable` observers and closures (``SendableOptionsObservable``).
-  case sendableOptions = "SendableOptions"
-  /// An app's: a model of the latest scores, a screen and a saver that observe it
-  /// (``ScoresScreenModel``, ``ScoreSaverModel``).
-  case mainActorScores = "MainActorScores"
-  /// An app's: an `@Observable` player and a label that keeps up with it through
-  /// `withObservationTracking` (``ObservedPlayer``, ``ScoreLabelModel``).
-  case observedLabel = "ObservedLabel"
-
-  /// The protocol the code's `Observable` conforms to; for an app's code, its screen's.
-  package var protocolName: String {
-    switch self {
-    case .mainActorScores: "ScoresScreenModel"
-    case .observedLabel: "ScoreLabelModel"
-    default: rawValue + "Observable"
-    }
-  }
-
-  /// The adapter that drives a shape's code; an app's code has none (``isAnApp``).
-  package var adapterName: String { rawValue + "Adapter" }
-
-  /// Whether the code is an app's, graded by its checks only: no scenario can drive it.
-  package var isAnApp: Bool { [.mainActorScores, .observedLabel].contains(self) }
-
-  /// Whether the code declares an `ObservableOptions` option set.
-  package var hasOptions: Bool { [.options, .handing, .sendableOptions].contains(self) }
 }
 
 /// An exercise's code as the grader sees it: the design the scenarios drive, and its checks.

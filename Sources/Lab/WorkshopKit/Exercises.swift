@@ -35,7 +35,6 @@ extension Exercise {
       aimed: [.explicitUnsubscribe, .strongCaptureFreedAfterUnsubscribe],
       kept: [.deliversEveryChange, .deliveryOrder, .sameKeyTwoObservers],
       checks: [.generatedRemovals],
-      api: .removableClosures,
       hints: [
         "An array of bare closures cannot tell one closure from another. What could each "
           + "entry carry beside its closure?",
@@ -55,7 +54,6 @@ extension Exercise {
       aimed: [.deliveryOrder],
       kept: keptByStage2,
       checks: [.generatedKeysInOrder],
-      api: .keyed,
       hints: [
         "A dictionary has no order of its own. Something beside it, or instead of it, has to "
           + "remember the order of binding.",
@@ -75,7 +73,6 @@ extension Exercise {
       aimed: [.sameKeyTwoObservers],
       kept: keptByStage2,
       checks: [.generatedOwnersAndKeys],
-      api: .ownerKeyed,
       hints: [
         "The dictionary's key is what decides a collision. What would make two owners' keys "
           + "different even when their strings are equal?",
@@ -94,7 +91,6 @@ extension Exercise {
       aimed: [.deadEntriesRemovedOnSet],
       kept: keptByStage3,
       checks: [.generatedReleases],
-      api: .weak,
       hints: [
         "Look at what bindObserver does before it appends: the same clean-up belongs in the "
           + "setter.",
@@ -112,7 +108,6 @@ extension Exercise {
       aimed: [.sameObserverTwice],
       kept: keptByStage3,
       checks: [.generatedRebinds],
-      api: .weak,
       hints: [
         "Before appending, look for an entry whose observer is the one binding now.",
         "Compare objects with ===, not ==: it is the same object you are after, not an equal "
@@ -130,7 +125,6 @@ extension Exercise {
       aimed: [.unsubscribeDuringNotification],
       kept: keptByStage4,
       checks: [.generatedRemovalsMidSet],
-      api: .options,
       hints: [
         "The copy is fine for walking; the question is whether each callback in it is still "
           + "wanted at the moment its turn comes.",
@@ -149,7 +143,6 @@ extension Exercise {
       aimed: [.reentrantSetEndsOnLatest, .reentrantSetSeenOnceInOrder],
       kept: keptByStage4,
       checks: [.generatedNestedSets],
-      api: .options,
       hints: [
         "The setter needs to know whether a notification is already under way: a Boolean "
           + "property is enough on one thread.",
@@ -176,7 +169,6 @@ extension Exercise {
         .initialValue, .oldValue,
       ],
       checks: [.generatedHandedOwners],
-      api: .handing,
       hints: [
         "Find what captures observer: as long as the observable keeps it, it keeps the "
           + "observer.",
@@ -202,7 +194,6 @@ extension Exercise {
         .initialCallWithNoLockHeld, .capturesFreedWithNoLockHeld, .generatedSendableOnOneThread,
         .addedWhileAnotherThreadSets, .valuesSetOnTwoThreads,
       ],
-      api: .sendableOptions,
       hints: [
         "Move every stored property into one State struct, and keep a Mutex<State> instead; "
           + "the class can then be final and Sendable.",
@@ -228,7 +219,6 @@ extension Exercise {
         """,
       aimed: [], kept: [],
       checks: [.generatedScreens],
-      api: .mainActorScores,
       hints: [
         "Import Stage5Concurrency instead of Stage4Options: its Observable is Sendable, so a "
           + "game on any thread may set it. Then mark ScoresScreen @MainActor.",
@@ -254,7 +244,6 @@ extension Exercise {
         """,
       aimed: [], kept: [],
       checks: [.generatedLabels],
-      api: .observedLabel,
       hints: [
         "Read the score in withObservationTracking's first closure: it returns what that "
           + "closure returns, and tracks what it read. Show that value, and nothing read in "

@@ -12,9 +12,8 @@ package enum Grading: Sendable {
   /// exercise: a learner's code that traps, hangs or floods its output costs the criterion it
   /// was running a ✗ with what happened, never the whole run.
   case isolated(command: [String], limits: GradingLimits = .standard)
-  /// Each exercise compiled on its own by `builder`, then graded in its own child: what
-  /// `swift run workshop` does with the learner's code, which is not part of the package's
-  /// build.
+  /// Each exercise built on its own by `builder`, then graded in its own children: what
+  /// `swift run workshop` does with the learner's code, a package of its own, `Exercises/`.
   case compiled(ExerciseBuilder, limits: GradingLimits = .standard)
   /// No exercise can be graded, for the reason given: the workshop runs away from the package
   /// whose `Exercises/` it grades. Grading and watching exit with a usage error that says so;

@@ -113,7 +113,7 @@ extension SendableOptionsAdapter {
 /// Exercise 9's observable, generic over its value as the exercise declares it
 /// (`Observable<Value: Sendable>`): ``ValuesOnThreads`` drives it with ``Stamp``s, whose races
 /// show where an `Int`'s stay hidden.
-package protocol ThreadedObservable: AnyObject, SendableMetatype {
+public protocol ThreadedObservable: AnyObject, SendableMetatype {
   /// The value's type.
   associatedtype Value: Sendable
   /// The option set.
@@ -141,7 +141,7 @@ package protocol ThreadedObservable: AnyObject, SendableMetatype {
 /// A torn read shows where the processor's cache lines split the value: every part of it tells
 /// its number, the numbers before and after the string as well as the string itself (its last
 /// character), so that wherever a line ends, one part of each side tells a torn value.
-package struct Stamp: Sendable, Hashable, CustomStringConvertible {
+public struct Stamp: Sendable, Hashable, CustomStringConvertible {
   /// The setting thread, and how many values it had set with this one.
   package let thread: Int
   package let number: Int
@@ -176,13 +176,15 @@ package struct Stamp: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// `thread:number`, as evidence shows it.
-  package var description: String { isWhole ? "\(thread):\(number)" : "a torn value" }
+  public var description: String { isWhole ? "\(thread):\(number)" : "a torn value" }
 
-  package static func == (lhs: Stamp, rhs: Stamp) -> Bool {
+  /// Whether both are the same thread's same value, whole or not.
+  public static func == (lhs: Stamp, rhs: Stamp) -> Bool {
     lhs.thread == rhs.thread && lhs.number == rhs.number
   }
 
-  package func hash(into hasher: inout Hasher) {
+  /// Hashes the thread and the number, as ``==`` compares them.
+  public func hash(into hasher: inout Hasher) {
     hasher.combine(thread)
     hasher.combine(number)
   }
@@ -206,7 +208,7 @@ extension ExerciseCode {
   }
 
   /// This code, with ``Check/valuesSetOnTwoThreads`` run on `Threaded`.
-  private func settingValues<Threaded: ThreadedObservable>(on _: Threaded.Type) -> ExerciseCode
+  func settingValues<Threaded: ThreadedObservable>(on _: Threaded.Type) -> ExerciseCode
   where Threaded.Value == Stamp {
     ExerciseCode(design: design) { check in
       check == .valuesSetOnTwoThreads ? ValuesOnThreads<Threaded>.run() : self.check(check)

@@ -10,12 +10,14 @@ import Foundation
 /// errors are in.
 package enum Watcher {
   /// Every regular file under `folder`, by path, with its modification date and size: what a
-  /// save changes.
+  /// save changes. Hidden files and folders are left out: SwiftPM builds the exercises in
+  /// `Exercises/.build`, and a grade must not look like a change.
   package static func snapshot(of folder: URL) -> [String: String] {
     var files: [String: String] = [:]
     let keys: [URLResourceKey] = [.contentModificationDateKey, .fileSizeKey, .isRegularFileKey]
     guard
-      let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys)
+      let walker = FileManager.default.enumerator(
+        at: folder, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
     else { return files }
     for case let url as URL in walker {
       guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true

@@ -6,8 +6,8 @@ import WorkshopKit
 @main
 struct WorkshopMain {
   static func main() {
-    // The exercises are not part of the package's build: each is compiled on its own when it
-    // is graded, and graded in a child process of its own, so that code that does not
+    // The exercises are a package of their own, Exercises/: each is built with SwiftPM when it
+    // is graded, and graded in child processes of its own, so that code that does not
     // compile, traps or hangs costs that exercise a ✗, not the whole run.
     let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
     IsolatedGrading.stopChildrenOnInterrupt()
@@ -17,7 +17,7 @@ struct WorkshopMain {
       grading = .compiled(builder)
     } else {
       grading = .unavailable(
-        "no package with an Exercises folder above \(executable) or at or above "
+        "no package with an Exercises package above \(executable) or at or above "
           + "\(FileManager.default.currentDirectoryPath) (run it in the package: "
           + "swift run workshop)")
     }
