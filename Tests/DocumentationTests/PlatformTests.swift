@@ -52,8 +52,11 @@ struct PlatformTests {
       targets.compactMap { target in (target["name"] as? String).map { ($0, target) } },
       uniquingKeysWith: { first, _ in first })
 
-    // The library products' targets, then every target they depend on, transitively.
+    // The library products' targets, then every target they depend on, transitively; not a
+    // product whose name starts with an underscore, the repository's own, which Exercises/
+    // links and which is built where the workshop runs, macOS and Linux (REFERENCE.md).
     var pending = products.filter { ($0["type"] as? [String: Any])?["library"] != nil }
+      .filter { ($0["name"] as? String)?.hasPrefix("_") == false }
       .flatMap { $0["targets"] as? [String] ?? [] }
     #expect(pending.contains("ObserverScenarios"))
     var reached: Set<String> = []
