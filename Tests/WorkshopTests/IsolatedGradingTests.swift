@@ -238,12 +238,33 @@ struct IsolatedGradingTests {
     #expect(
       stopped.results.first?.outcome
         == .flaw(
-          "while it ran, grading stops after 2 seconds per exercise, and it was still running "
-            + "then: an endless loop?"))
+          "while it ran, the exercise's 2 seconds ran out while it still ran, making progress "
+            + "(it printed, so it was not stopped as hung): it prints without end, or is slower "
+            + "than an honest answer. Unfinished, so not solved"))
     #expect(
       stopped.results.dropFirst().allSatisfy {
         $0.outcome == .flaw("not run: grading stops after 2 seconds per exercise")
       })
+  }
+
+  @Test("a check whose programs each finish but together outlast the exercise's time is named so")
+  func slowProgramsAreNotHung() throws {
+    let (exercise, _) = try exercise2()
+    // Every program starts within the per-criterion limit, none finishing the check in time.
+    let slow = try StandIn(
+      #"  i=0; while true; do i=$((i+1)); printf 'program\t%s\t4000\n' $i >&3; sleep 0.2; done"#)
+    defer { slow.remove() }
+    let grade = IsolatedGrading.grade(
+      exercise, command: [slow.path], limits: GradingLimits(perCriterion: 1, total: 2))
+    let first = try #require(grade.results.first?.outcome)
+    #expect(first.verdict == .flaw)
+    #expect(
+      first.detail.contains(
+        /the exercise's 2 seconds ran out while generated program (\d+) of 4000 ran, after the \d+ before it each kept the promise: it was making progress, not hung/
+      ), "\(first.detail)")
+    #expect(!first.detail.contains("endless loop"))
+    #expect(first.detail.hasSuffix("Unfinished, so not solved"))
+    #expect(grade.stop?.reason == .timedOut)
   }
 
   @Test("what is kept of a child's output is bounded, and is its end")

@@ -199,7 +199,7 @@ package enum IsolatedGrading {
       // What crashed or hung was that criterion's doing: a new child grades the rest.
       case .crashed, .hung: continue
       case .failedToStart, .exited: notRun = "not run: \(ending.detail)"
-      case .outOfTime(let limit):
+      case .outOfTime(let limit, _):
         notRun = "not run: grading stops after \(seconds(limit)) per exercise"
       }
       stop = ending.stop
@@ -312,7 +312,9 @@ package enum IsolatedGrading {
   enum Ending {
     case failedToStart(String)
     case hung(seconds: Double, program: (number: Int, of: Int)?)
-    case outOfTime(seconds: Double)
+    /// The exercise's time ran out, while the code still made progress: `program` is the
+    /// generated program that had last started, if one had.
+    case outOfTime(seconds: Double, program: (number: Int, of: Int)?)
     case crashed(signal: Int32, message: String?)
     case exited(Int32)
 
@@ -325,9 +327,18 @@ package enum IsolatedGrading {
         "generated program \(program.number) of \(program.of) did not finish within "
           + "\(IsolatedGrading.seconds(limit)), after the \(program.number - 1) before it "
           + "each kept the promise: a deadlock or an endless loop? Unfinished, so not solved"
-      case .outOfTime(let limit):
-        "grading stops after \(IsolatedGrading.seconds(limit)) per exercise, and it was still "
-          + "running then: an endless loop?"
+      // Not a hang, which the per-criterion limit stops: the code was making progress, and is
+      // only slower than an honest answer, or prints without end.
+      case .outOfTime(let limit, let program?):
+        "the exercise's \(IsolatedGrading.seconds(limit)) ran out while generated program "
+          + "\(program.number) of \(program.of) ran, after the \(program.number - 1) before it "
+          + "each kept the promise: it was making progress, not hung, but slower than an honest "
+          + "answer (one that waits, such as a set that waits for a delivery, or prints on every "
+          + "call, is). Unfinished, so not solved"
+      case .outOfTime(let limit, nil):
+        "the exercise's \(IsolatedGrading.seconds(limit)) ran out while it still ran, making "
+          + "progress (it printed, so it was not stopped as hung): it prints without end, or is "
+          + "slower than an honest answer. Unfinished, so not solved"
       case .crashed(let signal, let message):
         "the program crashed (signal \(signal)): \(message ?? meaning(of: signal))"
       case .exited(let status): "the grading process exited with status \(status)"
@@ -429,7 +440,7 @@ package enum IsolatedGrading {
       }
     } stopIf: {
       if Date() > deadline {
-        parsed.ending = .outOfTime(seconds: limits.total)
+        parsed.ending = .outOfTime(seconds: limits.total, program: parsed.program)
       } else if parsed.running != nil, Date().timeIntervalSince(started) > limits.perCriterion {
         parsed.ending = .hung(seconds: limits.perCriterion, program: parsed.program)
       }
