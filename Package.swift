@@ -2,9 +2,11 @@
 import PackageDescription
 
 // The package is written as tables, each fact once: the stages (Sources/NAME), the lab around
-// them (Sources/Lab/NAME, its commands in Sources/Lab/Commands/NAME), the exercises' solutions
-// and the tests. Products and dependency lists are derived from them. Appendix 05a's versions of
-// stage 5 tuned are built by a package of their own, in Benchmarks/.
+// them (Sources/Lab/NAME, its commands in Sources/Lab/Commands/NAME) and the tests. Products and
+// dependency lists are derived from them. Two packages of their own sit beside it: the
+// workshop's exercises, in Exercises/, which depends on this one (their solutions, in
+// Exercises/Solutions/, are graded by the tests through it, as a learner's code is), and
+// appendix 05a's versions of stage 5 tuned, in Benchmarks/.
 
 /// The stages of the evolution, in order: one module, one library product and one test target
 /// each (`Tests/NAMETests`, with what else its tests use). A stage depends on nothing.
@@ -19,23 +21,6 @@ let tuned = "Stage5Tuned"
 
 /// Every stage module, the tuned one included.
 let stages = lessonStages.map(\.name) + [tuned]
-
-/// The workshop's exercises, by folder. The ones the learner edits are targets of a package of
-/// their own, Exercises/Package.swift, which depends on this one: the workshop builds each with
-/// SwiftPM when it grades it, so one that does not compile stops nothing else, and this
-/// package's swift test stays green whatever a learner writes. Their solutions, in
-/// Exercises/Solutions/, are targets of this package, so that swift test grades them.
-let solutions: [(module: String, folder: String, dependencies: [String])] = [
-  ("01", "01-removable-closures", []), ("02", "02-call-in-order", []),
-  ("03", "03-keys-per-owner", []), ("04", "04-clean-on-set", []),
-  ("05", "05-one-entry-per-observer", []), ("06", "06-remove-at-once", []),
-  ("07", "07-queue-nested-sets", []), ("08", "08-hand-over-the-owner", []),
-  ("09", "09-sendable", []),
-  // Exercise 10's code is an app's, on stage 5, with the grader's display and file.
-  ("10", "10-scores-on-the-main-actor", ["Stage5Concurrency", "WorkshopKit"]),
-  // Exercise 11's too: an @Observable player and a label, with the grader's display.
-  ("11", "11-observation-label", ["WorkshopKit"]),
-].map { ("Solution" + $0.0, $0.1, $0.2) }
 
 /// The commands: each an executable over its library.
 let commands: [(name: String, library: String)] = [
@@ -72,7 +57,6 @@ let lab: [(name: String, dependencies: [String])] = [
   // The workshop, and the grading children's entry point, which Exercises/ links as the
   // library product below.
   ("WorkshopKit", ["ObserverScenarios", "CommandSupport", "Support", "Stage5Concurrency"]),
-  ("WorkshopSolutions", ["WorkshopKit", "ObserverScenarios"] + solutions.map(\.module)),
 ]
 
 /// The tests, each with what it depends on.
@@ -109,12 +93,13 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
         "ObserverScenarios", "CommandSupport", "TestSupport",
       ], []
     ),
-    // Grades the solutions and the wrong answers, never the learner's exercises, which are
-    // not part of the build: swift test stays green whatever a learner does to Exercises/.
+    // Grades the solutions (in a copy of Exercises/, built by SwiftPM), the right and the wrong
+    // answers, never the learner's exercises: swift test stays green whatever a learner does to
+    // Exercises/.
     (
       "WorkshopTests",
       [
-        "WorkshopKit", "WorkshopSolutions", "WorkshopWrongAnswers", "workshop-wrong-answers",
+        "WorkshopKit", "WorkshopWrongAnswers", "workshop-wrong-answers",
         "ObserverScenarios", "CommandSupport", "Support", "TestSupport",
       ], []
     ),
@@ -151,11 +136,6 @@ let package = Package(
         name: $0.name, dependencies: [.init(stringLiteral: $0.library), "CommandSupport"],
         path: "Sources/Lab/Commands/\($0.name)")
     }
-    + solutions.map {
-      .target(
-        name: $0.module, dependencies: $0.dependencies.map { .init(stringLiteral: $0) },
-        path: "Exercises/Solutions/\($0.folder)")
-    }
     + [
       // What only the tests use: running a command in-process, the products' folder, the
       // package's root.
@@ -169,7 +149,7 @@ let package = Package(
       .executableTarget(
         name: "workshop-wrong-answers",
         dependencies: [
-          "WorkshopWrongAnswers", "WorkshopSolutions", "WorkshopKit", "CommandSupport",
+          "WorkshopWrongAnswers", "WorkshopKit", "CommandSupport",
         ],
         path: "Tests/WorkshopWrongAnswersChild"),
     ]

@@ -13,62 +13,22 @@ private func builder() throws -> ExerciseBuilder {
       executable: testProductsFolder.appendingPathComponent("workshop").path))
 }
 
-/// A copy of `Exercises/`'s package, with every solution copied over its exercise and its
-/// manifest pointed at this package by its full path, in `.build/workshop-tests/` (which git
-/// ignores, and which later runs reuse): the path a learner's code takes, with code known to be
-/// right. Made once a process.
-private func solvedCopy() throws -> ExerciseBuilder {
-  try solvedCopyMade.withLock { made in
-    if let made { return made }
-    let root = try builder().root
-    let copy = root.appendingPathComponent(".build/workshop-tests/Exercises")
-    let files = FileManager.default
-    try files.createDirectory(at: copy, withIntermediateDirectories: true)
-    let manifest = try String(
-      contentsOf: root.appendingPathComponent("Exercises/Package.swift"), encoding: .utf8)
-    let pointed = manifest.replacing(
-      "let observerEvolution = \"..\"", with: "let observerEvolution = \"\(root.path)\"")
-    #expect(pointed != manifest, "Exercises/Package.swift names its package differently")
-    try write(pointed, to: copy.appendingPathComponent("Package.swift"))
-    try? files.removeItem(at: copy.appendingPathComponent("Grading"))
-    try files.copyItem(
-      at: root.appendingPathComponent("Exercises/Grading"),
-      to: copy.appendingPathComponent("Grading"))
-    for exercise in Exercise.all {
-      let folder = copy.appendingPathComponent(exercise.slug)
-      try? files.removeItem(at: folder)
-      try files.copyItem(at: root.appendingPathComponent(exercise.solutionFolder), to: folder)
-    }
-    let builder = ExerciseBuilder(root: root, exercises: copy)
-    made = builder
-    return builder
-  }
-}
-
-private let solvedCopyMade = Mutex<ExerciseBuilder?>(nil)
-
-/// Writes `text` to `file`, only if it differs: SwiftPM rebuilds what a new date touches.
-private func write(_ text: String, to file: URL) throws {
-  guard (try? String(contentsOf: file, encoding: .utf8)) != text else { return }
-  try text.write(to: file, atomically: true, encoding: .utf8)
-}
-
 @Suite("Workshop: the exercises, a package SwiftPM builds", .serialized)
 struct ExerciseBuildTests {
   @Test(
-    "each exercise is a target of Exercises/Package.swift with a grading child; none of the root")
+    "each exercise is a target of Exercises/Package.swift with a grading child; none is the root's")
   func exercisesArePackageTargets() throws {
     let root = try builder().root
     let manifest = try String(
       contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
     let exercises = try String(
       contentsOf: root.appendingPathComponent("Exercises/Package.swift"), encoding: .utf8)
-    // The root's table of solutions names each exercise's folder, under Exercises/Solutions/
-    // alone; the exercises' package names each folder, and nothing of Solutions/.
-    #expect(manifest.contains("path: \"Exercises/Solutions/\\("))
+    // The root names no exercise nor solution; the exercises' package names each exercise's
+    // folder, and nothing of Solutions/, which the tests copy over the exercises to grade.
+    #expect(!manifest.contains("path: \"Exercises"))
     #expect(!exercises.contains("Solutions"))
     for exercise in Exercise.all {
-      #expect(!manifest.contains("\"\(exercise.folder)\""), "\(exercise.folder) is a root target")
+      #expect(!manifest.contains(exercise.slug), "\(exercise.folder) is a root target")
       #expect(exercises.contains("\"\(exercise.slug)\""), "\(exercise.slug) is not an exercise")
       let child = root.appendingPathComponent(
         "Exercises/Grading/\(ExerciseBuilder.childName(of: exercise))/main.swift")

@@ -1,7 +1,6 @@
 import ObserverScenarios
 import Testing
 import WorkshopKit
-import WorkshopSolutions
 import WorkshopWrongAnswers
 
 extension RightAnswer: CustomTestStringConvertible {
@@ -27,9 +26,15 @@ private func programs(_ number: Int, on code: ExerciseCode, seed: UInt64? = nil)
 private func programsInChild(_ number: Int, as name: String, seed: UInt64? = nil) throws
   -> Outcome
 {
+  try programs(number, command: [wrongAnswersChild, name], seed: seed)
+}
+
+/// The outcome of exercise `number`'s generated check, drawn from `seed`, graded by the
+/// grading child `command`.
+private func programs(_ number: Int, command: [String], seed: UInt64? = nil) throws -> Outcome {
   var exercise = try #require(Exercise.numbered(number))
   (exercise.aimed, exercise.kept, exercise.checks) = ([], [], [try generatedCheck(number)])
-  let grade = IsolatedGrading.grade(exercise, command: [wrongAnswersChild, name], seed: seed)
+  let grade = IsolatedGrading.grade(exercise, command: command, seed: seed)
   return try #require(grade.results.first).outcome
 }
 
@@ -46,13 +51,10 @@ struct GeneratedProgramsTests {
     "every solution keeps the promise in every generated program, whatever the seed",
     arguments: Exercise.all.map(\.number))
   func solutionsHold(number: Int) throws {
-    let code = try #require(solutionCode[number])
+    // Built and run as the workshop builds and runs a learner's code.
+    let child = try solutionChild(number)
     for seed: UInt64? in [nil, 2, 3, 17, 2026] {
-      // Exercises 10 and 11 need the main actor of a grading child.
-      let outcome =
-        number >= 10
-        ? try programsInChild(number, as: "solution-\(number)", seed: seed)
-        : try programs(number, on: code, seed: seed)
+      let outcome = try programs(number, command: [child], seed: seed)
       #expect(outcome.verdict == .holds, "seed \(seed.map(String.init) ?? "default"): \(outcome)")
       // Every program is run, however busy the machine: the count is the check's own.
       if number <= 9 {

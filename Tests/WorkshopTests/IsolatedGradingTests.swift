@@ -4,7 +4,7 @@ import ObserverScenarios
 import TestSupport
 import Testing
 import WorkshopKit
-import WorkshopSolutions
+import WorkshopWrongAnswers
 
 /// A stand-in for the workshop's executable, in a real child process: a shell script that
 /// reports on descriptor 3 as the workshop's grading child does, with `behaviour` run for each
@@ -91,10 +91,10 @@ struct IsolatedGradingTests {
   @Test("a child reports exactly the criteria it is asked for, in order")
   func childReports() throws {
     let captured = CapturedIO()
-    let code = try #require(solutionCode[2])
+    let code = try #require(RightAnswer.first(for: 2)).code
     let status = WorkshopCommand.run(
       [IsolatedGrading.childFlag, "2", "delivery-order", "generated-keys-in-order"],
-      io: captured.io, code: solutionCode)
+      io: captured.io, code: [2: code])
     #expect(status == .success)
     let (outcomes, running) = IsolatedGrading.parse(captured.output)
     #expect(running == nil)

@@ -3,7 +3,7 @@ import ObserverScenarios
 import TestSupport
 import Testing
 import WorkshopKit
-import WorkshopSolutions
+import WorkshopWrongAnswers
 
 /// The first exercise's entry of `workshop --format json` on `grades`.
 private func entry(_ grades: [ExerciseGrade]) throws -> [String: Any] {
@@ -61,7 +61,7 @@ struct WorkshopJSONTests {
   @Test("a graded exercise: each result's evidence, ran, and the status 'graded'")
   func graded() throws {
     let exercise = try #require(Exercise.numbered(2))
-    let grade = ExerciseGrade(exercise, code: try #require(solutionCode[2]))
+    let grade = ExerciseGrade(exercise, code: try #require(RightAnswer.first(for: 2)).code)
     let entry = try entry([grade])
     #expect(entry["status"] as? String == "graded")
     #expect(entry["statusDetail"] == nil)
@@ -138,7 +138,7 @@ struct WorkshopJSONTests {
     let example = try JSONSerialization.jsonObject(
       with: Data(section[start.upperBound..<end.lowerBound].utf8))
     let solved = ExerciseGrade(
-      try #require(Exercise.numbered(1)), code: try #require(solutionCode[1]))
+      try #require(Exercise.numbered(1)), code: try #require(RightAnswer.first(for: 1)).code)
     let broken = ExerciseGrade(
       try #require(Exercise.numbered(2)), buildErrors: "Observable.swift:1:1: error: oops")
     let real = try JSONSerialization.jsonObject(

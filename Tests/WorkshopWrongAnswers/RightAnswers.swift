@@ -20,6 +20,11 @@ package struct RightAnswer: Sendable, CustomStringConvertible {
 
   package var description: String { name }
 
+  /// The first right answer to exercise `number`, if it has one.
+  package static func first(for number: Int) -> RightAnswer? {
+    all.first { $0.exercise == number }
+  }
+
   /// Every right answer, by exercise.
   package static let all: [RightAnswer] = [
     RightAnswer(

@@ -1,25 +1,22 @@
 import CommandSupport
 import Foundation
 import WorkshopKit
-import WorkshopSolutions
 import WorkshopWrongAnswers
 
-// The workshop's executable, for the wrong answers (and the solutions) instead of the
-// learner's code. For tests only. `workshop-wrong-answers NAME --grade-in-child N criteria…`
-// is a grading child, as the workshop's is; `workshop-wrong-answers NAME` grades NAME's
+// The workshop's executable, for the wrong and right answers instead of the learner's code.
+// For tests only. `workshop-wrong-answers NAME --grade-in-child N criteria…` is a grading
+// child, as the workshop's is; `workshop-wrong-answers NAME` grades NAME's
 // exercise as `workshop N` does, in a grading child of its own, with the same interrupt
-// handling. NAME is a wrong answer's name, a right answer's, or `solution-N`.
+// handling. NAME is a wrong answer's name or a right answer's. (A solution's grading child is
+// the learner's: Exercises/Grading/GradeNN, built with the solution in place.)
 let arguments = Array(CommandLine.arguments.dropFirst())
-/// The exercise and code called `name`: a wrong answer, a right answer, or `solution-N`.
+/// The exercise and code called `name`: a wrong answer or a right answer.
 func graded(_ name: String) -> (exercise: Int, code: ExerciseCode)? {
   if let answer = WrongAnswer.named(name) { return (answer.exercise, answer.code) }
   if let answer = RightAnswer.all.first(where: { $0.name == name }) {
     return (answer.exercise, answer.code)
   }
-  guard name.hasPrefix("solution-"), let number = Int(name.dropFirst("solution-".count)),
-    let code = solutionCode[number]
-  else { return nil }
-  return (number, code)
+  return nil
 }
 
 guard let name = arguments.first, let answer = graded(name) else {
