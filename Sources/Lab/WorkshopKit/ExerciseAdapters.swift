@@ -1,9 +1,10 @@
 import ObserverScenarios
 
-// What the grader needs of each exercise's code. The starter (module ExerciseNN) and the
-// solution (module SolutionNN) declare the same API shape, so each conforms to its shape's
-// protocol with one line and is driven by the shape's adapter, the one ObserverScenarios makes
-// public for every grader: the catalog's stages use the same adapters.
+// What the grader needs of each exercise's code. The starter and the solution declare the same
+// API shape, so the exercise's grading child (Exercises/Grading/GradeNN/main.swift) conforms
+// either, built as module ExerciseNN, to its shape's protocol with one line, and drives it with
+// the shape's adapter, the one ObserverScenarios makes public for every grader: the design
+// catalog's stages use the same adapters.
 
 /// A shape's adapter, as the workshop drives it: through the scenarios, and through the checks
 /// of the exercises of that shape.
