@@ -79,6 +79,12 @@ package struct ExerciseBuilder: Sendable {
     case errors(String)
   }
 
+  /// Whether SwiftPM has built in the exercises' package before: if not, the next build also
+  /// builds the workshop's own code, which takes longer.
+  package var hasBuilt: Bool {
+    FileManager.default.fileExists(atPath: exercises.appendingPathComponent(".build").path)
+  }
+
   /// Builds `exercise`'s grading child with `swift build`, and says where it is.
   package func build(_ exercise: Exercise) -> Product {
     do throws(BuildFailure) {

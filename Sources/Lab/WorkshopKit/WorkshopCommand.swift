@@ -240,7 +240,10 @@ package enum WorkshopCommand {
         exercise, command: command, limits: limits, seed: GeneratedPrograms.seed
       ) { progress($0.name) }
     case .compiled(let builder, let limits):
-      progress("compiling")
+      progress(
+        builder.hasBuilt
+          ? "building"
+          : "building, with the workshop's own code this first time (about a minute)")
       switch builder.build(exercise) {
       case .errors(let errors):
         return ExerciseGrade(exercise, buildErrors: errors)
