@@ -1,6 +1,8 @@
 import CommandSupport
 import CompareStagesKit
+import DesignCatalog
 import Foundation
+import StageBench
 import TestSupport
 import Testing
 
@@ -83,11 +85,30 @@ struct ChartFolderTests {
   }
 
   @Test("every chart a bench can write is among the names checked before it runs")
-  func chartNames() {
-    #expect(
-      CompareStagesCommand.chartNames == [
-        "bench-fanout.svg", "bench-churn.svg", "bench-memory.svg",
-      ])
+  func chartNames() throws {
+    let checked = Set(CompareStagesCommand.chartNames)
+    // The charts of every kind of run, not only of the shape the names are taken from: each
+    // size, allocations counted or not, with every contender.
+    for sizes in [BenchSizes.quick, .full] {
+      for counting in [true, false] {
+        var report = BenchReport.shape(of: sizes, contenders: Design.contenders)
+        report.allocationCounting = counting
+        for chart in BenchCharts.charts(of: report) {
+          #expect(
+            checked.contains(chart.name),
+            "a run (counting: \(counting)) writes \(chart.name), which is not checked")
+        }
+      }
+    }
+    // The charts a real run wrote: appendix 06a's, recorded by
+    // `compare-stages bench --chart Tutorial/images`.
+    let recorded = try FileManager.default.contentsOfDirectory(
+      atPath: packageRoot.appending(path: "Tutorial/images").path
+    ).filter { $0.hasPrefix("bench-") && $0.hasSuffix(".svg") }
+    #expect(!recorded.isEmpty, "Tutorial/images holds no recorded chart")
+    for name in recorded {
+      #expect(checked.contains(name), "the recorded run wrote \(name), which is not checked")
+    }
   }
 
   @Test(
