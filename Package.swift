@@ -67,7 +67,10 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
     (tuned + "Tests", [tuned, "TestSupport", "Support"], [.define("TUNED")]),
     (
       "ConformanceTests",
-      ["DesignCatalog", "ObserverScenarios", "Stage5Concurrency", "StageBench", "Support"], []
+      [
+        "DesignCatalog", "ObserverScenarios", "Stage5Concurrency", "StageBench", "Support",
+        "TestSupport",
+      ], []
     ),
     (
       "KeepingScoreTests",
@@ -83,8 +86,10 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
     ),
     (
       "CompareStagesTests",
-      ["CompareStagesKit", "DesignCatalog", "ObserverScenarios", "CommandSupport", "TestSupport"],
-      []
+      [
+        "CompareStagesKit", "DesignCatalog", "ObserverScenarios", "CommandSupport", "StageBench",
+        "TestSupport",
+      ], []
     ),
     (
       "StageBenchTests",
@@ -137,8 +142,8 @@ let package = Package(
         path: "Sources/Lab/Commands/\($0.name)")
     }
     + [
-      // What only the tests use: running a command in-process, the products' folder, the
-      // package's root.
+      // What only the tests use: running a command in-process, or a program in a process of its
+      // own, a temporary folder, the products' folder, the package's root.
       .target(name: "TestSupport", dependencies: ["CommandSupport"], path: "Tests/TestSupport"),
       // Wrong answers to every exercise, the mistakes learners make, and a grading child that
       // runs them as the workshop runs a learner's code: the tests require each one not solved.

@@ -1,6 +1,8 @@
 import CommandSupport
 import CompareStagesKit
+import DesignCatalog
 import Foundation
+import StageBench
 import TestSupport
 import Testing
 
@@ -11,18 +13,6 @@ import Testing
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-/// A fresh folder for one test, removed when the test ends.
-private final class Folder {
-  let url = FileManager.default.temporaryDirectory
-    .appendingPathComponent("chart-folder-\(UUID().uuidString)", isDirectory: true)
-
-  deinit {
-    // Made writable again, so that it can be removed.
-    chmod(url.path, 0o755)
-    try? FileManager.default.removeItem(at: url)
-  }
-}
 
 /// Runs `compare-stages bench --quick --chart path`.
 private func benchCharts(into path: String) -> CommandRun {
@@ -36,18 +26,20 @@ private func benchCharts(into path: String) -> CommandRun {
 struct ChartFolderTests {
   @Test("a folder with a chart's name: one line, exit 64, no report, nothing written")
   func chartNameTakenByAFolder() throws {
-    let folder = Folder()
-    let taken = folder.url.appendingPathComponent("bench-churn.svg")
-    try FileManager.default.createDirectory(at: taken, withIntermediateDirectories: true)
-    let result = benchCharts(into: folder.url.path)
-    #expect(result.status == .usage)
-    #expect(result.output.isEmpty)
-    #expect(
-      result.error
-        == "compare-stages: cannot write chart '\(taken.path)': a folder has its name (valid: a "
-        + "folder that can be created and written); see 'compare-stages --help'\n")
-    #expect(
-      try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["bench-churn.svg"])
+    try withTemporaryFolder("chart-folder") { temporary in
+      let folder = temporary.appendingPathComponent("charts", isDirectory: true)
+      let taken = folder.appendingPathComponent("bench-churn.svg")
+      try FileManager.default.createDirectory(at: taken, withIntermediateDirectories: true)
+      let result = benchCharts(into: folder.path)
+      #expect(result.status == .usage)
+      #expect(result.output.isEmpty)
+      #expect(
+        result.error
+          == "compare-stages: cannot write chart '\(taken.path)': a folder has its name (valid: a "
+          + "folder that can be created and written); see 'compare-stages --help'\n")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["bench-churn.svg"])
+    }
   }
 
   @Test(
@@ -69,31 +61,54 @@ struct ChartFolderTests {
     "a folder without write permission: one line, exit 64 (root ignores modes, so not as root)",
     .enabled(if: geteuid() != 0, "root can write into a folder of mode 555"))
   func readOnlyFolder() throws {
-    let folder = Folder()
-    try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
-    chmod(folder.url.path, 0o555)
-    let result = benchCharts(into: folder.url.path)
-    #expect(result.status == .usage)
-    #expect(result.output.isEmpty)
-    #expect(
-      result.error
-        == "compare-stages: cannot write charts into '\(folder.url.path)': Permission denied "
-        + "(valid: a folder that can be created and written); see 'compare-stages --help'\n")
+    try withTemporaryFolder("chart-folder") { temporary in
+      let folder = temporary.appendingPathComponent("charts", isDirectory: true)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      chmod(folder.path, 0o555)
+      let result = benchCharts(into: folder.path)
+      #expect(result.status == .usage)
+      #expect(result.output.isEmpty)
+      #expect(
+        result.error
+          == "compare-stages: cannot write charts into '\(folder.path)': Permission denied "
+          + "(valid: a folder that can be created and written); see 'compare-stages --help'\n")
+    }
   }
 
   @Test("the check leaves a good folder as it found it: made if missing, nothing else in it")
   func checkLeavesNothing() throws {
-    let folder = Folder()
-    #expect(CompareStagesCommand.chartFolderProblem(folder.url) == nil)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    try withTemporaryFolder("chart-folder") { temporary throws in
+      let folder = temporary.appendingPathComponent("charts", isDirectory: true)
+      #expect(CompareStagesCommand.chartFolderProblem(folder) == nil)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
   }
 
   @Test("every chart a bench can write is among the names checked before it runs")
-  func chartNames() {
-    #expect(
-      CompareStagesCommand.chartNames == [
-        "bench-fanout.svg", "bench-churn.svg", "bench-memory.svg",
-      ])
+  func chartNames() throws {
+    let checked = Set(CompareStagesCommand.chartNames)
+    // The charts of every kind of run, not only of the shape the names are taken from: each
+    // size, allocations counted or not, with every contender.
+    for sizes in [BenchSizes.quick, .full] {
+      for counting in [true, false] {
+        var report = BenchReport.shape(of: sizes, contenders: Design.contenders)
+        report.allocationCounting = counting
+        for chart in BenchCharts.charts(of: report) {
+          #expect(
+            checked.contains(chart.name),
+            "a run (counting: \(counting)) writes \(chart.name), which is not checked")
+        }
+      }
+    }
+    // The charts a real run wrote: appendix 06a's, recorded by
+    // `compare-stages bench --chart Tutorial/images`.
+    let recorded = try FileManager.default.contentsOfDirectory(
+      atPath: packageRoot.appending(path: "Tutorial/images").path
+    ).filter { $0.hasPrefix("bench-") && $0.hasSuffix(".svg") }
+    #expect(!recorded.isEmpty, "Tutorial/images holds no recorded chart")
+    for name in recorded {
+      #expect(checked.contains(name), "the recorded run wrote \(name), which is not checked")
+    }
   }
 
   @Test(
@@ -108,17 +123,19 @@ struct ChartFolderTests {
 
   @Test("charts are written whole, each in one step: no temporary file is left beside them")
   func writtenWhole() throws {
-    let folder = Folder()
-    try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
-    try Data("old".utf8).write(to: folder.url.appendingPathComponent("bench-fanout.svg"))
-    #expect(
-      CompareStagesCommand.writeCharts(
-        [(name: "bench-fanout.svg", svg: "<svg/>")], into: folder.url)
-        == nil)
-    #expect(
-      try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["bench-fanout.svg"])
-    #expect(
-      try String(contentsOf: folder.url.appendingPathComponent("bench-fanout.svg"), encoding: .utf8)
-        == "<svg/>")
+    try withTemporaryFolder("chart-folder") { temporary in
+      let folder = temporary.appendingPathComponent("charts", isDirectory: true)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try Data("old".utf8).write(to: folder.appendingPathComponent("bench-fanout.svg"))
+      #expect(
+        CompareStagesCommand.writeCharts(
+          [(name: "bench-fanout.svg", svg: "<svg/>")], into: folder)
+          == nil)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["bench-fanout.svg"])
+      #expect(
+        try String(contentsOf: folder.appendingPathComponent("bench-fanout.svg"), encoding: .utf8)
+          == "<svg/>")
+    }
   }
 }

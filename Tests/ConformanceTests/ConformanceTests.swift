@@ -1,5 +1,7 @@
 import DesignCatalog
+import Foundation
 import ObserverScenarios
+import TestSupport
 import Testing
 
 @Suite("Conformance: the same experiments on every stage")
@@ -46,13 +48,55 @@ struct ConformanceTests {
   }
 }
 
+/// Where the scenarios' names are declared.
+private let namesFile = "Sources/Lab/ObserverScenarios/Scenario.swift"
+/// Where the scenarios are written.
+private let scenariosFile = "Sources/Lab/ObserverScenarios/Scenarios.swift"
+
+/// The names `Scenario.swift` declares, in its order, read as text: each
+/// `public static let IDENTIFIER = Name(builtIn: "RAW-VALUE")`.
+private func declaredNames() throws -> [(identifier: String, rawValue: String)] {
+  let source = try String(
+    contentsOf: packageRoot.appending(path: namesFile), encoding: .utf8)
+  return source.matches(of: /public static let (\w+) = Name\(\s*builtIn: "([^"]+)"\)/).map {
+    (String($0.output.1), String($0.output.2))
+  }
+}
+
+/// The identifier of the name each scenario of `Scenarios.swift` is written with, read as
+/// text: `static let deliveryOrder = Scenario(.deliveryOrder, …)` gives `deliveryOrder`.
+private func scenariosWritten() throws -> [String] {
+  let source = try String(
+    contentsOf: packageRoot.appending(path: scenariosFile), encoding: .utf8)
+  return source.matches(of: /static let \w+ = Scenario\(\s*\.(\w+),/).map {
+    String($0.output.1)
+  }
+}
+
 @Suite("Conformance: the catalogue")
 struct CatalogueTests {
   @Test("every scenario name has its scenario, in the order of the names")
-  func everyNameHasAScenario() {
-    #expect(Scenario.all.map(\.id) == Scenario.Name.allCases)
-    for name in Scenario.Name.allCases {
-      #expect(Scenario.Name(rawValue: name.rawValue)?.scenario.id == name)
+  func everyNameHasAScenario() throws {
+    // Read from the sources, not from `Scenario.all`, which `Scenario.Name.allCases` is made of.
+    let declared = try declaredNames()
+    #expect(declared.count > 1, "no `Name(builtIn:)` found in \(namesFile)")
+    #expect(
+      Scenario.all.map(\.name) == declared.map(\.rawValue),
+      "Scenario.all should list one scenario per name of \(namesFile), in its order")
+    for name in declared {
+      #expect(
+        Scenario.Name(rawValue: name.rawValue)?.scenario.name == name.rawValue,
+        "\(name.rawValue) is declared, but not one of Scenario.Name.allCases")
+    }
+    // Every scenario written in Scenarios.swift is in the list, under a declared name.
+    let rawValues = Dictionary(
+      declared.map { ($0.identifier, $0.rawValue) }, uniquingKeysWith: { first, _ in first })
+    let written = try scenariosWritten()
+    #expect(written.count == declared.count, "\(scenariosFile) writes \(written)")
+    for identifier in written {
+      let rawValue = try #require(
+        rawValues[identifier], "\(scenariosFile) writes a scenario named .\(identifier)")
+      #expect(Scenario.all.contains { $0.name == rawValue }, "\(rawValue) is not in Scenario.all")
     }
   }
 

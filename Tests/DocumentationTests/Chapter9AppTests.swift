@@ -41,18 +41,18 @@
     collapsed(try MarkdownDocument(chapter).text)
   }
 
-  /// A new folder under the temporary folder, for the caller to remove.
-  private func temporaryFolder(_ name: String) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appending(path: "\(name)-\(UUID())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-  }
+  /// How long a `swift` command on the app may take before it is taken for hung: it builds
+  /// stage 5 tuned and the app on a busy machine, and is stopped only when it hangs.
+  private let buildTimeLimit = Duration.seconds(1800)
 
-  /// Runs `arguments`, and requires that it succeeds.
+  /// Runs `arguments` in `folder`, or in this process's folder, and requires that it succeeds.
+  ///
+  /// - Returns: What it printed on standard output.
   @discardableResult
   private func succeed(_ arguments: [String], in folder: URL? = nil) throws -> String {
-    let run = try runProgram(arguments, in: folder)
-    try #require(run.status == 0, "\(arguments.joined(separator: " ")) failed:\n\(run.output)")
+    let run = try ProcessRun(arguments, in: folder, timeLimit: buildTimeLimit)
+    try #require(
+      run.status == 0, "\(arguments.joined(separator: " ")) failed:\n\(run.outputAndError)")
     return run.output
   }
 
@@ -120,57 +120,60 @@
       "the app's files, pasted into an empty folder, build and pass their tests against this package's working tree"
     )
     func appBuildsAndPasses() throws {
-      let folder = try temporaryFolder("chapter-9-app")
-      defer { try? FileManager.default.removeItem(at: folder) }
-      let copy = try snapshot(into: folder, named: "ObserverEvolution")
-      let app = folder.appending(path: "ScoreKeeper")
-      try pasteApp(
-        into: app,
-        dependency: shownDependency.replacing(shownURL, with: copy.path))
-      let options = packageOptions(app: app, in: folder)
-      try succeed(["swift", "build"] + options)
-      let tests = try runProgram(["swift", "test"] + options)
-      try #require(tests.status == 0, "the app's tests failed:\n\(tests.output)")
-      // Every test the chapter shows ran, and passed.
-      let shown = try appFile("Tests/ScoreKeeperTests/ScoreKeeperTests.swift").content
-        .ranges(of: "@Test(").count
-      #expect(shown > 0)
-      #expect(
-        tests.output.contains("Test run with \(shown) tests"),
-        "the app's \(shown) tests should have run:\n\(tests.output)")
+      try withTemporaryFolder("chapter-9-app") { folder in
+        let copy = try snapshot(into: folder, named: "ObserverEvolution")
+        let app = folder.appending(path: "ScoreKeeper")
+        try pasteApp(
+          into: app,
+          dependency: shownDependency.replacing(shownURL, with: copy.path))
+        let options = packageOptions(app: app, in: folder)
+        try succeed(["swift", "build"] + options)
+        let tests = try ProcessRun(["swift", "test"] + options, timeLimit: buildTimeLimit)
+        try #require(tests.status == 0, "the app's tests failed:\n\(tests.outputAndError)")
+        // Every test the chapter shows ran, and passed.
+        let shown = try appFile("Tests/ScoreKeeperTests/ScoreKeeperTests.swift").content
+          .ranges(of: "@Test(").count
+        #expect(shown > 0)
+        #expect(
+          tests.outputAndError.contains("Test run with \(shown) tests"),
+          "the app's \(shown) tests should have run:\n\(tests.outputAndError)")
+      }
     }
 
     @Test(
       "a path dependency is named by its folder, as the chapter quotes SwiftPM; and no version of the package resolves"
     )
     func packageIdentity() throws {
-      let folder = try temporaryFolder("chapter-9-identity")
-      defer { try? FileManager.default.removeItem(at: folder) }
-      let copy = try snapshot(into: folder, named: "clone")
-      let app = folder.appending(path: "ScoreKeeper")
-      let options = packageOptions(app: app, in: folder)
+      try withTemporaryFolder("chapter-9-identity") { folder in
+        let copy = try snapshot(into: folder, named: "clone")
+        let app = folder.appending(path: "ScoreKeeper")
+        let options = packageOptions(app: app, in: folder)
 
-      try pasteApp(into: app, dependency: ".package(path: \"\(copy.path)\")")
-      let byPath = try runProgram(["swift", "package", "show-dependencies"] + options)
-      let quoted =
-        "unknown package 'ObserverEvolution' in dependencies of target 'ScoreKeeper'; valid packages are: 'clone'"
-      #expect(byPath.status != 0)
-      #expect(byPath.output.contains(quoted), "SwiftPM said:\n\(byPath.output)")
-      let quotes = try chapterText().contains(quoted)
-      #expect(quotes, "\(chapter) should quote: \(quoted)")
+        try pasteApp(into: app, dependency: ".package(path: \"\(copy.path)\")")
+        let byPath = try ProcessRun(
+          ["swift", "package", "show-dependencies"] + options, timeLimit: buildTimeLimit)
+        let quoted =
+          "unknown package 'ObserverEvolution' in dependencies of target 'ScoreKeeper'; valid packages are: 'clone'"
+        #expect(byPath.status != 0)
+        #expect(
+          byPath.outputAndError.contains(quoted), "SwiftPM said:\n\(byPath.outputAndError)")
+        let quotes = try chapterText().contains(quoted)
+        #expect(quotes, "\(chapter) should quote: \(quoted)")
 
-      // By URL, named by its last part as the manifest's products say: no tag, no version.
-      let tagless = try snapshot(into: folder, named: "ObserverEvolution")
-      try pasteApp(
-        into: app, dependency: ".package(url: \"\(tagless.path)\", from: \"0.1.0\")")
-      let byVersion = try runProgram(["swift", "package", "show-dependencies"] + options)
-      #expect(byVersion.status != 0)
-      #expect(
-        byVersion.output.contains(
-          "no versions of 'observerevolution' match the requirement 0.1.0..<1.0.0"),
-        "SwiftPM said:\n\(byVersion.output)")
-      let saysSo = try chapterText().contains("`from: \"0.1.0\"` finds nothing")
-      #expect(saysSo, "\(chapter) should say that `from: \"0.1.0\"` finds nothing")
+        // By URL, named by its last part as the manifest's products say: no tag, no version.
+        let tagless = try snapshot(into: folder, named: "ObserverEvolution")
+        try pasteApp(
+          into: app, dependency: ".package(url: \"\(tagless.path)\", from: \"0.1.0\")")
+        let byVersion = try ProcessRun(
+          ["swift", "package", "show-dependencies"] + options, timeLimit: buildTimeLimit)
+        #expect(byVersion.status != 0)
+        #expect(
+          byVersion.outputAndError.contains(
+            "no versions of 'observerevolution' match the requirement 0.1.0..<1.0.0"),
+          "SwiftPM said:\n\(byVersion.outputAndError)")
+        let saysSo = try chapterText().contains("`from: \"0.1.0\"` finds nothing")
+        #expect(saysSo, "\(chapter) should say that `from: \"0.1.0\"` finds nothing")
+      }
     }
   }
 
@@ -289,17 +292,17 @@
       "a command-line program that blocks its main thread never sees a main-actor delivery; once it has awaited, isMainThread is false on Linux, the main queue check holds; the backlog the chapter gives"
     )
     func commandLineProgramOnTheMainActor() throws {
-      let folder = try temporaryFolder("chapter-9-program")
-      defer { try? FileManager.default.removeItem(at: folder) }
-      let main = folder.appending(path: "main.swift")
-      try commandLineProgram.write(to: main, atomically: true, encoding: .utf8)
-      let program = folder.appending(path: "program")
-      try succeed(
-        [
-          "swiftc", "-swift-version", "6", "-package-name", "Program", "-module-name", "Program",
-          "-o", program.path,
-        ] + (try sources(of: "Stage5Tuned")) + [main.path])
-      let printed = try succeed([program.path]).split(separator: "\n")
+      let printed = try withTemporaryFolder("chapter-9-program") { folder in
+        let main = folder.appending(path: "main.swift")
+        try commandLineProgram.write(to: main, atomically: true, encoding: .utf8)
+        let program = folder.appending(path: "program")
+        try succeed(
+          [
+            "swiftc", "-swift-version", "6", "-package-name", "Program", "-module-name",
+            "Program", "-o", program.path,
+          ] + (try sources(of: "Stage5Tuned")) + [main.path])
+        return try succeed([program.path]).split(separator: "\n")
+      }
       #expect(printed.contains("blocked: delivered false"), "\(printed)")
       #expect(printed.contains("awaited: delivered 1"), "\(printed)")
       #expect(printed.contains("main actor: on the main queue"), "\(printed)")

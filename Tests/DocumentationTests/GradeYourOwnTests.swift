@@ -2,32 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Runs `swift` with `arguments` in a process of its own, and returns what it printed on
-/// standard output, on standard error, and its exit status.
-private func swiftCommand(_ arguments: [String]) throws -> (
-  output: String, error: String, status: Int32
-) {
-  let folder = FileManager.default.temporaryDirectory
-    .appendingPathComponent("swift-command-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(at: folder) }
-  let (outputFile, errorFile) = (
-    folder.appendingPathComponent("output"), folder.appendingPathComponent("error")
-  )
-  _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-  _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["swift"] + arguments
-  process.standardOutput = try FileHandle(forWritingTo: outputFile)
-  process.standardError = try FileHandle(forWritingTo: errorFile)
-  try process.run()
-  process.waitUntilExit()
-  return (
-    try String(contentsOf: outputFile, encoding: .utf8),
-    try String(contentsOf: errorFile, encoding: .utf8), process.terminationStatus
-  )
-}
+/// How long a `swift run` of the example may take before it is taken for hung: it builds the
+/// package's library on a busy machine, and is stopped only when it hangs.
+private let buildTimeLimit = Duration.seconds(1800)
 
 @Suite("REFERENCE.md: grade your own observable")
 struct GradeYourOwnTests {
@@ -62,24 +39,27 @@ struct GradeYourOwnTests {
     let imports = source.split(separator: "\n").filter { $0.hasPrefix("import ") }
     #expect(imports == ["import ObserverScenarios"], "the example imports the product alone")
 
-    let scratch = FileManager.default.temporaryDirectory
-      .appendingPathComponent("grade-your-own-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let run = try swiftCommand([
-      "run", "--package-path", packageRoot.appendingPathComponent(example).path,
-      "--scratch-path", scratch.path, "--quiet", "GradeYourOwn",
-    ])
-    try #require(run.status == 0, "the example did not build or run:\n\(run.error)")
-    #expect(run.output == shown.content, "REFERENCE.md:\(shown.line): the example's output changed")
+    let shapesOutput = try withTemporaryFolder("grade-your-own") { scratch in
+      let run = try ProcessRun(
+        [
+          "swift", "run", "--package-path", packageRoot.appendingPathComponent(example).path,
+          "--scratch-path", scratch.path, "--quiet", "GradeYourOwn",
+        ], timeLimit: buildTimeLimit)
+      try #require(run.status == 0, "the example did not build or run:\n\(run.error)")
+      #expect(
+        run.output == shown.content, "REFERENCE.md:\(shown.line): the example's output changed")
 
-    // The same build, another product: observables shaped like real libraries' storage, and one
-    // graded through a ready-made adapter.
-    let shapes = try swiftCommand([
-      "run", "--package-path", packageRoot.appendingPathComponent(example).path,
-      "--scratch-path", scratch.path, "--quiet", "LibraryShapes",
-    ])
-    try #require(shapes.status == 0, "LibraryShapes did not build or run:\n\(shapes.error)")
-    let verdicts = try Self.verdicts(inJSON: shapes.output)
+      // The same build, another product: observables shaped like real libraries' storage, and
+      // one graded through a ready-made adapter.
+      let shapes = try ProcessRun(
+        [
+          "swift", "run", "--package-path", packageRoot.appendingPathComponent(example).path,
+          "--scratch-path", scratch.path, "--quiet", "LibraryShapes",
+        ], timeLimit: buildTimeLimit)
+      try #require(shapes.status == 0, "LibraryShapes did not build or run:\n\(shapes.error)")
+      return shapes.output
+    }
+    let verdicts = try Self.verdicts(inJSON: shapesOutput)
     let required: [(design: String, scenario: String, verdict: String, why: String)] = [
       ("threshold-bag", "delivery-order", "flaw", "its order breaks past 31 observers"),
       ("threshold-bag", "sixteen-in-order", "holds", "16 observers stay below its threshold"),

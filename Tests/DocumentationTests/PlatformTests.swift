@@ -21,23 +21,15 @@ private let macOSOnlyAPIs: [(api: String, source: String)] = [
 /// In a scratch folder of its own: `swift test` holds a lock on the package's `.build` while the
 /// tests run, and a second `swift` command that wants it waits for ever.
 private func dumpedManifest() throws -> [String: Any] {
-  let scratch = FileManager.default.temporaryDirectory
-    .appendingPathComponent("dump-package-\(UUID().uuidString)")
-  defer { try? FileManager.default.removeItem(at: scratch) }
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = [
-    "swift", "package", "dump-package", "--package-path", packageRoot.path, "--scratch-path",
-    scratch.path,
-  ]
-  let output = Pipe()
-  process.standardOutput = output
-  process.standardError = FileHandle.nullDevice
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  try #require(process.terminationStatus == 0, "swift package dump-package failed")
-  return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+  let dump = try withTemporaryFolder("dump-package") { scratch in
+    try ProcessRun([
+      "swift", "package", "dump-package", "--package-path", packageRoot.path, "--scratch-path",
+      scratch.path,
+    ])
+  }
+  try #require(dump.status == 0, "swift package dump-package failed: \(dump.error)")
+  return try #require(
+    try JSONSerialization.jsonObject(with: Data(dump.output.utf8)) as? [String: Any])
 }
 
 @Suite("Every platform the package declares")

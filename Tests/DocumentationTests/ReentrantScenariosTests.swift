@@ -80,19 +80,20 @@ private final class WatchingAdapter: ScenarioObservable {
   }
 }
 
+/// Whether `scenario` calls the observable while it is calling its observers, as a lock held
+/// while calling would block: watched live, on an observable that knows when it is calling.
+func reenters(_ scenario: Scenario) -> Bool {
+  let reentered = ReentryFlag()
+  let design = ObservableDesign(
+    id: "watched", title: "watched", module: "ReentrantScenariosTests",
+    typeName: "WatchedObservable", identity: .none, capabilities: [.unsubscribe],
+    isSendable: false, makeObservable: { WatchingAdapter($0, reentered: reentered) })
+  _ = scenario.run(on: design)
+  return reentered.isRaised
+}
+
 @Suite("The scenarios that call the observable from inside a callback")
 struct ReentrantScenariosTests {
-  /// Whether `scenario` calls the observable while it is calling its observers.
-  private func reenters(_ scenario: Scenario) -> Bool {
-    let reentered = ReentryFlag()
-    let design = ObservableDesign(
-      id: "watched", title: "watched", module: "ReentrantScenariosTests",
-      typeName: "WatchedObservable", identity: .none, capabilities: [.unsubscribe],
-      isSendable: false, makeObservable: { WatchingAdapter($0, reentered: reentered) })
-    _ = scenario.run(on: design)
-    return reentered.isRaised
-  }
-
   @Test("the guide names exactly those that do")
   func namedInTheGuide() throws {
     let reentering = Set(Scenario.all.filter(reenters).map(\.name))

@@ -81,30 +81,23 @@ struct VariantTableTests {
   #if os(macOS) || os(Linux)
     @Test("every patch still applies exactly to Sources/Stage5Tuned, as Benchmarks/variants asks")
     func patchesApply() throws {
-      let copy = FileManager.default.temporaryDirectory
-        .appendingPathComponent("variants-\(UUID().uuidString)")
-      defer { try? FileManager.default.removeItem(at: copy) }
-      try FileManager.default.copyItem(
-        at: packageRoot.appendingPathComponent("Sources/Stage5Tuned"), to: copy)
-      for (file, row) in try patchRows() {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["patch", "--dry-run", "-d", copy.path, "-p1", "-i", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let said = String(
-          decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        // A hunk placed at another line (an offset, a fuzz) may be placed wrong.
-        let inexact = said.range(
-          of: "offset|fuzz", options: [.regularExpression, .caseInsensitive])
-        #expect(
-          process.terminationStatus == 0 && inexact == nil,
-          Comment(
-            rawValue: "\(file.lastPathComponent) (\(row)) no longer applies exactly: remake it "
-              + "(Benchmarks/README.md): \(said)"))
+      try withTemporaryFolder("variants") { folder in
+        let copy = folder.appendingPathComponent("Stage5Tuned")
+        try FileManager.default.copyItem(
+          at: packageRoot.appendingPathComponent("Sources/Stage5Tuned"), to: copy)
+        for (file, row) in try patchRows() {
+          let run = try ProcessRun(
+            ["patch", "--dry-run", "-d", copy.path, "-p1", "-i", file.path])
+          let said = run.outputAndError
+          // A hunk placed at another line (an offset, a fuzz) may be placed wrong.
+          let inexact = said.range(
+            of: "offset|fuzz", options: [.regularExpression, .caseInsensitive])
+          #expect(
+            run.status == 0 && inexact == nil,
+            Comment(
+              rawValue: "\(file.lastPathComponent) (\(row)) no longer applies exactly: remake "
+                + "it (Benchmarks/README.md): \(said)"))
+        }
       }
     }
   #endif

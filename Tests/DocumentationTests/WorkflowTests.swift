@@ -17,27 +17,6 @@ func libraryProducts() throws -> [String] {
     + manifest.matches(of: /\.library\(name: "([^_"][^"]*)"/).map { String($0.output.1) }
 }
 
-/// Runs `python3` with `arguments` and `input` on its standard input; returns what it printed
-/// and its exit status.
-private func python(
-  _ arguments: [String], input: String = ""
-) throws -> (output: String, status: Int32) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["python3"] + arguments
-  let output = Pipe()
-  let standardInput = Pipe()
-  process.standardOutput = output
-  process.standardInput = standardInput
-  process.standardError = FileHandle.nullDevice
-  try process.run()
-  standardInput.fileHandleForWriting.write(Data(input.utf8))
-  try standardInput.fileHandleForWriting.close()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (String(decoding: data, as: UTF8.self), process.terminationStatus)
-}
-
 @Suite("The hosted CI workflow")
 struct WorkflowTests {
   private let path = ".github/workflows/ci.yml"
@@ -143,8 +122,8 @@ struct WorkflowTests {
         #"{"name": "_WorkshopKit", "type": {"library": ["automatic"]}}"#,
       ]
     let json = #"{"products": [\#(products.joined(separator: ", "))]}"#
-    let listed = try python(["-c", String(filter)], input: json)
-    #expect(listed.status == 0)
+    let listed = try ProcessRun(["python3", "-c", String(filter)], input: json)
+    #expect(listed.status == 0, "\(listed.error)")
     #expect(listed.output.split(separator: "\n").map(String.init) == libraries)
   }
 

@@ -25,46 +25,16 @@ func productURL(_ name: String) throws -> URL {
   return executable
 }
 
-/// Runs a product that `swift test` built, in ``productsFolder``: every test's way of starting
-/// one. `setUp` sets its program, arguments, standard input and output, and returns what to do
-/// once it runs; its standard error is read to the end, and returned with how it ended.
+/// Runs a product that `swift test` built, in ``productsFolder``, with `arguments`, over this
+/// process's environment with `environment` set, and `input` on its standard input: every
+/// test's way of starting one.
 func runProduct(
-  _ name: String, environment: [String: String] = [:],
-  setUp: (_ process: Process, _ executable: URL) throws -> () throws -> Void
-) throws -> (error: String, status: Int32, signalled: Bool) {
-  let process = Process()
-  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  let errors = Pipe()
-  process.standardError = errors
-  let whileRunning = try setUp(process, try productURL(name))
-  try process.run()
-  try whileRunning()
-  let error = errors.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (
-    String(decoding: error, as: UTF8.self), process.terminationStatus,
-    process.terminationReason == .uncaughtSignal
-  )
-}
-
-/// Runs a product with `input` on its standard input, and returns what it wrote.
-func runProduct(
-  _ name: String, _ arguments: [String], environment: [String: String] = [:], input: String = ""
-) throws -> (output: String, error: String, status: Int32) {
-  let (stdin, stdout) = (Pipe(), Pipe())
-  var output = Data()
-  let result = try runProduct(name, environment: environment) { process, executable in
-    process.executableURL = executable
-    process.arguments = arguments
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    return {
-      stdin.fileHandleForWriting.write(Data(input.utf8))
-      try stdin.fileHandleForWriting.close()
-      output = stdout.fileHandleForReading.readDataToEndOfFile()
-    }
-  }
-  return (String(decoding: output, as: UTF8.self), result.error, result.status)
+  _ name: String, _ arguments: [String] = [], environment: [String: String] = [:],
+  input: String = "", standardOutput: FileHandle? = nil
+) throws -> ProcessRun {
+  try ProcessRun(
+    [try productURL(name).path] + arguments, environment: environment, input: input,
+    standardOutput: standardOutput)
 }
 
 @Suite("Every executable: one command shape")
@@ -73,16 +43,12 @@ struct CommandShapeTests {
     "bad usage with standard error closed still exits 64: only standard output makes it 74",
     arguments: ["compare-stages", "tutorial", "keeping-score", "workshop"])
   func usageWithoutStandardError(product: String) throws {
-    let result = try runProduct(product) { process, executable in
-      process.standardInput = FileHandle.nullDevice
-      process.standardOutput = FileHandle.nullDevice
-      // Process cannot start a program with a stream closed; the shell can.
-      process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      process.arguments = ["-c", #"exec "$0" "$@" 2>&-"#, executable.path, "--no-such-option"]
-      return {}
-    }
-    #expect(!result.signalled)
-    #expect(result.status == ExitCode.usage.rawValue)
+    // A process cannot be started with a stream closed; the shell can, and exec keeps the
+    // process, so its status and signal are the product's.
+    let result = try ProcessRun(
+      ["/bin/sh", "-c", #"exec "$0" "$@" 2>&-"#, try productURL(product).path, "--no-such-option"],
+      standardOutput: .nullDevice)
+    #expect(result.ending == .exited(ExitCode.usage.rawValue))
   }
 
   @Test(
@@ -253,45 +219,47 @@ struct TutorialExecutableTests {
 struct KeepingScoreExecutableTests {
   @Test("scores are saved under $XDG_CONFIG_HOME and shown by the next run; --reset deletes them")
   func keepsScoreAcrossRuns() throws {
-    let config = FileManager.default.temporaryDirectory
-      .appendingPathComponent("keeping-score-e2e-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: config) }
-    let environment = ["XDG_CONFIG_HOME": config.path, "KEEPING_SCORE_SEED": "5"]
-    let saveFile = config.appendingPathComponent("observer-evolution/keeping-score.json")
+    // A folder not made yet, as on a first run.
+    try withTemporaryFolder("keeping-score-e2e") { folder in
+      let config = folder.appendingPathComponent("config")
+      let environment = ["XDG_CONFIG_HOME": config.path, "KEEPING_SCORE_SEED": "5"]
+      let saveFile = config.appendingPathComponent("observer-evolution/keeping-score.json")
 
-    // With seed 5, chapter 1's right answers are a, b, b, a, a: the last answer here is wrong.
-    let first = try runProduct(
-      "keeping-score", ["1"], environment: environment, input: "a\nb\nb\na\nb\n")
-    #expect(first.status == 0)
-    #expect(first.output.contains("Game over: 4 of 5."))
-    #expect(FileManager.default.fileExists(atPath: saveFile.path))
+      // With seed 5, chapter 1's right answers are a, b, b, a, a: the last answer here is wrong.
+      let first = try runProduct(
+        "keeping-score", ["1"], environment: environment, input: "a\nb\nb\na\nb\n")
+      #expect(first.status == 0)
+      #expect(first.output.contains("Game over: 4 of 5."))
+      #expect(FileManager.default.fileExists(atPath: saveFile.path))
 
-    let second = try runProduct("keeping-score", [], environment: environment, input: "")
-    #expect(
-      second.output.hasPrefix(
-        "Question groups\n  1. Stone age: an array of closures: latest score 4 of 5\n"))
+      let second = try runProduct("keeping-score", [], environment: environment, input: "")
+      #expect(
+        second.output.hasPrefix(
+          "Question groups\n  1. Stone age: an array of closures: latest score 4 of 5\n"))
 
-    try Data("garbage".utf8).write(to: saveFile)
-    let third = try runProduct(
-      "keeping-score", [], environment: environment, input: "1\na\nb\nb\na\na\n")
-    #expect(third.status == 0)
-    let setAside = try FileManager.default.contentsOfDirectory(
-      atPath: saveFile.deletingLastPathComponent().path
-    ).filter { $0.hasPrefix("keeping-score.json.unreadable-") }
-    try #require(setAside.count == 1, "the damaged file is set aside, not overwritten")
-    #expect(
-      try Data(contentsOf: saveFile.deletingLastPathComponent().appendingPathComponent(setAside[0]))
-        == Data("garbage".utf8))
-    #expect(
-      third.error
-        == "keeping-score: the saved scores at \(saveFile.path) are damaged; it is kept as "
-        + "\(saveFile.deletingLastPathComponent().appendingPathComponent(setAside[0]).path), "
-        + "and the game starts fresh\n")
-    #expect(third.output.contains("Game over: 5 of 5."))
+      try Data("garbage".utf8).write(to: saveFile)
+      let third = try runProduct(
+        "keeping-score", [], environment: environment, input: "1\na\nb\nb\na\na\n")
+      #expect(third.status == 0)
+      let setAside = try FileManager.default.contentsOfDirectory(
+        atPath: saveFile.deletingLastPathComponent().path
+      ).filter { $0.hasPrefix("keeping-score.json.unreadable-") }
+      try #require(setAside.count == 1, "the damaged file is set aside, not overwritten")
+      #expect(
+        try Data(
+          contentsOf: saveFile.deletingLastPathComponent().appendingPathComponent(setAside[0]))
+          == Data("garbage".utf8))
+      #expect(
+        third.error
+          == "keeping-score: the saved scores at \(saveFile.path) are damaged; it is kept as "
+          + "\(saveFile.deletingLastPathComponent().appendingPathComponent(setAside[0]).path), "
+          + "and the game starts fresh\n")
+      #expect(third.output.contains("Game over: 5 of 5."))
 
-    let reset = try runProduct("keeping-score", ["--reset"], environment: environment)
-    #expect(reset.output == "Deleted the saved scores at \(saveFile.path).\n")
-    #expect(!FileManager.default.fileExists(atPath: saveFile.path))
+      let reset = try runProduct("keeping-score", ["--reset"], environment: environment)
+      #expect(reset.output == "Deleted the saved scores at \(saveFile.path).\n")
+      #expect(!FileManager.default.fileExists(atPath: saveFile.path))
+    }
   }
 }
 
@@ -304,37 +272,19 @@ struct WorkshopExecutableTests {
     "away from its package it grades nothing: one line on stderr, exit 64; hint still works",
     arguments: [["3"], [], ["--format", "json"], ["--watch"]])
   func awayFromItsPackage(arguments: [String]) throws {
-    let away = FileManager.default.temporaryDirectory
-      .appendingPathComponent("workshop-away-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: away, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: away) }
-    let copy = away.appendingPathComponent("workshop")
-    try copyExecutable(try productURL("workshop"), to: copy)
-    func run(_ arguments: [String]) throws -> (output: String, error: String, status: Int32) {
-      let process = Process()
-      process.executableURL = copy
-      process.arguments = arguments
+    try withTemporaryFolder("workshop-away") { away in
+      let copy = away.appendingPathComponent("workshop")
+      try copyExecutable(try productURL("workshop"), to: copy)
       // Run from its own folder too: the workshop also looks for its package from there.
-      process.currentDirectoryURL = away
-      let (output, error) = (Pipe(), Pipe())
-      (process.standardOutput, process.standardError) = (output, error)
-      try process.run()
-      let printed = output.fileHandleForReading.readDataToEndOfFile()
-      let errors = error.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      return (
-        String(decoding: printed, as: UTF8.self), String(decoding: errors, as: UTF8.self),
-        process.terminationStatus
-      )
+      let result = try ProcessRun([copy.path] + arguments, in: away)
+      #expect(result.status == ExitCode.usage.rawValue)
+      #expect(result.output.isEmpty)
+      #expect(
+        result.error.hasPrefix("workshop: no package with an Exercises package above \(copy.path)"))
+      #expect(result.error.filter { $0 == "\n" }.count == 1)
+      let hint = try ProcessRun([copy.path, "hint", "1"], in: away)
+      #expect(hint.status == 0 && !hint.output.isEmpty)
     }
-    let result = try run(arguments)
-    #expect(result.status == ExitCode.usage.rawValue)
-    #expect(result.output.isEmpty)
-    #expect(
-      result.error.hasPrefix("workshop: no package with an Exercises package above \(copy.path)"))
-    #expect(result.error.filter { $0 == "\n" }.count == 1)
-    let hint = try run(["hint", "1"])
-    #expect(hint.status == 0 && !hint.output.isEmpty)
   }
 
   @Test("grading one exercise runs every aimed and kept scenario in a child process")

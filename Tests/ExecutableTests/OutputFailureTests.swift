@@ -1,6 +1,7 @@
 import CommandSupport
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -81,49 +82,46 @@ struct CommandIOWriteFailureTests {
 
   @Test("every byte of a long text is written, and nothing is reported")
   func writesEverything() throws {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("command-io-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: url) }
-    let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    try #require(descriptor >= 0)
-    let failures = Failures()
-    let text = String(repeating: "é observer ✓\n", count: 100_000)
-    CommandIO.writing(output: descriptor, error: STDERR_FILENO, onFailure: failures.report)
-      .write(text)
-    close(descriptor)
-    #expect(failures.all.isEmpty)
-    #expect(try String(contentsOf: url, encoding: .utf8) == text)
+    try withTemporaryFolder("command-io") { folder in
+      let url = folder.appendingPathComponent("output")
+      let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+      try #require(descriptor >= 0)
+      let failures = Failures()
+      let text = String(repeating: "é observer ✓\n", count: 100_000)
+      CommandIO.writing(output: descriptor, error: STDERR_FILENO, onFailure: failures.report)
+        .write(text)
+      close(descriptor)
+      #expect(failures.all.isEmpty)
+      #expect(try String(contentsOf: url, encoding: .utf8) == text)
+    }
   }
 }
 
 #if os(macOS) || os(Linux)
   /// Runs the product `name` with its standard output broken as `output` says.
-  ///
-  /// - Returns: What it wrote on standard error, its status, and whether a signal ended it.
   private func runProduct(
     _ name: String, _ arguments: [String], output: BrokenOutput,
     environment: [String: String] = [:]
-  ) throws -> (error: String, status: Int32, signalled: Bool) {
-    try runProduct(name, environment: environment) { process, executable in
-      process.standardInput = FileHandle.nullDevice
-      process.executableURL = executable
-      process.arguments = arguments
-      switch output {
-      case .closed:
-        // Process cannot start a program with a stream closed; the shell can, and exec keeps
-        // the process, so its status and signal are the product's.
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"exec "$0" "$@" >&-"#, executable.path] + arguments
-      case .full:
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-      case .pipeWithoutReader:
-        let readerless = Pipe()
-        // The only reader is closed before the product starts: its first write finds none.
-        try readerless.fileHandleForReading.close()
-        process.standardOutput = readerless.fileHandleForWriting
-        return { try readerless.fileHandleForWriting.close() }
-      }
-      return {}
+  ) throws -> ProcessRun {
+    switch output {
+    case .closed:
+      // A process cannot be started with a stream closed; the shell can, and exec keeps the
+      // process, so its status and signal are the product's.
+      return try ProcessRun(
+        ["/bin/sh", "-c", #"exec "$0" "$@" >&-"#, try productURL(name).path] + arguments,
+        environment: environment)
+    case .full:
+      let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+      defer { try? full.close() }
+      return try runProduct(name, arguments, environment: environment, standardOutput: full)
+    case .pipeWithoutReader:
+      let readerless = Pipe()
+      // The only reader is closed before the product starts: its first write finds none.
+      try readerless.fileHandleForReading.close()
+      defer { try? readerless.fileHandleForWriting.close() }
+      return try runProduct(
+        name, arguments, environment: environment,
+        standardOutput: readerless.fileHandleForWriting)
     }
   }
 
@@ -139,16 +137,15 @@ struct CommandIOWriteFailureTests {
       "one line on stderr naming the problem, exit status 74 (EX_IOERR), no signal",
       arguments: commands.map(\.product), BrokenOutput.available)
     func writeFailure(product: String, output: BrokenOutput) throws {
-      let config = FileManager.default.temporaryDirectory
-        .appendingPathComponent("output-failure-\(UUID().uuidString)")
-      defer { try? FileManager.default.removeItem(at: config) }
       let arguments = try #require(Self.commands.first { $0.product == product }).arguments
-      let result = try runProduct(
-        product, arguments, output: output, environment: ["XDG_CONFIG_HOME": config.path])
-      #expect(!result.signalled, "ended by signal \(result.status)")
-      #expect(result.status == ExitCode.ioError.rawValue)
-      #expect(
-        result.error == "\(product): \(WriteFailure(.output, code: output.code).message)\n")
+      try withTemporaryFolder("output-failure") { folder in
+        let config = folder.appendingPathComponent("config")
+        let result = try runProduct(
+          product, arguments, output: output, environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(result.ending == .exited(ExitCode.ioError.rawValue), "no signal")
+        #expect(
+          result.error == "\(product): \(WriteFailure(.output, code: output.code).message)\n")
+      }
     }
   }
 #endif

@@ -143,30 +143,32 @@ struct BenchTests {
 
   @Test("--chart writes three SVG charts, each with a title, axis labels and every contender")
   func charts() throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("bench-charts-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let result = CommandRun {
-      CompareStagesCommand.run(["bench", "--quick", "--chart", folder.path], io: $0)
-    }
-    #expect(result.status == .success)
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-    let expected =
-      ["bench-churn.svg", "bench-fanout.svg"] + (countingIsActive ? ["bench-memory.svg"] : [])
-    #expect(names == expected.sorted())
-    for name in names {
-      let svg = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-      #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""), "\(name)")
-      #expect(svg.contains("<text class=\"title\""), "\(name)")
-      #expect(svg.contains("prefers-color-scheme: dark"), "\(name)")
-      for contender in Design.contenders {
-        #expect(svg.contains("data-contender=\"\(contender.name)\""), "\(name): \(contender.name)")
+    // A folder not made yet: the bench makes it.
+    try withTemporaryFolder("bench-charts") { temporary in
+      let folder = temporary.appendingPathComponent("charts")
+      let result = CommandRun {
+        CompareStagesCommand.run(["bench", "--quick", "--chart", folder.path], io: $0)
       }
+      #expect(result.status == .success)
+      let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+      let expected =
+        ["bench-churn.svg", "bench-fanout.svg"] + (countingIsActive ? ["bench-memory.svg"] : [])
+      #expect(names == expected.sorted())
+      for name in names {
+        let svg = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""), "\(name)")
+        #expect(svg.contains("<text class=\"title\""), "\(name)")
+        #expect(svg.contains("prefers-color-scheme: dark"), "\(name)")
+        for contender in Design.contenders {
+          #expect(
+            svg.contains("data-contender=\"\(contender.name)\""), "\(name): \(contender.name)")
+        }
+      }
+      let fanOut = try String(
+        contentsOf: folder.appendingPathComponent("bench-fanout.svg"), encoding: .utf8)
+      #expect(fanOut.contains("observers notified by one set, N"))
+      #expect(fanOut.contains("× the floor, median"))
     }
-    let fanOut = try String(
-      contentsOf: folder.appendingPathComponent("bench-fanout.svg"), encoding: .utf8)
-    #expect(fanOut.contains("observers notified by one set, N"))
-    #expect(fanOut.contains("× the floor, median"))
   }
 
   @Test("--chart into a folder that cannot be made fails at once, with one line and exit 64")

@@ -29,23 +29,24 @@ package let testProductsFolder: URL = {
   return bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
 }()
 
-/// Copies the executable `source` to `destination`, to be run from there.
-///
-/// Copied by `cp`, in a process of its own, not by `FileManager`: while the copy is open for
-/// writing in this process, any other test that starts a process meanwhile hands the child a
-/// copy of that descriptor, and running the copy then fails with "Text file busy" (exit 126),
-/// as seen here once in a few full runs.
-///
-/// - Throws: An error naming both paths when `cp` fails.
-package func copyExecutable(_ source: URL, to destination: URL) throws {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/bin/cp")
-  process.arguments = [source.path, destination.path]
-  try process.run()
-  process.waitUntilExit()
-  guard process.terminationStatus == 0 else {
-    throw CocoaError(
-      .fileWriteUnknown,
-      userInfo: [NSLocalizedDescriptionKey: "cp \(source.path) \(destination.path) failed"])
+#if os(macOS) || os(Linux)
+  /// Copies the executable `source` to `destination`, to be run from there.
+  ///
+  /// Copied by `cp`, in a process of its own, not by `FileManager`: while the copy is open for
+  /// writing in this process, any other test that starts a process meanwhile hands the child a
+  /// copy of that descriptor, and running the copy then fails with "Text file busy" (exit 126),
+  /// as seen here once in a few full runs.
+  ///
+  /// - Throws: An error naming both paths, and what `cp` said, when `cp` fails.
+  package func copyExecutable(_ source: URL, to destination: URL) throws {
+    let copy = try ProcessRun(["/bin/cp", source.path, destination.path])
+    guard copy.status == 0 else {
+      throw CocoaError(
+        .fileWriteUnknown,
+        userInfo: [
+          NSLocalizedDescriptionKey:
+            "cp \(source.path) \(destination.path) failed (\(copy.ending)): \(copy.error)"
+        ])
+    }
   }
-}
+#endif
