@@ -27,11 +27,17 @@ private func workshop(
   _ arguments: [String], code: [Int: ExerciseCode] = testedCode,
   hints: HintStore? = nil
 ) -> CommandRun {
-  let store =
-    hints
-    ?? HintStore(
-      url: FileManager.default.temporaryDirectory.appendingPathComponent(
-        "hints-\(UUID().uuidString).json"))
+  guard let store = hints else {
+    // A store of its own, in a folder removed once the command has run.
+    do {
+      return try withTemporaryFolder("workshop-hints") { folder in
+        workshop(arguments, code: code, hints: HintStore(url: folder.appending(path: "hints.json")))
+      }
+    } catch {
+      Issue.record("no temporary folder for the hints: \(error)")
+      return CommandRun { _ in .failure }
+    }
+  }
   return CommandRun { io in
     WorkshopCommand.run(
       arguments, io: io, code: code, hints: store,
