@@ -49,16 +49,17 @@ private func workshop(
 }
 
 /// A right answer to each exercise, for the tests of the command, which grade in this process;
-/// exercises 10 and 11's are graded in their own grading child, as the workshop grades them.
-/// Their checks need a main thread that runs the main actor's jobs as they come, and in this
-/// process the `@MainActor` tests of other suites hold the main actor for seconds at a time.
-/// (The solutions are graded as a learner's code is: `ExerciseBuildTests`.)
+/// an app's code (no design: exercises 10 and 11) is graded in its own grading child, as the
+/// workshop grades it. Its checks need a main thread that runs the main actor's jobs as they
+/// come, and in this process the `@MainActor` tests of other suites hold the main actor for
+/// seconds at a time. (The solutions are graded as a learner's code is: `ExerciseBuildTests`.)
 private let testedCode: [Int: ExerciseCode] = Dictionary(
   uniqueKeysWithValues: Exercise.all.compactMap { exercise in
     RightAnswer.first(for: exercise.number).map { answer in
-      (
+      let isAnApp = answer.code.design == nil
+      return (
         exercise.number,
-        exercise.number >= 10 ? gradedInChild(exercise.number, as: answer.name) : answer.code
+        isAnApp ? gradedInChild(exercise.number, as: answer.name) : answer.code
       )
     }
   })

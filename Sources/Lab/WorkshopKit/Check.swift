@@ -58,6 +58,14 @@ package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// from inside a display, labels closed or let go in the turn a score is set, checked after
   /// each turn of the main actor.
   case generatedLabels = "generated-labels-and-changes"
+
+  /// Whether a program of this check fails again when run alone: its generated programs run an
+  /// observable on one thread, so a failing one, run by its number in a fresh process, shows the
+  /// same failure, and a crashing one can be shrunk there. Not an app's (exercises 10 and 11),
+  /// whose programs race the main actor, nor a fixed sequence.
+  package var replaysAlone: Bool {
+    rawValue.hasPrefix("generated-") && self != .generatedScreens && self != .generatedLabels
+  }
 }
 
 /// One thing an exercise is graded on: a scenario shared with the stages, or a check of the

@@ -185,7 +185,8 @@ package enum IsolatedGrading {
         break
       }
       var detail = told(ending, in: run, exercise: exercise.number, seed: seed, earlier: &crashes)
-      if case .crashed = ending, exercise.number <= 9, let program = run.program,
+      if case .crashed = ending, case .check(let check) = running, check.replaysAlone,
+        let program = run.program,
         detail.hasPrefix("while generated program"),
         let steps = shrinkCrash(
           exercise.number, running, program: program.number, command: command, limits: limits,
@@ -277,8 +278,7 @@ package enum IsolatedGrading {
     _ exercise: Exercise, _ outcomes: inout [Criterion: Outcome], command: [String],
     limits: GradingLimits, seed: UInt64?, deadline: Date
   ) {
-    guard exercise.number <= 9 else { return }
-    for check in exercise.checks where check.rawValue.hasPrefix("generated-") {
+    for check in exercise.checks where check.replaysAlone {
       let criterion = Criterion.check(check)
       guard let found = outcomes[criterion], found.verdict == .flaw,
         let number = programNumber(in: found.detail)
