@@ -5,8 +5,8 @@ import ObserverScenarios
 import Testing
 
 /// What the errors list as valid for `--stage`: every design this platform runs, from the
-/// catalog, so that a new design or a platform without `Observations` changes it with no edit
-/// here: the stages' numbers, their names, as `--help` lists them, then the references.
+/// design catalog, so that a new design or a platform without `Observations` changes it with no
+/// edit here: the stages' numbers, their names, as `--help` lists them, then the references.
 private let designIDs =
   (Design.stages.map(\.id) + Design.stages.map(\.descriptor.shortName)
   + Design.references.map(\.id)).joined(separator: ", ")

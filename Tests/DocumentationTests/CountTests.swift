@@ -37,8 +37,8 @@ private func landingPage(of stage: Design) -> String {
 }
 
 /// The sentences of the docs that count something, each with the count computed from the
-/// catalogue, so that a new scenario, a stage's new verdict or a new exercise cannot leave the
-/// prose saying an old number.
+/// lists (`Scenario.all`, `Design.stages`, `Exercise.all`), so that a new scenario, a stage's
+/// new verdict or a new exercise cannot leave the prose saying an old number.
 private func countedSentences() throws -> [String: [String]] {
   let scenarios = spelled(Scenario.all.count)
   let stages = spelled(Design.stages.count)

@@ -49,7 +49,7 @@ struct BenchTests {
   func quickStructure() throws {
     let result = CommandRun { CompareStagesCommand.run(["bench", "--quick"], io: $0) }
     #expect(result.status == .success)
-    // The harness, the two baselines, then each design's contenders in catalog order.
+    // The harness, the two baselines, then each design's contenders in the design catalog's order.
     let expectedRows = Design.contenders.map(\.name)
     #expect(
       expectedRows.prefix(3) == ["harness", "floor", "closure array"],

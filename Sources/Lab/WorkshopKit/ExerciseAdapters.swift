@@ -3,7 +3,7 @@ import ObserverScenarios
 // What the grader needs of each exercise's code. The starter (module ExerciseNN) and the
 // solution (module SolutionNN) declare the same API shape, so each conforms to its shape's
 // protocol with one line and is driven by the shape's adapter, the one ObserverScenarios makes
-// public for every grader: the catalog's stages use the same adapters.
+// public for every grader: the design catalog's stages use the same adapters.
 
 /// A shape's adapter, as the workshop drives it: through the scenarios, and through the checks
 /// of the exercises of that shape.
