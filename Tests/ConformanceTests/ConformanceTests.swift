@@ -46,8 +46,8 @@ struct ConformanceTests {
   }
 }
 
-@Suite("Conformance: the catalogue")
-struct CatalogueTests {
+@Suite("Conformance: the lists of scenarios and designs")
+struct ScenarioAndDesignListTests {
   @Test("every scenario name has its scenario, in the order of the names")
   func everyNameHasAScenario() {
     #expect(Scenario.all.map(\.id) == Scenario.Name.allCases)

@@ -115,7 +115,7 @@ private func countedSentences() throws -> [String: [String]] {
 
 @Suite("Documentation: the counts in the prose")
 struct CountTests {
-  @Test("every sentence that counts scenarios, stages or exercises says the catalogue's count")
+  @Test("every sentence that counts scenarios, stages or exercises says the count of its list")
   func countedSentencesHold() throws {
     for (path, sentences) in try countedSentences() where checkedHere(path) {
       let text = try prose(of: path)

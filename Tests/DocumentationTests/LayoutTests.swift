@@ -60,17 +60,17 @@ struct LayoutTests {
     let tuned = try #require(manifest.firstMatch(of: /let tuned = "([^"]+)"/)).output.1
     let modules = try folders(under: "Sources").map { $0.dropFirst("Sources/".count) }
       .filter { !$0.isEmpty && $0 != "Lab" && $0 != tuned }.map(String.init)
-    let catalogued = Design.stages.map(\.descriptor.module)
+    let listed = Design.stages.map(\.descriptor.module)
     #expect(
-      Set(modules).subtracting(catalogued).sorted() == [],
+      Set(modules).subtracting(listed).sorted() == [],
       "a stage module with no entry in Design.stages (Sources/Lab/DesignCatalog/Design.swift)")
     let catalogFiles = try FileManager.default.contentsOfDirectory(
       atPath: packageRoot.appendingPathComponent("Sources/Lab/DesignCatalog").path
     ).filter { $0.hasPrefix("Stage") }.map { String($0.dropLast(".swift".count)) }
     #expect(
-      Set(catalogFiles).subtracting(catalogued).sorted() == [],
+      Set(catalogFiles).subtracting(listed).sorted() == [],
       "a catalog file whose stage is not in Design.stages")
-    #expect(Set(catalogued).subtracting(modules).sorted() == [], "an entry with no module")
+    #expect(Set(listed).subtracting(modules).sorted() == [], "an entry with no module")
   }
 
   @Test(

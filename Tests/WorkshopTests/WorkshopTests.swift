@@ -84,7 +84,7 @@ struct SolutionTests {
   }
 }
 
-@Suite("Workshop: the catalogue")
+@Suite("Workshop: the exercise list")
 struct ExerciseListTests {
   @Test("exercises are numbered 1, 2, 3… and each slug starts with its number")
   func numbering() {
@@ -163,7 +163,7 @@ struct ExerciseListTests {
     }
   }
 
-  @Test("Exercises/README.md lists every exercise as the catalogue has it, in order")
+  @Test("Exercises/README.md lists every exercise as the exercise list has it, in order")
   func exercisesReadmeTable() throws {
     let readme = try String(
       contentsOf: packageRoot.appendingPathComponent("Exercises/README.md"), encoding: .utf8)
