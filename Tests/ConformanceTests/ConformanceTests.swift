@@ -4,14 +4,14 @@ import Testing
 
 @Suite("Conformance: the same experiments on every stage")
 struct ConformanceTests {
-  /// Runs `scenario` on `stage` and expects the property to hold. Where the stage's descriptor
+  /// Runs `scenario` on `stage` and expects the property to hold. Where the stage's design
   /// documents the flaw, the expectation is a known issue: `swift test` lists it, and fails if
   /// the flaw ever disappears.
   @Test(
     "each scenario on each stage gives the documented verdict", arguments: Scenario.all,
-    Design.stages)
-  func documentedVerdict(scenario: Scenario, stage: Design) throws {
-    let design = stage.descriptor
+    CatalogEntry.stages)
+  func documentedVerdict(scenario: Scenario, stage: CatalogEntry) throws {
+    let design = stage.design
     let documented = try #require(
       design.documentedVerdict(for: scenario.id), "\(design.name) documents no verdicts")
     let outcome = scenario.run(on: design)
@@ -31,7 +31,7 @@ struct ConformanceTests {
     arguments: Scenario.all)
   func tunedMatchesTheLesson(scenario: Scenario) {
     let tuned = scenario.run(on: .tuned)
-    let lesson = scenario.run(on: Design.concurrency.descriptor)
+    let lesson = scenario.run(on: CatalogEntry.concurrency.design)
     #expect(tuned.verdict == .holds, "\(scenario.name) on stage 5 tuned: \(tuned.detail)")
     #expect(tuned.verdict == lesson.verdict, "\(scenario.name): \(tuned.detail)")
   }
@@ -40,7 +40,7 @@ struct ConformanceTests {
     "a scenario gives the same outcome, evidence included, every time it runs",
     arguments: Scenario.all)
   func outcomesAreRepeatable(scenario: Scenario) {
-    for stage in Design.stages.map(\.descriptor) {
+    for stage in CatalogEntry.stages.map(\.design) {
       #expect(scenario.run(on: stage) == scenario.run(on: stage), "\(scenario.name) on \(stage)")
     }
   }
@@ -58,33 +58,33 @@ struct ScenarioAndDesignListTests {
 
   @Test("designs have unique ids, and the stages are numbered 1, 2, 3… in order")
   func designIDs() {
-    let ids = Design.all.map(\.id)
+    let ids = CatalogEntry.all.map(\.id)
     #expect(Set(ids).count == ids.count)
-    #expect(Design.stages.map(\.stageNumber) == Array(1...Design.stages.count))
-    #expect(Design.stages.map(\.id) == Design.stages.map { String($0.stageNumber!) })
-    #expect(Design.references.allSatisfy { $0.descriptor.documentedFlaws == nil })
+    #expect(CatalogEntry.stages.map(\.stageNumber) == Array(1...CatalogEntry.stages.count))
+    #expect(CatalogEntry.stages.map(\.id) == CatalogEntry.stages.map { String($0.stageNumber!) })
+    #expect(CatalogEntry.references.allSatisfy { $0.design.documentedFlaws == nil })
   }
 
   @Test(
     "a capability a design lacks is either a flaw or explained, never both",
-    arguments: Design.all)
-  func capabilitiesAreConsistent(design: Design) {
-    let observable = design.descriptor
+    arguments: CatalogEntry.all)
+  func capabilitiesAreConsistent(entry: CatalogEntry) {
+    let observable = entry.design
     for capability in observable.inapplicable.keys {
-      #expect(!observable.has(capability), "\(design.id) both has and lacks \(capability)")
+      #expect(!observable.has(capability), "\(entry.id) both has and lacks \(capability)")
     }
     if observable.stageNumber != nil {
       #expect(observable.inapplicable.isEmpty, "a stage's lack is a flaw, not n/a")
     }
   }
 
-  @Test("the bench's facts are the descriptor's", arguments: Design.all)
-  func benchReadsTheDescriptor(design: Design) {
-    for contender in design.contenders {
-      #expect(contender.stage == design.stageNumber)
-      #expect(contender.canUnsubscribe == design.descriptor.has(.unsubscribe))
-      #expect(contender.subscribingIsLinear == design.descriptor.has(.linearSubscribe))
-      #expect(contender.deliversPreviousValue == design.descriptor.has(.deliversBeforeWrite))
+  @Test("the bench's facts are the design's", arguments: CatalogEntry.all)
+  func benchReadsTheDesign(entry: CatalogEntry) {
+    for contender in entry.contenders {
+      #expect(contender.stage == entry.stageNumber)
+      #expect(contender.canUnsubscribe == entry.design.has(.unsubscribe))
+      #expect(contender.subscribingIsLinear == entry.design.has(.linearSubscribe))
+      #expect(contender.deliversPreviousValue == entry.design.has(.deliversBeforeWrite))
     }
   }
 }

@@ -18,9 +18,9 @@ private func spelled(_ number: Int) -> String {
   numberWords.indices.contains(number) ? numberWords[number] : String(number)
 }
 
-/// The scenarios `design` is documented to fail.
-private func flaws(of design: Design) -> Set<Scenario.Name> {
-  design.descriptor.documentedFlaws ?? []
+/// The scenarios `entry`'s design is documented to fail.
+private func flaws(of entry: CatalogEntry) -> Set<Scenario.Name> {
+  entry.design.documentedFlaws ?? []
 }
 
 /// A file's text as the counts are matched in it: lowercase, white space collapsed, and the `//`
@@ -31,26 +31,28 @@ private func prose(of path: String) throws -> String {
 }
 
 /// The DocC landing page of a stage's module.
-private func landingPage(of stage: Design) -> String {
-  let module = stage.descriptor.module
+private func landingPage(of stage: CatalogEntry) -> String {
+  let module = stage.design.module
   return "Sources/\(module)/\(module).docc/\(module).md"
 }
 
 /// The sentences of the docs that count something, each with the count computed from the
-/// lists (`Scenario.all`, `Design.stages`, `Exercise.all`), so that a new scenario, a stage's
+/// lists (`Scenario.all`, `CatalogEntry.stages`, `Exercise.all`), so that a new scenario, a stage's
 /// new verdict or a new exercise cannot leave the prose saying an old number.
 private func countedSentences() throws -> [String: [String]] {
   let scenarios = spelled(Scenario.all.count)
-  let stages = spelled(Design.stages.count)
+  let stages = spelled(CatalogEntry.stages.count)
   let exercises = spelled(Exercise.all.count)
   // Chapter 5 answers the rows that every stage before it fails.
-  let concurrency = try #require(Design.concurrency.stageNumber)
-  let failedByAllBefore = Design.stages.filter { $0.stageNumber! < concurrency }.map(flaws(of:))
-    .reduce(
-      Set(Scenario.Name.allCases)
-    ) {
-      $0.intersection($1)
-    }
+  let concurrency = try #require(CatalogEntry.concurrency.stageNumber)
+  let failedByAllBefore = CatalogEntry.stages.filter { $0.stageNumber! < concurrency }.map(
+    flaws(of:)
+  )
+  .reduce(
+    Set(Scenario.Name.allCases)
+  ) {
+    $0.intersection($1)
+  }
   // Chapter 5c shows again, on stage 5, the traces chapter 4 showed on stage 4.
   let chapter4Traces = try prose(of: "Tutorial/04-option-sets-auto-removal.md")
     .matches(of: /<!-- output: swift run compare-stages trace [a-z-]+ --stage 4/).count
@@ -58,10 +60,10 @@ private func countedSentences() throws -> [String: [String]] {
   // The chapters that end with a self-check, from 1 to the last.
   let lastChapter = try #require(TutorialChapter.all.map(\.number.chapter).max())
   // The stages' modules, first to last, as chapter 0 spans them.
-  let modules = Design.stages.map { "`\($0.descriptor.module.lowercased())`" }
+  let modules = CatalogEntry.stages.map { "`\($0.design.module.lowercased())`" }
   // The platform's observers, wherever they run, and before 26, where an Apple OS lacks
   // `Observations`.
-  let references = Design.references.count + Design.namesOfReferencesMissingHere.count
+  let references = CatalogEntry.references.count + CatalogEntry.namesOfReferencesMissingHere.count
   let referencesBefore26 = references - 1
 
   var sentences: [String: [String]] = [
@@ -101,13 +103,13 @@ private func countedSentences() throws -> [String: [String]] {
     "Tutorial/06-comparing-the-stages.md": ["driven by the same \(scenarios) experiments"],
     "Tutorial/08-beyond-the-stages.md": [
       "runs its \(scenarios) scenarios on both of these",
-      "adds the \(spelled(Design.references.count)) columns beside the \(stages) stages",
+      "adds the \(spelled(CatalogEntry.references.count)) columns beside the \(stages) stages",
     ],
     "Tutorial/09-in-your-app.md": ["runs every one of the \(scenarios) scenarios, live"],
     "Exercises/README.md": ["the \(scenarios) scenarios that"],
     "Examples/GradeYourOwn/Package.swift": ["with the \(scenarios) scenarios"],
   ]
-  for stage in Design.stages {
+  for stage in CatalogEntry.stages {
     sentences[landingPage(of: stage)] = ["runs the \(scenarios) scenarios on it"]
   }
   return sentences
@@ -134,7 +136,7 @@ struct CountTests {
     let docs =
       (try MarkdownDocument.all().map(\.path))
       + ["Exercises/README.md", "Examples/GradeYourOwn/Package.swift"]
-      + Design.stages.map(landingPage(of:))
+      + CatalogEntry.stages.map(landingPage(of:))
     let count = try Regex(
       #"\b(\#(numberWords.dropFirst(2).joined(separator: "|"))) "#
         + #"(scenarios|experiments|stages|designs|columns|exercises|references)\b"#)
