@@ -2,7 +2,7 @@ import DesignCatalog
 import ObserverScenarios
 import Testing
 
-@Suite("Conformance: the same experiments on every stage")
+@Suite("Conformance: the same scenarios on every stage")
 struct ConformanceTests {
   /// Runs `scenario` on `stage` and expects the property to hold. Where the stage's design
   /// documents the flaw, the expectation is a known issue: `swift test` lists it, and fails if

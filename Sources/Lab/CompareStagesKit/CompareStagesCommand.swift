@@ -148,7 +148,7 @@ package enum CompareStagesCommand {
 
   /// The text of `--help`: its USAGE, COMMANDS and OPTIONS are made from ``Command/syntax``.
   package static let help = """
-    OVERVIEW: Run the same observer experiments on every stage, live, and show where each
+    OVERVIEW: Run the same observer scenarios on every stage, live, and show where each
     stage leaks, collides or misbehaves.
 
     \(Command.syntax.usage)
