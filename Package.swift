@@ -36,14 +36,14 @@ let lab: [(name: String, dependencies: [String])] = [
   ("CommandSupport", ["Support"]),
   // Real objects whose deinitialization is counted: how tests and scenarios see leaks.
   ("LifetimeTracking", []),
-  // The scenarios, over a descriptor and an adapter any observable can provide.
+  // The scenarios, over a design and an adapter any observable can provide.
   ("ObserverScenarios", ["LifetimeTracking", "Support"]),
   // What each design costs. The C target counts heap allocations by wrapping malloc and
   // free; it compiles to nothing in sanitized builds.
   ("AllocationCounter", []),
   ("StageBench", ["AllocationCounter", "Support"]),
-  // One descriptor per design, stage or reference, with its adapters for the scenarios and
-  // the bench: what compare-stages, the tests and the tutorial read.
+  // Every design, stage or reference, with its adapters for the scenarios and the
+  // bench: what compare-stages, the tests and the tutorial read.
   ("DesignCatalog", stages + ["ObserverScenarios", "StageBench", "AllocationCounter", "Support"]),
   // The commands' libraries: a thin main over each, so that tests can run it.
   (

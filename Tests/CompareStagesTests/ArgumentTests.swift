@@ -5,14 +5,14 @@ import ObserverScenarios
 import Testing
 
 /// What the errors list as valid for `--stage`: every design this platform runs, from the
-/// catalog, so that a new design or a platform without `Observations` changes it with no edit
-/// here: the stages' numbers, their names, as `--help` lists them, then the references.
+/// design catalog, so that a new design or a platform without `Observations` changes it with no
+/// edit here: the stages' numbers, their names, as `--help` lists them, then the references.
 private let designIDs =
-  (Design.stages.map(\.id) + Design.stages.map(\.descriptor.shortName)
-  + Design.references.map(\.id)).joined(separator: ", ")
+  (CatalogEntry.stages.map(\.id) + CatalogEntry.stages.map(\.design.shortName)
+  + CatalogEntry.references.map(\.id)).joined(separator: ", ")
 
 /// What the errors list as valid for `--graph`: the stages, by number and by name.
-private let stageIDs = (Design.stages.map(\.id) + Design.stages.map(\.descriptor.shortName))
+private let stageIDs = (CatalogEntry.stages.map(\.id) + CatalogEntry.stages.map(\.design.shortName))
   .joined(separator: ", ")
 
 @Suite("compare-stages: arguments")
@@ -39,11 +39,11 @@ struct ArgumentTests {
     #expect(
       try Command.parse(["--stage", "keyed", "--stage", "1"])
         == .compare(format: .text, scenarios: [], columns: [.closures, .keyedDict]))
-    #expect(Design.stages.allSatisfy { Design.named($0.descriptor.shortName) == $0 })
+    #expect(CatalogEntry.stages.allSatisfy { CatalogEntry.named($0.design.shortName) == $0 })
     #expect(
       try Command.parse(["--with-platform"])
         == .compare(
-          format: .text, scenarios: [], columns: Design.stages + Design.references))
+          format: .text, scenarios: [], columns: CatalogEntry.stages + CatalogEntry.references))
     #expect(
       try Command.parse(["--stage", "observation", "--stage", "1"])
         == .compare(
@@ -51,7 +51,7 @@ struct ArgumentTests {
     #expect(
       try Command.parse(["--stage", "2", "--with-platform"])
         == .compare(
-          format: .text, scenarios: [], columns: [.keyedDict] + Design.references))
+          format: .text, scenarios: [], columns: [.keyedDict] + CatalogEntry.references))
   }
 
   @Test("modes: list, explain, version, help")
@@ -304,11 +304,11 @@ struct TraceArgumentTests {
 struct GraphArgumentTests {
   @Test("--graph takes a stage number or name, as --stage does")
   func graph() throws {
-    #expect(try Command.parse(["--graph", "3"]) == .graph(#require(Design.weakRefs.graph)))
-    #expect(try Command.parse(["--graph=5"]) == .graph(#require(Design.concurrency.graph)))
-    for stage in Design.stages {
+    #expect(try Command.parse(["--graph", "3"]) == .graph(#require(CatalogEntry.weakRefs.graph)))
+    #expect(try Command.parse(["--graph=5"]) == .graph(#require(CatalogEntry.concurrency.graph)))
+    for stage in CatalogEntry.stages {
       #expect(
-        try Command.parse(["graph", stage.descriptor.shortName]) == .graph(#require(stage.graph)))
+        try Command.parse(["graph", stage.design.shortName]) == .graph(#require(stage.graph)))
     }
   }
 
@@ -318,10 +318,10 @@ struct GraphArgumentTests {
       Issue.record("--graph 2 should parse as .graph")
       return
     }
-    #expect(graph == Design.keyedDict.graph)
-    #expect(graph.mermaid == Design.keyedDict.graph?.mermaid)
-    #expect(Design.all.filter { $0.graph != nil } == Design.stages)
-    #expect(Design.references.allSatisfy { $0.graph == nil })
+    #expect(graph == CatalogEntry.keyedDict.graph)
+    #expect(graph.mermaid == CatalogEntry.keyedDict.graph?.mermaid)
+    #expect(CatalogEntry.all.filter { $0.graph != nil } == CatalogEntry.stages)
+    #expect(CatalogEntry.references.allSatisfy { $0.graph == nil })
   }
 
   @Test(

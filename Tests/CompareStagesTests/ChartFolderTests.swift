@@ -91,7 +91,7 @@ struct ChartFolderTests {
     // size, allocations counted or not, with every contender.
     for sizes in [BenchSizes.quick, .full] {
       for counting in [true, false] {
-        var report = BenchReport.shape(of: sizes, contenders: Design.contenders)
+        var report = BenchReport.shape(of: sizes, contenders: CatalogEntry.contenders)
         report.allocationCounting = counting
         for chart in BenchCharts.charts(of: report) {
           #expect(

@@ -34,17 +34,18 @@ struct InvocationTests {
       }
       let symbols = row.filter { $0 == "✓" || $0 == "✗" }.map(String.init)
       #expect(
-        symbols == Design.stages.map { $0.descriptor.documentedVerdict(for: scenario.id)!.symbol },
+        symbols
+          == CatalogEntry.stages.map { $0.design.documentedVerdict(for: scenario.id)!.symbol },
         "\(scenario.name)")
     }
-    let verdictCount = Scenario.all.count * Design.stages.count
+    let verdictCount = Scenario.all.count * CatalogEntry.stages.count
     #expect(lines.contains("All \(verdictCount) stage verdicts match the documented table."))
     #expect(!result.output.contains("\u{1B}["))
   }
 
   @Test("every ✗ has its evidence line under the table")
   func evidenceForEveryFlaw() {
-    let report = ScenarioReport(designs: Design.stages.map(\.descriptor))
+    let report = ScenarioReport(designs: CatalogEntry.stages.map(\.design))
     let text = report.text()
     let evidence = text.components(separatedBy: "Evidence for each ✗:")[1]
     let unwrapped = evidence.replacingOccurrences(of: "\n     ", with: " ")
@@ -89,11 +90,13 @@ struct InvocationTests {
   func markdown() {
     let output = compareStages(["--format", "markdown"]).output
     let lines = output.split(separator: "\n").map(String.init)
-    let columns = ["scenario", "what it checks"] + Design.stages.map(\.id)
+    let columns = ["scenario", "what it checks"] + CatalogEntry.stages.map(\.id)
     #expect(lines[0] == "| " + columns.joined(separator: " | ") + " |")
     #expect(lines[1] == "|" + String(repeating: " --- |", count: columns.count))
     for (index, scenario) in Scenario.all.enumerated() {
-      let symbols = Design.stages.map { $0.descriptor.documentedVerdict(for: scenario.id)!.symbol }
+      let symbols = CatalogEntry.stages.map {
+        $0.design.documentedVerdict(for: scenario.id)!.symbol
+      }
       #expect(
         lines[index + 2]
           == "| `\(scenario.name)` | \(scenario.title) | \(symbols.joined(separator: " | ")) |")
@@ -128,7 +131,8 @@ struct InvocationTests {
 
   @Test("a verdict that differs from the documented table is named on stderr, and exits 1")
   func mismatchExits1() throws {
-    var report = ScenarioReport(scenarios: [.deliveryOrder], designs: [Design.keyedDict.descriptor])
+    var report = ScenarioReport(
+      scenarios: [.deliveryOrder], designs: [CatalogEntry.keyedDict.design])
     report.rows[0].outcomes[0].outcome = .holds("called in order, as if by a miracle")
     let captured = CapturedIO()
     #expect(CompareStagesCommand.print(report, as: .text, io: captured.io) == .failure)
@@ -234,12 +238,13 @@ struct PlatformInvocationTests {
     #expect(lines.allSatisfy { $0.count <= 100 })
     let header = lines.first { $0.hasPrefix("scenario ") }?.split(separator: " ").map(String.init)
     #expect(
-      header?.suffix(Design.references.count) == Design.references.map(\.descriptor.shortName)[...])
+      header?.suffix(CatalogEntry.references.count)
+        == CatalogEntry.references.map(\.design.shortName)[...])
     #expect(result.output.contains("Evidence for each ✗ and –:"))
     // Evidence lines are indented to the widest label of the designs this platform has
     // ("obsns" where Observations runs, "obs" on an OS before 26).
-    let labelWidth = Design.all.map(\.descriptor.label.count).max() ?? 0
-    let nc = Design.notificationCenter.descriptor.label
+    let labelWidth = CatalogEntry.all.map(\.design.label.count).max() ?? 0
+    let nc = CatalogEntry.notificationCenter.design.label
       .padding(toLength: labelWidth, withPad: " ", startingAt: 0)
     #expect(
       result.output.contains(
@@ -251,14 +256,14 @@ struct PlatformInvocationTests {
   func narrowHeadings() {
     // Two more stages, copies of stage 5 numbered after the last, beside the references:
     // wider than 100 columns with headings like "6 concurrency".
-    let last = Design.stages.count + 2
-    let extra = (Design.stages.count + 1...last).map { number in
-      var design = Design.concurrency.descriptor
+    let last = CatalogEntry.stages.count + 2
+    let extra = (CatalogEntry.stages.count + 1...last).map { number in
+      var design = CatalogEntry.concurrency.design
       design.id = String(number)
       design.role = .stage(number)
       return design
     }
-    let designs = Design.stages.map(\.descriptor) + extra + Design.references.map(\.descriptor)
+    let designs = CatalogEntry.stages.map(\.design) + extra + CatalogEntry.references.map(\.design)
     let text = ScenarioReport(designs: designs).text()
     let lines = text.split(separator: "\n")
     #expect(lines.allSatisfy { $0.count <= 100 })
@@ -268,8 +273,8 @@ struct PlatformInvocationTests {
       text.contains("\n        \(last) concurrency age: thread-safe, ordered, immediate removal\n"))
 
     // Five designs alone fit, headed by number and name: stages 1 to 5, say.
-    let five: [Design] = [.closures, .keyedDict, .weakRefs, .options, .concurrency]
-    let fewer = ScenarioReport(designs: five.map(\.descriptor)).text()
+    let five: [CatalogEntry] = [.closures, .keyedDict, .weakRefs, .options, .concurrency]
+    let fewer = ScenarioReport(designs: five.map(\.design)).text()
     #expect(
       fewer.contains(
         "\nscenario                                 1 closures  2 keyed  3 weak  4 options"))
@@ -279,8 +284,8 @@ struct PlatformInvocationTests {
   func markdown() {
     let output = compareStages(["--with-platform", "--format", "markdown"]).output
     let columns =
-      ["scenario", "what it checks"] + Design.stages.map(\.id)
-      + Design.references.map(\.descriptor.name)
+      ["scenario", "what it checks"] + CatalogEntry.stages.map(\.id)
+      + CatalogEntry.references.map(\.design.name)
     #expect(output.hasPrefix("| " + columns.joined(separator: " | ") + " |\n"))
     #expect(output.contains("- `old-value`, Observation: onChange carries no value"))
   }

@@ -4,16 +4,16 @@ import ObserverScenarios
 import TestSupport
 import Testing
 
-@Suite("Conformance: the same experiments on every stage")
+@Suite("Conformance: the same scenarios on every stage")
 struct ConformanceTests {
   /// Runs `scenario` on `stage` and expects the property to hold. Where the stage's descriptor
   /// documents the flaw, the expectation is a known issue: `swift test` lists it, and fails if
   /// the flaw ever disappears.
   @Test(
     "each scenario on each stage gives the documented verdict", arguments: Scenario.all,
-    Design.stages)
-  func documentedVerdict(scenario: Scenario, stage: Design) throws {
-    let design = stage.descriptor
+    CatalogEntry.stages)
+  func documentedVerdict(scenario: Scenario, stage: CatalogEntry) throws {
+    let design = stage.design
     let documented = try #require(
       design.documentedVerdict(for: scenario.id), "\(design.name) documents no verdicts")
     let outcome = scenario.run(on: design)
@@ -33,7 +33,7 @@ struct ConformanceTests {
     arguments: Scenario.all)
   func tunedMatchesTheLesson(scenario: Scenario) {
     let tuned = scenario.run(on: .tuned)
-    let lesson = scenario.run(on: Design.concurrency.descriptor)
+    let lesson = scenario.run(on: CatalogEntry.concurrency.design)
     #expect(tuned.verdict == .holds, "\(scenario.name) on stage 5 tuned: \(tuned.detail)")
     #expect(tuned.verdict == lesson.verdict, "\(scenario.name): \(tuned.detail)")
   }
@@ -42,7 +42,7 @@ struct ConformanceTests {
     "a scenario gives the same outcome, evidence included, every time it runs",
     arguments: Scenario.all)
   func outcomesAreRepeatable(scenario: Scenario) {
-    for stage in Design.stages.map(\.descriptor) {
+    for stage in CatalogEntry.stages.map(\.design) {
       #expect(scenario.run(on: stage) == scenario.run(on: stage), "\(scenario.name) on \(stage)")
     }
   }
@@ -73,8 +73,8 @@ private func scenariosWritten() throws -> [String] {
   }
 }
 
-@Suite("Conformance: the catalogue")
-struct CatalogueTests {
+@Suite("Conformance: the lists of scenarios and designs")
+struct ScenarioAndDesignListTests {
   @Test("every scenario name has its scenario, in the order of the names")
   func everyNameHasAScenario() throws {
     // Read from the sources, not from `Scenario.all`, which `Scenario.Name.allCases` is made of.
@@ -102,18 +102,18 @@ struct CatalogueTests {
 
   @Test("designs have unique ids, and the stages are numbered 1, 2, 3… in order")
   func designIDs() {
-    let ids = Design.all.map(\.id)
+    let ids = CatalogEntry.all.map(\.id)
     #expect(Set(ids).count == ids.count)
-    #expect(Design.stages.map(\.stageNumber) == Array(1...Design.stages.count))
-    #expect(Design.stages.map(\.id) == Design.stages.map { String($0.stageNumber!) })
-    #expect(Design.references.allSatisfy { $0.descriptor.documentedFlaws == nil })
+    #expect(CatalogEntry.stages.map(\.stageNumber) == Array(1...CatalogEntry.stages.count))
+    #expect(CatalogEntry.stages.map(\.id) == CatalogEntry.stages.map { String($0.stageNumber!) })
+    #expect(CatalogEntry.references.allSatisfy { $0.design.documentedFlaws == nil })
   }
 
   @Test(
     "a capability a design lacks is either a flaw or explained, never both",
-    arguments: Design.all)
-  func capabilitiesAreConsistent(design: Design) {
-    let observable = design.descriptor
+    arguments: CatalogEntry.all)
+  func capabilitiesAreConsistent(design: CatalogEntry) {
+    let observable = design.design
     for capability in observable.inapplicable.keys {
       #expect(!observable.has(capability), "\(design.id) both has and lacks \(capability)")
     }
@@ -122,13 +122,13 @@ struct CatalogueTests {
     }
   }
 
-  @Test("the bench's facts are the descriptor's", arguments: Design.all)
-  func benchReadsTheDescriptor(design: Design) {
+  @Test("the bench's facts are the descriptor's", arguments: CatalogEntry.all)
+  func benchReadsTheDescriptor(design: CatalogEntry) {
     for contender in design.contenders {
       #expect(contender.stage == design.stageNumber)
-      #expect(contender.canUnsubscribe == design.descriptor.has(.unsubscribe))
-      #expect(contender.subscribingIsLinear == design.descriptor.has(.linearSubscribe))
-      #expect(contender.deliversPreviousValue == design.descriptor.has(.deliversBeforeWrite))
+      #expect(contender.canUnsubscribe == design.design.has(.unsubscribe))
+      #expect(contender.subscribingIsLinear == design.design.has(.linearSubscribe))
+      #expect(contender.deliversPreviousValue == design.design.has(.deliversBeforeWrite))
     }
   }
 }

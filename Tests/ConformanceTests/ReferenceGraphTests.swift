@@ -8,8 +8,8 @@ import Testing
 struct ReferenceGraphTests {
   @Test(
     "every edge names a stored property a real observable of the stage has",
-    arguments: Design.stages)
-  func edgesAreStoredProperties(stage: Design) {
+    arguments: CatalogEntry.stages)
+  func edgesAreStoredProperties(stage: CatalogEntry) {
     #expect(ReferenceGraph.missingPaths(of: stage).isEmpty)
   }
 
@@ -22,20 +22,21 @@ struct ReferenceGraphTests {
 
   @Test(
     "a red edge for every stage whose strong capture leaks, none for stage 5",
-    arguments: Design.stages)
-  func leakMatchesTheScenario(stage: Design) throws {
+    arguments: CatalogEntry.stages)
+  func leakMatchesTheScenario(stage: CatalogEntry) throws {
     let scenario = Scenario.Name.strongCaptureFreedWithoutUnsubscribe.scenario
-    let leaks = scenario.run(on: stage.descriptor).verdict == .flaw
+    let leaks = scenario.run(on: stage.design).verdict == .flaw
     let graph = try #require(stage.graph)
     #expect(graph.edges.contains(where: \.leaks) == leaks)
   }
 
   @Test(
-    "the graph's weak edges are the stages that skip a released observer", arguments: Design.stages
+    "the graph's weak edges are the stages that skip a released observer",
+    arguments: CatalogEntry.stages
   )
-  func weakEdgesMatchTheScenario(stage: Design) throws {
+  func weakEdgesMatchTheScenario(stage: CatalogEntry) throws {
     let scenario = Scenario.Name.releasedObserverNotCalled.scenario
-    let skips = scenario.run(on: stage.descriptor).verdict == .holds
+    let skips = scenario.run(on: stage.design).verdict == .holds
     let graph = try #require(stage.graph)
     #expect(graph.edges.contains { !$0.isStrong } == skips)
   }
@@ -44,12 +45,12 @@ struct ReferenceGraphTests {
 // MARK: - Walking a real observable
 
 extension ReferenceGraph {
-  /// The edges of `design`'s graph whose stored property cannot be found, walking `Mirror`s
-  /// of a real observable of the design with one owner subscribed. Captures
+  /// The edges of `entry`'s graph whose stored property cannot be found, walking `Mirror`s
+  /// of a real observable of its design with one owner subscribed. Captures
   /// (``Edge/isCapture``) are the caller's, not stored properties, and are not walked.
-  static func missingPaths(of design: Design) -> [String] {
-    guard let graph = design.graph else { return [] }
-    let observable = sampleWithOneOwner(of: design)
+  static func missingPaths(of entry: CatalogEntry) -> [String] {
+    guard let graph = entry.graph else { return [] }
+    let observable = sampleWithOneOwner(of: entry)
     return graph.edges.filter { !$0.isCapture }.map(\.path).filter { path in
       !reaches(observable, path: path)
     }
@@ -60,7 +61,7 @@ extension ReferenceGraph {
   /// subscribes. Stage 5 is subscribed for a screen; `Mirror` cannot see inside the `Mutex`
   /// that holds its state, so the sample shows the state copied out of it, under the same name,
   /// with the same subscription objects.
-  static func sampleWithOneOwner(of stage: Design) -> Any {
+  static func sampleWithOneOwner(of stage: CatalogEntry) -> Any {
     guard stage == .concurrency else {
       let owner = BenchOwner()
       let observable = stage.contenders[0].make()

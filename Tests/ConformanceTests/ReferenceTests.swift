@@ -66,28 +66,28 @@ private let pinned: [String: [String: Verdict]] = [
 /// The references whose pins are checked here. They were measured on Linux; on an Apple
 /// platform, whose Foundation is another implementation, NotificationCenter may differ, and only
 /// Observation's, built from the same Swift sources everywhere, are checked.
-private var pinnedHere: [Design] {
+private var pinnedHere: [CatalogEntry] {
   #if os(Linux) && !FORCE_APPLE_BRANCHES
-    Design.references
+    CatalogEntry.references
   #else
-    Design.references.filter { $0.id != Design.notificationCenter.id }
+    CatalogEntry.references.filter { $0.id != CatalogEntry.notificationCenter.id }
   #endif
 }
 
 @Suite("Conformance: the platform's references, measured")
 struct ReferenceTests {
   @Test("each reference gives the pinned verdict for every scenario", arguments: pinnedHere)
-  func pinnedVerdicts(reference: Design) throws {
+  func pinnedVerdicts(reference: CatalogEntry) throws {
     let expected = try #require(pinned[reference.id])
     #expect(Set(expected.keys) == Set(Scenario.all.map(\.name)), "pin every scenario")
     for scenario in Scenario.all {
-      let outcome = scenario.run(on: reference.descriptor)
+      let outcome = scenario.run(on: reference.design)
       #expect(
         outcome.verdict == expected[scenario.name],
         """
-        \(reference.descriptor.title) now gives '\(outcome.verdict.rawValue)' for \(scenario.name), pinned \
-        as '\(expected[scenario.name]?.rawValue ?? "nothing")' (\(outcome.detail)). A toolchain \
-        change? Update the pin here and Tutorial/08-beyond-the-stages.md.
+        \(reference.design.title) now gives '\(outcome.verdict.rawValue)' for \(scenario.name), \
+        pinned as '\(expected[scenario.name]?.rawValue ?? "nothing")' (\(outcome.detail)). A \
+        toolchain change? Update the pin here and Tutorial/08-beyond-the-stages.md.
         """)
     }
   }
@@ -95,7 +95,7 @@ struct ReferenceTests {
   @Test("a stage is never given n/a: a lack is a flaw there")
   func stagesNeverNotApplicable() {
     for scenario in Scenario.all {
-      for stage in Design.stages.map(\.descriptor) {
+      for stage in CatalogEntry.stages.map(\.design) {
         #expect(scenario.run(on: stage).verdict != .notApplicable, "\(scenario.name) on \(stage)")
       }
     }
@@ -104,7 +104,7 @@ struct ReferenceTests {
   @Test("a reference's outcome, evidence included, is the same every time it runs")
   func repeatable() {
     for scenario in Scenario.all {
-      for reference in Design.references.map(\.descriptor) {
+      for reference in CatalogEntry.references.map(\.design) {
         #expect(
           scenario.run(on: reference) == scenario.run(on: reference),
           "\(scenario.name) on \(reference)")

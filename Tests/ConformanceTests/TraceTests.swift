@@ -6,7 +6,7 @@ import Testing
 struct TraceTests {
   @Test("recording a trace changes nothing: the outcome is the run's", arguments: Scenario.all)
   func sameOutcome(scenario: Scenario) {
-    for stage in Design.stages.map(\.descriptor) {
+    for stage in CatalogEntry.stages.map(\.design) {
       #expect(scenario.trace(on: stage).outcome == scenario.run(on: stage), "\(stage)")
     }
   }
@@ -15,7 +15,7 @@ struct TraceTests {
   // per dictionary, so its traces show a different order from run to run. That is its flaw.
   @Test("a trace is the same every time: no timing, no addresses", arguments: Scenario.all)
   func deterministic(scenario: Scenario) {
-    for stage in Design.stages.map(\.descriptor) where stage.id != Design.keyedDict.id {
+    for stage in CatalogEntry.stages.map(\.design) where stage.id != CatalogEntry.keyedDict.id {
       #expect(
         scenario.trace(on: stage).trace == scenario.trace(on: stage).trace,
         "\(stage)")
@@ -25,8 +25,8 @@ struct TraceTests {
   @Test("a value set inside a handler: depth first in stage 4, queued in stage 5")
   func reentrantSet() throws {
     let scenario = Scenario.Name.reentrantSetEndsOnLatest.scenario
-    let depthFirst = scenario.trace(on: Design.options.descriptor).trace.text
-    let queued = scenario.trace(on: Design.concurrency.descriptor).trace.text
+    let depthFirst = scenario.trace(on: CatalogEntry.options.design).trace.text
+    let queued = scenario.trace(on: CatalogEntry.concurrency.design).trace.text
     #expect(
       depthFirst.contains(
         """
@@ -49,7 +49,7 @@ struct TraceTests {
   @Test("a large run is cut to three observers, and says how many are not shown")
   func cut() throws {
     let scenario = Scenario.Name.deadEntriesRemoved.scenario
-    let trace = scenario.trace(on: Design.closures.descriptor).trace
+    let trace = scenario.trace(on: CatalogEntry.closures.design).trace
     #expect(trace.owners.count <= 3)
     #expect(trace.hiddenOwners > 0)
     #expect(trace.text.contains("more observers took part and are not shown"))
@@ -58,7 +58,7 @@ struct TraceTests {
   @Test("the Mermaid rendering is a sequence diagram with a participant per owner shown")
   func mermaid() throws {
     let scenario = Scenario.Name.releasedObserverNotCalled.scenario
-    let trace = scenario.trace(on: Design.closures.descriptor).trace
+    let trace = scenario.trace(on: CatalogEntry.closures.design).trace
     let lines = trace.mermaid.split(separator: "\n")
     #expect(lines.first == "sequenceDiagram")
     #expect(lines.filter { $0.hasPrefix("  participant P") }.count == trace.owners.count)
@@ -67,10 +67,10 @@ struct TraceTests {
 
   @Test(
     "a run that subscribes and sets nothing still says something: its verdict, in both forms",
-    arguments: Design.all)
-  func runWithoutEvents(design: Design) {
+    arguments: CatalogEntry.all)
+  func runWithoutEvents(entry: CatalogEntry) {
     for scenario in Scenario.all {
-      let (trace, outcome) = scenario.trace(on: design.descriptor)
+      let (trace, outcome) = scenario.trace(on: entry.design)
       guard trace.events.isEmpty else {
         #expect(trace.verdictWithoutEvents == nil)
         continue
@@ -84,17 +84,18 @@ struct TraceTests {
   }
 
   @Test(
-    "no Mermaid trace has a bare semicolon, which would end its statement", arguments: Design.all)
-  func mermaidSemicolons(design: Design) {
+    "no Mermaid trace has a bare semicolon, which would end its statement",
+    arguments: CatalogEntry.all)
+  func mermaidSemicolons(entry: CatalogEntry) {
     for scenario in Scenario.all {
-      let mermaid = scenario.trace(on: design.descriptor).trace.mermaid
+      let mermaid = scenario.trace(on: entry.design).trace.mermaid
       #expect(!mermaid.replacing("#59;", with: "").contains(";"), "\(scenario.name)")
     }
   }
 
   @Test("sendable runs nothing: its trace is the compiler's answer")
   func sendableTrace() {
-    let trace = Scenario.Name.sendable.scenario.trace(on: Design.concurrency.descriptor).trace
+    let trace = Scenario.Name.sendable.scenario.trace(on: CatalogEntry.concurrency.design).trace
     #expect(trace.events.isEmpty)
     #expect(
       trace.text
@@ -104,7 +105,7 @@ struct TraceTests {
 
   @Test("a semicolon in a note is written as Mermaid's code for one")
   func semicolonInNote() {
-    let trace = Scenario.Name.oldValue.scenario.trace(on: Design.observation.descriptor).trace
+    let trace = Scenario.Name.oldValue.scenario.trace(on: CatalogEntry.observation.design).trace
     #expect(trace.text.contains("onChange carries no value; read there"))
     #expect(trace.mermaid.contains("onChange carries no value#59; read there"))
   }
@@ -115,7 +116,7 @@ struct TraceTests {
   func stageTwoParticipants() {
     let scenario = Scenario.Name.unsubscribeDuringNotification.scenario
     for _ in 0..<50 {
-      let trace = scenario.trace(on: Design.keyedDict.descriptor).trace
+      let trace = scenario.trace(on: CatalogEntry.keyedDict.design).trace
       let mermaid = trace.mermaid
       for owner in trace.owners {
         #expect(mermaid.contains(" as \(owner)\n"), "every owner named is a participant")

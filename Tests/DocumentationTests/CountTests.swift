@@ -19,8 +19,8 @@ private func spelled(_ number: Int) -> String {
 }
 
 /// The scenarios `design` is documented to fail.
-private func flaws(of design: Design) -> Set<Scenario.Name> {
-  design.descriptor.documentedFlaws ?? []
+private func flaws(of design: CatalogEntry) -> Set<Scenario.Name> {
+  design.design.documentedFlaws ?? []
 }
 
 /// A file's text as the counts are matched in it: lowercase, white space collapsed, and the `//`
@@ -65,7 +65,7 @@ private let notCounts: [String: [(phrase: String, why: String)]] = [
     ("wider than 100 columns", "a width"), ("fit in 100 columns", "a width"),
     ("fits in 100 columns", "a width"),
   ],
-  "Sources/Lab/DesignCatalog/Design.swift": [
+  "Sources/Lab/DesignCatalog/CatalogEntry.swift": [
     ("two designs are the same when", "any two, compared")
   ],
   "Sources/Lab/ObserverScenarios/Scenarios.swift": [
@@ -74,8 +74,8 @@ private let notCounts: [String: [(phrase: String, why: String)]] = [
 ]
 
 /// The DocC landing page of a stage's module.
-private func landingPage(of stage: Design) -> String {
-  let module = stage.descriptor.module
+private func landingPage(of stage: CatalogEntry) -> String {
+  let module = stage.design.module
   return "Sources/\(module)/\(module).docc/\(module).md"
 }
 
@@ -84,16 +84,18 @@ private func landingPage(of stage: Design) -> String {
 /// prose saying an old number.
 private func countedSentences() throws -> [String: [String]] {
   let scenarios = spelled(Scenario.all.count)
-  let stages = spelled(Design.stages.count)
+  let stages = spelled(CatalogEntry.stages.count)
   let exercises = spelled(Exercise.all.count)
   // Chapter 5 answers the rows that every stage before it fails.
-  let concurrency = try #require(Design.concurrency.stageNumber)
-  let failedByAllBefore = Design.stages.filter { $0.stageNumber! < concurrency }.map(flaws(of:))
-    .reduce(
-      Set(Scenario.Name.allCases)
-    ) {
-      $0.intersection($1)
-    }
+  let concurrency = try #require(CatalogEntry.concurrency.stageNumber)
+  let failedByAllBefore = CatalogEntry.stages.filter { $0.stageNumber! < concurrency }.map(
+    flaws(of:)
+  )
+  .reduce(
+    Set(Scenario.Name.allCases)
+  ) {
+    $0.intersection($1)
+  }
   // Chapter 5c shows again, on stage 5, the traces chapter 4 showed on stage 4.
   let chapter4Traces = try prose(of: "Tutorial/04-option-sets-auto-removal.md")
     .matches(of: /<!-- output: swift run compare-stages trace [a-z-]+ --stage 4/).count
@@ -101,10 +103,10 @@ private func countedSentences() throws -> [String: [String]] {
   // The chapters that end with a self-check, from 1 to the last.
   let lastChapter = try #require(TutorialChapter.all.map(\.number.chapter).max())
   // The stages' modules, first to last, as chapter 0 spans them.
-  let modules = Design.stages.map { "`\($0.descriptor.module.lowercased())`" }
+  let modules = CatalogEntry.stages.map { "`\($0.design.module.lowercased())`" }
   // The platform's observers, wherever they run, and before 26, where an Apple OS lacks
   // `Observations`.
-  let references = Design.references.count + Design.namesOfReferencesMissingHere.count
+  let references = CatalogEntry.references.count + CatalogEntry.namesOfReferencesMissingHere.count
   let referencesBefore26 = references - 1
   // The rows every stage before stage 5 fails, which chapter 5 lists as its failures.
   let failures = spelled(failedByAllBefore.count)
@@ -152,7 +154,7 @@ private func countedSentences() throws -> [String: [String]] {
     "Tutorial/06-comparing-the-stages.md": ["driven by the same \(scenarios) experiments"],
     "Tutorial/08-beyond-the-stages.md": [
       "runs its \(scenarios) scenarios on both of these",
-      "adds the \(spelled(Design.references.count)) columns beside the \(stages) stages",
+      "adds the \(spelled(CatalogEntry.references.count)) columns beside the \(stages) stages",
     ],
     "Tutorial/09-in-your-app.md": [
       "you have built \(stages) observables",
@@ -190,7 +192,7 @@ private func countedSentences() throws -> [String: [String]] {
       "the summary reads \"all \(Scenario.all.count) documented verdicts match the live run.\""
     ],
   ]
-  for stage in Design.stages {
+  for stage in CatalogEntry.stages {
     sentences[landingPage(of: stage)] = ["runs the \(scenarios) scenarios on it"]
   }
   return sentences
@@ -198,7 +200,7 @@ private func countedSentences() throws -> [String: [String]] {
 
 @Suite("Documentation: the counts in the prose")
 struct CountTests {
-  @Test("every sentence that counts scenarios, stages or exercises says the catalogue's count")
+  @Test("every sentence that counts scenarios, stages or exercises says the count of its list")
   func countedSentencesHold() throws {
     for (path, sentences) in try countedSentences() where checkedHere(path) {
       let text = try prose(of: path)
@@ -221,7 +223,8 @@ struct CountTests {
     let nouns = countedNouns.joined(separator: "|")
     let count = try Regex(
       #"\b(\#(numberWords.dropFirst(2).joined(separator: "|"))|\d+) (\#(nouns))\b"#)
-    let totals = Set([Scenario.all.count, Design.stages.count, Exercise.all.count]).map(spelled)
+    let totals = Set([Scenario.all.count, CatalogEntry.stages.count, Exercise.all.count]).map(
+      spelled)
     let alone = try Regex(
       #"\b(the|those|these) (\#(totals.joined(separator: "|")))\b(?! (\#(nouns))\b)"#)
     let docs = try documents()

@@ -56,7 +56,7 @@ struct DocCCatalogTests {
     let named = spi.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
       .filter { $0.hasPrefix("- ") && !$0.hasPrefix("- documentation_targets") }
       .map { String($0.dropFirst(2)) }
-    #expect(named.prefix(2) == ["ObserverScenarios", Design.concurrency.descriptor.module])
+    #expect(named.prefix(2) == ["ObserverScenarios", CatalogEntry.concurrency.design.module])
   }
 
   @Test(
@@ -133,14 +133,14 @@ struct DocCCatalogTests {
   // chapters after it, 5b and 5c, link the module: the chapters that share its number.
   @Test("each stage has a chapter of its own, which (or one sharing its number) links its module")
   func stagesHaveTheirOwnChapter() throws {
-    var owners: [String: Design] = [:]
-    for stage in Design.stages {
-      let module = stage.descriptor.module
-      let chapter = try #require(stage.descriptor.chapter, "\(module) names no chapter")
+    var owners: [String: CatalogEntry] = [:]
+    for stage in CatalogEntry.stages {
+      let module = stage.design.module
+      let chapter = try #require(stage.design.chapter, "\(module) names no chapter")
       if let owner = owners[chapter] {
-        let fix = "write its own in Tutorial/ and name it in its Design.stage(…) call"
+        let fix = "write its own in Tutorial/ and name it in its CatalogEntry.stage(…) call"
         Issue.record(
-          "\(module)'s entry names \(chapter), \(owner.descriptor.module)'s chapter: \(fix)")
+          "\(module)'s entry names \(chapter), \(owner.design.module)'s chapter: \(fix)")
       }
       owners[chapter] = stage
       let file = String(chapter.dropFirst("Tutorial/".count))
@@ -193,7 +193,7 @@ struct DocCCatalogTests {
       try #require(cells.count == 3, "\(line)")
       let capability = try #require(
         ObservableDesign.Capability.allCases.first(where: { "`\($0)`" == cells[0] }), "\(cells[0])")
-      var design = Design.closures.descriptor
+      var design = CatalogEntry.closures.design
       design.capabilities.remove(capability)
       design.inapplicable[capability] = nil
       for name in cells[1].matches(of: /`([a-z-]+)`/).map({ String($0.output.1) }) {
@@ -210,10 +210,10 @@ struct DocCCatalogTests {
 
   @Test(
     "a stage's landing page links its chapter with a link that works on GitHub, not as code text",
-    arguments: Design.stages)
-  func landingPageLinksItsChapter(stage: Design) throws {
-    let module = stage.descriptor.module
-    let chapter = try #require(stage.descriptor.chapter)
+    arguments: CatalogEntry.stages)
+  func landingPageLinksItsChapter(stage: CatalogEntry) throws {
+    let module = stage.design.module
+    let chapter = try #require(stage.design.chapter)
     let page = try String(
       contentsOf: packageRoot.appendingPathComponent(
         "\(catalog(of: module))/\(module).md"),
@@ -253,7 +253,7 @@ struct DocCCatalogTests {
   @Test("every stage library has a catalog with a landing page and a flaws article")
   func everyStageHasACatalog() throws {
     let catalogs = try modulesWithCatalogs()
-    for module in Design.stages.map(\.descriptor.module) {
+    for module in CatalogEntry.stages.map(\.design.module) {
       #expect(catalogs.contains(module), "\(module) has no catalog")
       let flaws = packageRoot.appendingPathComponent("\(catalog(of: module))/Flaws.md")
       #expect(FileManager.default.fileExists(atPath: flaws.path), "\(module) has no Flaws.md")
@@ -262,9 +262,9 @@ struct DocCCatalogTests {
 
   @Test(
     "each stage's flaws article names exactly the scenarios that fail for it, live",
-    arguments: Design.stages.filter { $0.descriptor.documentedFlaws?.isEmpty == false })
-  func flawsArticleMatchesTheScenarios(stage: Design) throws {
-    let module = stage.descriptor.module
+    arguments: CatalogEntry.stages.filter { $0.design.documentedFlaws?.isEmpty == false })
+  func flawsArticleMatchesTheScenarios(stage: CatalogEntry) throws {
+    let module = stage.design.module
     let article = try String(
       contentsOf: packageRoot.appendingPathComponent("\(catalog(of: module))/Flaws.md"),
       encoding: .utf8)
@@ -276,7 +276,7 @@ struct DocCCatalogTests {
         return String(line[line.index(line.startIndex, offsetBy: 3)..<end])
       })
     let failing = Set(
-      Scenario.all.filter { $0.run(on: stage.descriptor).verdict == .flaw }.map(\.name))
+      Scenario.all.filter { $0.run(on: stage.design).verdict == .flaw }.map(\.name))
     #expect(named == failing)
   }
 }

@@ -43,7 +43,7 @@ struct DocClaimsTests {
   // platform's observers that compare-stages runs on Linux.
   @Test("no apple-only marker says a reference that runs on Linux is missing there")
   func appleOnlyMarkersNameWhatIsMissing() throws {
-    let runHere = [Design.notificationCenter, .observation, .observations].map(\.descriptor.name)
+    let runHere = [CatalogEntry.notificationCenter, .observation, .observations].map(\.design.name)
     var markers = 0
     for document in try MarkdownDocument.all() {
       for block in document.fencedBlocks {

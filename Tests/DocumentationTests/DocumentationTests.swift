@@ -57,7 +57,7 @@ func checkedHere(_ path: String, command: String = "") -> Bool {
   #else
     let runsAReference =
       command.contains("--with-platform")
-      || Design.references.contains { command.contains("--stage \($0.id)") }
+      || CatalogEntry.references.contains { command.contains("--stage \($0.id)") }
     return path != "Tutorial/08-beyond-the-stages.md" && !runsAReference
   #endif
 }
@@ -362,13 +362,14 @@ struct DocumentationStructureTests {
       readme.text.components(separatedBy: "\n## ").first { $0.hasPrefix("The stages\n") })
     let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ") }.dropFirst()
       .filter { !$0.hasPrefix("| ---") }
-    #expect(rows.count == Design.stages.count, "README.md: one row per stage under 'The stages'")
+    #expect(
+      rows.count == CatalogEntry.stages.count, "README.md: one row per stage under 'The stages'")
     let intro = try MarkdownDocument(TutorialChapter.introduction.path)
     let introRows = intro.lines.filter { $0.hasPrefix("| [") }
-    for (index, stage) in Design.stages.enumerated() {
+    for (index, stage) in CatalogEntry.stages.enumerated() {
       let number = try #require(stage.stageNumber)
-      let module = stage.descriptor.module
-      let chapter = try #require(stage.descriptor.chapter)
+      let module = stage.design.module
+      let chapter = try #require(stage.design.chapter)
       let chapterNumber = try #require(TutorialChapter.all.first { $0.path == chapter }?.number)
       let row = rows.dropFirst(index).first ?? ""
       #expect(
@@ -436,7 +437,7 @@ struct BenchTableTests {
   /// where `Observations` runs has its row, which the bench of an Apple OS before 26 cannot
   /// print.
   private func withoutRowsMissingHere(_ markdown: String) -> String {
-    let missing = Design.namesOfReferencesMissingHere
+    let missing = CatalogEntry.namesOfReferencesMissingHere
     return markdown.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
       !missing.contains { line.hasPrefix("| \($0) |") }
     }.joined(separator: "\n")
@@ -447,7 +448,7 @@ struct BenchTableTests {
     arguments: try MarkdownDocument.all())
   func benchTables(document: MarkdownDocument) {
     let expected = benchTableShape(
-      BenchReport.shape(of: .full, contenders: Design.contenders).markdown)
+      BenchReport.shape(of: .full, contenders: CatalogEntry.contenders).markdown)
     for block in document.benchBlocks {
       #expect(
         benchTableShape(withoutRowsMissingHere(block.content)) == expected,

@@ -51,7 +51,7 @@ struct LayoutTests {
     #expect(drawn.subtracting(actual).sorted() == [], "folders drawn that are not there")
   }
 
-  @Test("every stage module has its entry in Design.stages, and every catalog file names one")
+  @Test("every stage module has its entry in CatalogEntry.stages, and every catalog file names one")
   func everyStageIsInTheCatalog() throws {
     // Every folder of Sources but the lab's is a stage module; the tuned one is stage 5's
     // second version, a contender of stage 5's entry (Package.swift's `tuned`).
@@ -60,17 +60,17 @@ struct LayoutTests {
     let tuned = try #require(manifest.firstMatch(of: /let tuned = "([^"]+)"/)).output.1
     let modules = try folders(under: "Sources").map { $0.dropFirst("Sources/".count) }
       .filter { !$0.isEmpty && $0 != "Lab" && $0 != tuned }.map(String.init)
-    let catalogued = Design.stages.map(\.descriptor.module)
+    let listed = CatalogEntry.stages.map(\.design.module)
     #expect(
-      Set(modules).subtracting(catalogued).sorted() == [],
-      "a stage module with no entry in Design.stages (Sources/Lab/DesignCatalog/Design.swift)")
+      Set(modules).subtracting(listed).sorted() == [],
+      "a stage module with no entry in CatalogEntry.stages (DesignCatalog/CatalogEntry.swift)")
     let catalogFiles = try FileManager.default.contentsOfDirectory(
       atPath: packageRoot.appendingPathComponent("Sources/Lab/DesignCatalog").path
     ).filter { $0.hasPrefix("Stage") }.map { String($0.dropLast(".swift".count)) }
     #expect(
-      Set(catalogFiles).subtracting(catalogued).sorted() == [],
-      "a catalog file whose stage is not in Design.stages")
-    #expect(Set(catalogued).subtracting(modules).sorted() == [], "an entry with no module")
+      Set(catalogFiles).subtracting(listed).sorted() == [],
+      "a catalog file whose stage is not in CatalogEntry.stages")
+    #expect(Set(listed).subtracting(modules).sorted() == [], "an entry with no module")
   }
 
   @Test(

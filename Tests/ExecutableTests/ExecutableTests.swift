@@ -100,8 +100,8 @@ struct ExecutableTests {
     #expect(result.output.isEmpty)
     // The stages by number, then by name, as --help lists them, then the references.
     let valid =
-      (Design.stages.map(\.id) + Design.stages.map(\.descriptor.shortName)
-      + Design.references.map(\.id)).joined(separator: ", ")
+      (CatalogEntry.stages.map(\.id) + CatalogEntry.stages.map(\.design.shortName)
+      + CatalogEntry.references.map(\.id)).joined(separator: ", ")
     #expect(
       result.error
         == "compare-stages: unknown stage 'seven' (valid: \(valid)); see 'compare-stages --help'\n")

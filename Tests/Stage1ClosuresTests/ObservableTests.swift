@@ -39,7 +39,7 @@ struct ObservableTests {
     let tracker = LifetimeTracker()
     let log = ValueLog<Int>()
     let observable = Observable(0)
-    var owner: TrackedObject? = tracker.makeObject()
+    var owner: TrackedOwner? = tracker.makeObject()
     observable.bindObserver { [weak owner] value in
       owner?.receive(value)
       log.append(value)
@@ -54,7 +54,7 @@ struct ObservableTests {
   func entriesOnlyGrow() {
     let tracker = LifetimeTracker()
     let observable = Observable(0)
-    var owners: [TrackedObject] = tracker.makeObjects(100)
+    var owners: [TrackedOwner] = tracker.makeObjects(100)
     for owner in owners {
       observable.bindObserver { [weak owner] in owner?.receive($0) }
     }
@@ -68,7 +68,7 @@ struct ObservableTests {
   func strongCaptureLeaks() {
     let tracker = LifetimeTracker()
     let observable = Observable(0)
-    var owner: TrackedObject? = tracker.makeObject()
+    var owner: TrackedOwner? = tracker.makeObject()
     weak let weakOwner = owner
     observable.bindObserver { [owner] in owner?.receive($0) }
     owner = nil

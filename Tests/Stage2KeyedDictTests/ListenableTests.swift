@@ -58,7 +58,7 @@ struct ListenableTests {
   func removeAll() {
     let tracker = LifetimeTracker()
     let listenable = Listenable(0)
-    var owners: [TrackedObject] = tracker.makeObjects(3)
+    var owners: [TrackedOwner] = tracker.makeObjects(3)
     for (index, owner) in owners.enumerated() {
       listenable.bindListener(name: "\(index)") { owner.receive($0) }
     }

@@ -29,7 +29,7 @@ struct ObservableTests {
   func removalStopsAndFrees() {
     let tracker = LifetimeTracker()
     let observable = Observable(0)
-    var owner: TrackedObject? = tracker.makeObject()
+    var owner: TrackedOwner? = tracker.makeObject()
     weak let weakOwner = owner
     observable.bindObserver(forKey: "label") { [owner] in owner?.receive($0) }
     observable.value = 1
@@ -85,7 +85,7 @@ struct ObservableTests {
     let tracker = LifetimeTracker()
     let log = ValueLog<Int>()
     let observable = Observable(0)
-    var owner: TrackedObject? = tracker.makeObject()
+    var owner: TrackedOwner? = tracker.makeObject()
     observable.bindObserver(forKey: "label") { [weak owner] value in
       owner?.receive(value)
       log.append(value)
@@ -101,7 +101,7 @@ struct ObservableTests {
   func strongCaptureLeaksWithoutRemoval() {
     let tracker = LifetimeTracker()
     let observable = Observable(0)
-    var owner: TrackedObject? = tracker.makeObject()
+    var owner: TrackedOwner? = tracker.makeObject()
     weak let weakOwner = owner
     observable.bindObserver(forKey: "label") { [owner] in owner?.receive($0) }
     owner = nil

@@ -22,7 +22,7 @@ struct ObservableTests {
     let tracker = LifetimeTracker()
     let log = ValueLog<Int>()
     let observable = Observable(0)
-    var owner: TrackedObject? = tracker.makeObject()
+    var owner: TrackedOwner? = tracker.makeObject()
     observable.bindObserver(owner!) { log.append($0) }
     observable.value = 1
     owner = nil
@@ -35,7 +35,7 @@ struct ObservableTests {
   func holdsObserverWeakly() {
     let tracker = LifetimeTracker()
     let observable = Observable(0)
-    var owner: TrackedObject? = tracker.makeObject()
+    var owner: TrackedOwner? = tracker.makeObject()
     weak let weakOwner = owner
     observable.bindObserver(owner!) { [weak owner] in owner?.receive($0) }
     owner = nil
@@ -89,7 +89,7 @@ struct ObservableTests {
   func strongCaptureLeaks() {
     let tracker = LifetimeTracker()
     let observable = Observable(0)
-    var owner: TrackedObject? = tracker.makeObject()
+    var owner: TrackedOwner? = tracker.makeObject()
     weak let weakOwner = owner
     observable.bindObserver(owner!) { [owner] in owner?.receive($0) }
     owner = nil

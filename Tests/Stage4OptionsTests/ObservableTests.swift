@@ -101,7 +101,7 @@ struct ObservableTests {
   func removalFreesStrongCapture() {
     let tracker = LifetimeTracker()
     let observable = Observable(0)
-    var owner: TrackedObject? = tracker.makeObject()
+    var owner: TrackedOwner? = tracker.makeObject()
     weak let weakOwner = owner
     observable.addObserver(owner!) { [owner] value, _ in owner?.receive(value) }
     observable.removeObserver(owner!)
@@ -113,7 +113,7 @@ struct ObservableTests {
   func strongCaptureLeaks() {
     let tracker = LifetimeTracker()
     let observable = Observable(0)
-    var owner: TrackedObject? = tracker.makeObject()
+    var owner: TrackedOwner? = tracker.makeObject()
     weak let weakOwner = owner
     observable.addObserver(owner!) { [owner] value, _ in owner?.receive(value) }
     owner = nil

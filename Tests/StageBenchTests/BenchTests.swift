@@ -50,7 +50,7 @@ struct BenchTests {
     let result = CommandRun { CompareStagesCommand.run(["bench", "--quick"], io: $0) }
     #expect(result.status == .success)
     // The harness, the two baselines, then each design's contenders in catalog order.
-    let expectedRows = Design.contenders.map(\.name)
+    let expectedRows = CatalogEntry.contenders.map(\.name)
     #expect(
       expectedRows.prefix(3) == ["harness", "floor", "closure array"],
       "the harness and the baselines come first")
@@ -73,8 +73,8 @@ struct BenchTests {
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     let rows = try #require(object["rows"] as? [[String: Any]])
-    #expect(rows.count == Design.contenders.count)
-    #expect(rows.map { $0["contender"] as? String } == Design.contenders.map(\.name))
+    #expect(rows.count == CatalogEntry.contenders.count)
+    #expect(rows.map { $0["contender"] as? String } == CatalogEntry.contenders.map(\.name))
     for row in rows {
       let fanOut = try #require(row["fanOut"] as? [[String: Any]])
       #expect(fanOut.map { $0["observers"] as? Int } == [1, 10])
@@ -159,7 +159,7 @@ struct BenchTests {
         #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""), "\(name)")
         #expect(svg.contains("<text class=\"title\""), "\(name)")
         #expect(svg.contains("prefers-color-scheme: dark"), "\(name)")
-        for contender in Design.contenders {
+        for contender in CatalogEntry.contenders {
           #expect(
             svg.contains("data-contender=\"\(contender.name)\""), "\(name): \(contender.name)")
         }
@@ -229,14 +229,15 @@ struct BenchTests {
     .enabled(if: isOptimized, "exact counts need an optimized build: swift test -c release"),
     arguments: [1, 10, 100, 1_000])
   func allocations(observers: Int) throws {
-    let documented = [Contender.harness, .floor, .closureArray] + Design.all.flatMap(\.contenders)
+    let documented =
+      [Contender.harness, .floor, .closureArray] + CatalogEntry.all.flatMap(\.contenders)
     for contender in documented {
       guard let expected = contender.allocationsPerSet else { continue }
       let counted = try Bench.allocationsPerSet(contender, observers: observers)
       #expect(counted == expected(observers), "\(contender.name) at N=\(observers)")
     }
     // Every stage documents its allocations; only the platform's references are measured.
-    for stage in Design.stages {
+    for stage in CatalogEntry.stages {
       #expect(stage.contenders.allSatisfy { $0.allocationsPerSet != nil }, "\(stage.id)")
     }
   }
@@ -247,7 +248,7 @@ struct BenchTests {
       if: countingIsActive,
       "allocation counting is off in this build: it is sanitized, or its C library is not glibc"))
   func tunedMemory() throws {
-    let tuned = try #require(Design.contenders.first { $0.name == "stage 5 tuned" })
+    let tuned = try #require(CatalogEntry.contenders.first { $0.name == "stage 5 tuned" })
     var sizes = BenchSizes.quick
     sizes.memory = 10_000
     let rows = try Bench.run(sizes: sizes, contenders: [tuned]).rows

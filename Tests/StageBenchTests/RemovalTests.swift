@@ -98,7 +98,7 @@ struct RemovalTests {
 
   @Test(
     "under generated programs of subscribes, unsubscribes and sets, seeded",
-    arguments: Design.contenders.filter { $0.canUnsubscribe && !$0.deliversOnAnotherThread })
+    arguments: CatalogEntry.contenders.filter { $0.canUnsubscribe && !$0.deliversOnAnotherThread })
   @MainActor
   func setReachesTheLive(contender: Contender) {
     if let found = Self.counterexample(on: contender, seed: 35) {

@@ -79,6 +79,126 @@ extension Exercise: CustomTestStringConvertible {
   package var testDescription: String { "\(number) \(slug)" }
 }
 
+@Suite("Workshop: the exercise list")
+struct ExerciseListTests {
+  @Test("exercises are numbered 1, 2, 3… and each slug starts with its number")
+  func numbering() {
+    #expect(Exercise.all.map(\.number) == Array(1...Exercise.all.count))
+    for exercise in Exercise.all {
+      #expect(exercise.slug.hasPrefix(String(format: "%02d-", exercise.number)))
+    }
+    #expect(Exercise.all.count >= 8)
+  }
+
+  @Test("every chapter from 1 to 5 is followed by at least one exercise")
+  func everyChapter() {
+    for chapter in 1...5 {
+      #expect(Exercise.all.contains { $0.chapter.number.chapter == chapter }, "chapter \(chapter)")
+    }
+  }
+
+  @Test("aimed and kept scenarios are disjoint, and there are hints", arguments: Exercise.all)
+  func scenariosAndHints(exercise: Exercise) {
+    if RightAnswer.first(for: exercise.number)?.code.design == nil {
+      // An app's code, not an observable: no scenario can drive it, and its generated programs
+      // grade it all (each mistake learners make is caught there: WrongAnswerTests), with no
+      // fixed sequence beside them (Exercises/README.md says so).
+      #expect(exercise.aimed.isEmpty && exercise.kept.isEmpty)
+      #expect(!exercise.checks.isEmpty && exercise.checks.allSatisfy(\.isGenerated))
+    } else {
+      #expect(!exercise.aimed.isEmpty)
+    }
+    #expect(Set(exercise.aimed).isDisjoint(with: exercise.kept))
+    #expect(exercise.hints.count >= 2)
+    #expect(
+      FileManager.default.fileExists(
+        atPath: packageRoot.appendingPathComponent(exercise.next.path).path),
+      "\(exercise.next.path)")
+  }
+
+  @Test("a starter and its solution have the same file names", arguments: Exercise.all)
+  func sameFiles(exercise: Exercise) throws {
+    func files(_ folder: String) throws -> [String] {
+      try FileManager.default.contentsOfDirectory(
+        atPath: packageRoot.appendingPathComponent(folder).path
+      ).sorted()
+    }
+    let starter = try files(exercise.folder)
+    #expect(!starter.isEmpty)
+    #expect(starter == (try files(exercise.solutionFolder)))
+  }
+
+  @Test(
+    "each chapter an exercise follows ends with it: 'Your turn' and the grading command, or, in the last such chapter, a 'Practise it' paragraph"
+  )
+  func chaptersPointToTheirExercises() throws {
+    #expect(Set(Exercise.all.map(\.chapter.number.chapter)).isSuperset(of: 1...5))
+    let numbers = Set(Exercise.all.map(\.chapter.number))
+    for number in numbers.sorted() {
+      let chapter = try #require(TutorialChapter.numbered(number))
+      let name = chapter.path
+      let text = try String(
+        contentsOf: packageRoot.appendingPathComponent(chapter.path), encoding: .utf8)
+      for exercise in Exercise.all where exercise.chapter.number == number {
+        // The last chapter an exercise follows, with no section of its own for it, ends its
+        // choosing section with a paragraph that points to it.
+        let pointer = "\nPractise it: exercise \(exercise.number) "
+        if number == numbers.max(), !text.contains("\n## Your turn\n") {
+          let paragraph = try #require(
+            text.components(separatedBy: pointer).dropFirst().first, "\(name) has no pointer")
+          let end = paragraph.range(of: "\n\n")?.lowerBound ?? paragraph.endIndex
+          #expect(
+            paragraph[..<end].contains("`swift run workshop \(exercise.number)`"), "\(name)")
+          continue
+        }
+        let turn = try #require(
+          text.components(separatedBy: "\n## Your turn\n").last, "\(name) has no Your turn")
+        #expect(turn.contains("swift run workshop \(exercise.number)\n"), "\(name)")
+      }
+    }
+  }
+
+  @Test("Exercises/README.md lists every exercise as the exercise list has it, in order")
+  func exercisesReadmeTable() throws {
+    let readme = try String(
+      contentsOf: packageRoot.appendingPathComponent("Exercises/README.md"), encoding: .utf8)
+    // The first table's rows, past its header: the JSON's keys have a table of their own.
+    let rows = readme.split(separator: "\n").drop { $0.first != "|" }.prefix { $0.first == "|" }
+      .dropFirst(2)
+    let expected = try Exercise.all.map { exercise in
+      let chapter = try #require(TutorialChapter.numbered(exercise.chapter.number))
+      return "| \(exercise.number) | [\(exercise.title)](\(exercise.slug)) | "
+        + "[\(chapter.number)](../\(chapter.path)) | `swift run workshop \(exercise.number)` |"
+    }
+    #expect(rows.map(String.init) == expected)
+  }
+
+  @Test("Exercises/README.md's time limits are the workshop's")
+  func exercisesReadmeLimits() throws {
+    let readme = try String(
+      contentsOf: packageRoot.appendingPathComponent("Exercises/README.md"), encoding: .utf8
+    )
+    .replacing("\n", with: " ")
+    let limits = GradingLimits.standard
+    #expect(
+      readme.contains(
+        "makes no progress for \(Int(limits.perCriterion)) seconds is stopped as hung"))
+    #expect(
+      readme.contains(
+        "grading an exercise takes at most \(Int(limits.total)) seconds (its build at most "
+          + "\(Int(ExerciseBuilder.buildLimit)),"))
+  }
+
+  @Test("the README's workshop section shows the workshop's command")
+  func readmeShowsTheWorkshop() throws {
+    let readme = try String(
+      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let section = try #require(
+      readme.components(separatedBy: "\n## ").first { $0.hasPrefix("The workshop\n") })
+    #expect(section.contains("```sh\nswift run workshop\n```"))
+  }
+}
+
 @Suite("Workshop: the command")
 struct WorkshopCommandTests {
   @Test("with a right answer to each in place, every exercise is solved")

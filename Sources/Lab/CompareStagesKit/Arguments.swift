@@ -23,7 +23,7 @@ package enum TraceFormat: String, CaseIterable, Sendable {
 /// What `compare-stages` was asked to do.
 package enum Command: Equatable, Sendable {
   /// Run the scenarios and print the comparison; no columns means every stage.
-  case compare(format: OutputFormat, scenarios: [Scenario.Name], columns: [Design])
+  case compare(format: OutputFormat, scenarios: [Scenario.Name], columns: [CatalogEntry])
   /// Measure what each design costs; `quick` uses tiny sizes; `chartDirectory`, when given, is
   /// where to write the SVG charts too.
   case bench(format: OutputFormat, quick: Bool, chartDirectory: String? = nil)
@@ -34,7 +34,7 @@ package enum Command: Equatable, Sendable {
   /// Print who holds whom in one stage, as a Mermaid flowchart.
   case graph(ReferenceGraph)
   /// Record one scenario's run on one stage or reference, and print what happened.
-  case trace(scenario: Scenario.Name, on: Design, format: TraceFormat)
+  case trace(scenario: Scenario.Name, on: CatalogEntry, format: TraceFormat)
   /// Print the help.
   case help
   /// Print the version.
@@ -45,7 +45,7 @@ package enum Command: Equatable, Sendable {
 package struct ParsedOptions: Sendable {
   var format: String?
   var scenarios: [Scenario.Name] = []
-  var stages: [Design] = []
+  var stages: [CatalogEntry] = []
   var withPlatform = false
   var quick = false
   var chartDirectory: String?
@@ -78,13 +78,13 @@ extension Command {
       },
       .value(
         "--stage", "id", valid: stageNumbers,
-        help: "show only this stage, 1 to \(Design.stages.count) or its name ("
-          + Design.stages.map(\.descriptor.shortName).joined(separator: ", ")
+        help: "show only this stage, 1 to \(CatalogEntry.stages.count) or its name ("
+          + CatalogEntry.stages.map(\.design.shortName).joined(separator: ", ")
           + "), or a reference, "
-          + Design.references.map(\.id).joined(separator: ", ")
+          + CatalogEntry.references.map(\.id).joined(separator: ", ")
           + "; repeat it for more (trace takes one)"
       ) { options, text throws(UsageError) in
-        guard let stage = Design.named(text) else {
+        guard let stage = CatalogEntry.named(text) else {
           throw UsageError(message: "unknown stage '\(text)' (valid: \(stageNumbers))")
         }
         if !options.stages.contains(stage) { options.stages.append(stage) }
@@ -92,7 +92,7 @@ extension Command {
       .flag(
         "--with-platform",
         help: "add the platform's own observers as references: "
-          + Design.references.map(\.descriptor.name).joined(separator: ", ") + ", run live"
+          + CatalogEntry.references.map(\.design.name).joined(separator: ", ") + ", run live"
       ) { options in options.withPlatform = true },
       .flag("--quick", help: "tiny sizes, to check that every row is produced") { options in
         options.quick = true
@@ -122,13 +122,13 @@ extension Command {
         var columns = options.stages
         if options.withPlatform {
           if columns.allSatisfy({ $0.stageNumber == nil }) {
-            columns += Design.stages
+            columns += CatalogEntry.stages
           }
-          columns += Design.references
+          columns += CatalogEntry.references
         }
         return .compare(
           format: try outputFormat(options.format), scenarios: options.scenarios,
-          columns: Design.all.filter(columns.contains))
+          columns: CatalogEntry.all.filter(columns.contains))
       },
       CommandWord(
         "list", help: "print every scenario's name and what it checks", oldSpelling: "--list"
@@ -167,11 +167,11 @@ extension Command {
       CommandWord(
         "graph", argument: ("stage", { graphNumbers }),
         help:
-          "print who holds whom in stage 1 to \(Design.stages.count), or the one named, as a Mermaid "
-          + "flowchart: weak references dashed, the reference that leaks in red",
+          "print who holds whom in stage 1 to \(CatalogEntry.stages.count), or the one named, "
+          + "as a Mermaid flowchart: weak references dashed, the reference that leaks in red",
         oldSpelling: "--graph"
       ) { text, _ throws(UsageError) in
-        guard let graph = text.flatMap(Design.named)?.graph else {
+        guard let graph = text.flatMap(CatalogEntry.named)?.graph else {
           throw UsageError(
             message: "unknown stage '\(text ?? "")' for graph (valid: \(graphNumbers))")
         }
@@ -220,14 +220,14 @@ extension Command {
   /// What `--stage` takes, as `--help` says: each stage's number, then each stage's name, then
   /// each reference.
   private static var stageNumbers: String {
-    (Design.stages.map(\.id) + Design.stages.map(\.descriptor.shortName)
-      + Design.references.map(\.id)).joined(separator: ", ")
+    (CatalogEntry.stages.map(\.id) + CatalogEntry.stages.map(\.design.shortName)
+      + CatalogEntry.references.map(\.id)).joined(separator: ", ")
   }
 
   /// What `graph` takes: each design with a graph (every stage) by its number, then by its name.
   private static var graphNumbers: String {
-    let stages = Design.all.filter { $0.graph != nil }
-    return (stages.map(\.id) + stages.map(\.descriptor.shortName)).joined(separator: ", ")
+    let stages = CatalogEntry.all.filter { $0.graph != nil }
+    return (stages.map(\.id) + stages.map(\.design.shortName)).joined(separator: ", ")
   }
 
   private static let chartChoices = "a folder to write the SVG charts into"

@@ -33,14 +33,14 @@ package enum CompareStagesCommand {
         isDebugBuild: isDebugBuild)
     case .graph(let graph):
       io.write(graph.mermaid)
-    case .trace(let name, let design, let format):
-      let trace = name.scenario.trace(on: design.descriptor).trace
+    case .trace(let name, let entry, let format):
+      let trace = name.scenario.trace(on: entry.design).trace
       io.write(format == .mermaid ? trace.mermaid : trace.text)
     case .compare(let format, let scenarios, let columns):
       return print(
         ScenarioReport(
           scenarios: scenarios.isEmpty ? Scenario.Name.allCases : scenarios,
-          designs: (columns.isEmpty ? Design.stages : columns).map(\.descriptor)),
+          designs: (columns.isEmpty ? CatalogEntry.stages : columns).map(\.design)),
         as: format, io: io)
     }
     return .success
@@ -66,7 +66,7 @@ package enum CompareStagesCommand {
     }
     let report: BenchReport
     do {
-      report = try Bench.run(sizes: quick ? .quick : .full, contenders: Design.contenders)
+      report = try Bench.run(sizes: quick ? .quick : .full, contenders: CatalogEntry.contenders)
     } catch {
       // A sum that came out wrong says which; anything else in the system's words.
       io.printError("compare-stages: \((error as? BenchError)?.description ?? reason(of: error))")
@@ -148,7 +148,7 @@ package enum CompareStagesCommand {
 
   /// The text of `--help`: its USAGE, COMMANDS and OPTIONS are made from ``Command/syntax``.
   package static let help = """
-    OVERVIEW: Run the same observer experiments on every stage, live, and show where each
+    OVERVIEW: Run the same observer scenarios on every stage, live, and show where each
     stage leaks, collides or misbehaves.
 
     \(Command.syntax.usage)
@@ -185,8 +185,8 @@ package enum CompareStagesCommand {
     lines.append("")
     lines += wrap("Sized for: " + scenario.sizing, firstPrefix: "", prefix: "")
     lines.append("")
-    let columns = Design.stages + (withPlatform ? Design.references : [])
-    for design in columns.map(\.descriptor) {
+    let columns = CatalogEntry.stages + (withPlatform ? CatalogEntry.references : [])
+    for design in columns.map(\.design) {
       let outcome = scenario.run(on: design)
       lines.append(
         design.stageNumber.map { "Stage \($0), \(design.title)" } ?? "Reference: \(design.title)")

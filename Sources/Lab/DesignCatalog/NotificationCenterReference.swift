@@ -3,7 +3,7 @@ import ObserverScenarios
 import StageBench
 import Support
 
-extension Design {
+extension CatalogEntry {
   /// Foundation's `NotificationCenter`: block observers on a private center, the value in
   /// `userInfo`, removal with the returned token.
   package static let notificationCenter = reference(

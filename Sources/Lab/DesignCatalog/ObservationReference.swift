@@ -3,7 +3,7 @@ import ObserverScenarios
 import StageBench
 import Support
 
-extension Design {
+extension CatalogEntry {
   /// Swift's Observation: an `@Observable` class, `withObservationTracking` re-armed in
   /// `onChange`.
   package static let observation = reference(

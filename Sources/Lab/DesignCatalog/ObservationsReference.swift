@@ -4,15 +4,15 @@ import ObserverScenarios
 import StageBench
 import Support
 
-extension Design {
+extension CatalogEntry {
   /// Swift's `Observations` (SE-0475): an `@Observable` class, each observer a task iterating
   /// the asynchronous sequence of its value.
   @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
-  package static let observations: Design = {
+  package static let observations: CatalogEntry = {
     // The one thread the design's consumers run on: made here, and handed to every observable
     // and bench observable the design makes.
     let consumers = DedicatedExecutor()
-    var design = reference(
+    var entry = reference(
       ObservableDesign(
         id: "observations", name: observationsName, shortName: "obsns",
         title: "Swift's Observations, an async sequence of values, one task each",
@@ -31,8 +31,8 @@ extension Design {
         isSendable: ObservableDesign.isSendable(ObservedValue.self),
         makeObservable: { ObservationsAdapter($0, executor: consumers) })
     ) { ObservationsBenchObservable(executor: consumers) }
-    design.contenders[0].deliversOnAnotherThread = true
-    return design
+    entry.contenders[0].deliversOnAnotherThread = true
+    return entry
   }()
 
   /// The name of `Observations`' column and bench row, known on every OS, so that a platform

@@ -3,7 +3,7 @@ import Stage1Closures
 import StageBench
 import Support
 
-extension Design {
+extension CatalogEntry {
   /// Stage 1: an array of closures.
   package static let closures = stage(
     1, shortName: "closures", title: "stone age: an array of closures", chapter: .closures,

@@ -3,7 +3,7 @@ import Stage2KeyedDict
 import StageBench
 import Support
 
-extension Design {
+extension CatalogEntry {
   /// Stage 2: closures keyed by string.
   package static let keyedDict = stage(
     2, shortName: "keyed", title: "iron age: closures keyed by string", chapter: .keyedDict,

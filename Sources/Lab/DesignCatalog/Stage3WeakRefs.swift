@@ -3,7 +3,7 @@ import Stage3WeakRefs
 import StageBench
 import Support
 
-extension Design {
+extension CatalogEntry {
   /// Stage 3: observers held weakly.
   package static let weakRefs = stage(
     3, shortName: "weak", title: "information age: observers held weakly", chapter: .weakRefs,

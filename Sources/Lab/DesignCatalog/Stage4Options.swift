@@ -4,7 +4,7 @@ import Stage4Options
 import StageBench
 import Support
 
-extension Design {
+extension CatalogEntry {
   /// Stage 4: option sets and automatic removal.
   package static let options = stage(
     4, shortName: "options", title: "option sets and automatic removal", chapter: .options,

@@ -4,10 +4,10 @@ import Stage5Tuned
 import StageBench
 import Support
 
-extension Design {
+extension CatalogEntry {
   /// Stage 5: thread-safe, ordered delivery, immediate removal.
-  package static let concurrency = Design(
-    descriptor: .concurrency,
+  package static let concurrency = CatalogEntry(
+    design: .concurrency,
     contenders: [
       // Neither allocates a set: the lesson's queue keeps its storage, and its delivery shares
       // the list's.

@@ -340,7 +340,7 @@ package struct QuestionGroup: Sendable {
     + the stage has the flaw the scenario looks for
     - the stage's own unit test for that row failed
     - the stage lacks the feature, so the row is skipped
-    = A live experiment found the flaw, and its line of evidence says what it measured; the
+    = A scenario run live found the flaw, and its line of evidence says what it measured; the
       stage's tests list it as a known issue.
     ? strong-capture-freed-without-unsubscribe is ✗ for stages 1 to 4. What is the cure the
       chapter gives?

@@ -1,12 +1,12 @@
 /// Counts the deinitializations of the objects it makes, so that tests and scenarios can tell
 /// whether an observer was really freed.
 ///
-/// Each tracker counts its own objects only, so experiments that run in parallel never share a
-/// count.
+/// Each tracker counts its own objects only, so tests and scenarios that run in parallel never
+/// share a count.
 ///
 /// ```swift
 /// let tracker = LifetimeTracker()
-/// var owner: TrackedObject? = tracker.makeObject()
+/// var owner: TrackedOwner? = tracker.makeObject()
 /// owner = nil
 /// tracker.deinitCount  // 1
 /// ```
@@ -23,20 +23,20 @@ package final class LifetimeTracker {
 
   /// Makes an object whose deinitialization this tracker counts, owned by the caller alone and
   /// named to tell it apart in messages.
-  package func makeObject(name: String = "observer") -> TrackedObject {
+  package func makeObject(name: String = "observer") -> TrackedOwner {
     madeCount += 1
-    return TrackedObject(name: name, tracker: self)
+    return TrackedOwner(name: name, tracker: self)
   }
 
   /// Makes `count` objects whose deinitialization this tracker counts, owned by the caller alone.
-  package func makeObjects(_ count: Int) -> [TrackedObject] {
+  package func makeObjects(_ count: Int) -> [TrackedOwner] {
     (0..<count).map { makeObject(name: "observer \($0)") }
   }
 }
 
-/// An observer object that tells its ``LifetimeTracker`` when it is deinitialized, and records
-/// the values it receives.
-package final class TrackedObject {
+/// An owner that tells its ``LifetimeTracker`` when it is deinitialized, and records the values
+/// it receives.
+package final class TrackedOwner {
   package let name: String
   /// Values received through ``receive(_:)``, in order.
   package private(set) var received: [Int] = []

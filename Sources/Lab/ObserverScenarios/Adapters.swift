@@ -2,8 +2,8 @@ import Support
 
 // One ready-made adapter per API shape. Each shape is a protocol naming the methods an observable
 // of that shape has; declare that your observable has them (one line, usually empty) and the
-// adapter drives it through the scenarios. The catalog's stages 1 to 4, the workshop's exercises
-// and graders outside this package use these same adapters.
+// adapter drives it through the scenarios. The design catalog's stages 1 to 4, the workshop's
+// exercises and graders outside this package use these same adapters.
 
 /// An observable of `Int` that one of the ready-made adapters can drive: it is made from a
 /// value, its value can be read and set, and it counts the entries it stores.

@@ -47,7 +47,7 @@ public struct Outcome: Sendable, Equatable {
   }
 }
 
-/// A short experiment on real objects, run the same way on every design.
+/// A short sequence of subscriptions and sets on real objects, run the same way on every design.
 public struct Scenario: Sendable, Identifiable {
   /// The name of a scenario: one of the sixteen, which ``allCases`` lists in the order the
   /// comparison prints them, or one of your own, made with ``init(custom:)``.

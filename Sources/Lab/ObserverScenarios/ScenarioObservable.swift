@@ -121,7 +121,7 @@ public final class ScenarioOwner {
   public let name: String
   /// For an owner of the scenarios, what tells their tracker that it is freed: it lives exactly
   /// as long as this owner.
-  let tracked: TrackedObject?
+  let tracked: TrackedOwner?
   /// Its `Sendable` stand-in, made on first use.
   fileprivate lazy var standIn = SendableStandIn()
   /// The tokens kept on it, by key.
@@ -134,7 +134,7 @@ public final class ScenarioOwner {
   }
 
   /// Makes an owner of the scenarios, whose release `tracked`'s tracker counts.
-  init(tracking tracked: TrackedObject) {
+  init(tracking tracked: TrackedOwner) {
     name = tracked.name
     self.tracked = tracked
   }

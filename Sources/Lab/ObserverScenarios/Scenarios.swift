@@ -1,7 +1,7 @@
 import LifetimeTracking
 import Support
 
-// MARK: - The catalogue
+// MARK: - Every scenario
 
 extension Scenario {
   /// Every scenario, in the order the comparison prints them.

@@ -53,7 +53,7 @@ extension BenchObservable {
 
 /// A design in the bench: a stage, a reference, or one of the two baselines every design is
 /// compared with (the floor and a plain closure array). The designs' contenders are made in
-/// the design catalog, from each design's descriptor.
+/// the design catalog, from each entry's design.
 package struct Contender: Sendable {
   /// "stage 4", "floor", "closure array", "NotificationCenter", "Observation".
   package var name: String

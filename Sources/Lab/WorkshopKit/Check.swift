@@ -6,7 +6,7 @@ import ObserverScenarios
 /// has one generated check (see ``GeneratedPrograms``); the others each run the sequence a
 /// learner's mistake breaks where one program on one thread cannot see it: threads, and locks
 /// held while another thread waits. Each is run by the adapter of the exercises it belongs to (see
-/// ``ExerciseAdapter/run(_:)``) and listed, in the catalogue, under the exercises it grades.
+/// ``ExerciseAdapter/run(_:)``) and listed, in `Exercise.all`, under the exercises it grades.
 package enum Check: String, Sendable, Hashable, CaseIterable, Codable {
   /// Exercise 9: threads that add, remove and set at once lose nothing.
   case threadsShareIt = "threads-share-it"

@@ -402,7 +402,7 @@ extension SendableOptionsAdapter {
     return ProgramTarget(
       observable: observable,
       bind: { _, owner, asked, call in
-        guard let owner = owner as? ProgramObject else { return }
+        guard let owner = owner as? ProgramOwner else { return }
         // A program runs on one thread: the closure never crosses to another.
         let closure = SingleThreaded(call)
         observable.addObserver(
@@ -410,7 +410,7 @@ extension SendableOptionsAdapter {
         ) { value, option in closure.value(option.call, value, nil) }
       },
       remove: { _, owner in
-        guard let owner = owner as? ProgramObject else { return }
+        guard let owner = owner as? ProgramOwner else { return }
         observable.removeObserver(owner)
       })
   }
@@ -428,7 +428,7 @@ extension HandingAdapter {
     return ProgramTarget(
       observable: observable,
       bind: { _, owner, asked, call in
-        guard let owner = owner as? ProgramObject else { return }
+        guard let owner = owner as? ProgramOwner else { return }
         observable.addObserver(
           owner, removeIfExists: asked.removeIfExists, options: .asked(asked)
         ) { handed, value, option in call(option.call, value, handed) }

@@ -37,8 +37,8 @@ struct ProgramTarget {
   var removeOldID: (_ slot: Int) -> Void = { _ in }
 }
 
-/// An object whose lifetime a program follows: an owner, or what a closure captured.
-final class ProgramObject: Sendable {}
+/// An owner in a program, whose lifetime the program follows; a closure's capture is one too.
+final class ProgramOwner: Sendable {}
 
 /// A weak reference.
 struct WeakObject {
@@ -121,7 +121,7 @@ final class ProgramRun {
   private var second: ProgramRun?
   /// Whether it is another run's second observable.
   private var isSecond = false
-  private var owners: [ProgramObject?]
+  private var owners: [ProgramOwner?]
   private var weakOwners: [WeakObject]
   private var bindings: [Binding] = []
   /// The live entries, in the order the promise keeps them.
@@ -145,7 +145,7 @@ final class ProgramRun {
     self.rules = rules
     self.target = target
     callBudget = 2000 + 100 * steps
-    owners = rules.owners.map { _ in ProgramObject() }
+    owners = rules.owners.map { _ in ProgramOwner() }
     weakOwners = owners.map { WeakObject(object: $0) }
   }
 
@@ -298,7 +298,7 @@ final class ProgramRun {
     var isNewOwner = false
     if let ownerIndex, owners[ownerIndex] == nil {
       guard weakOwners[ownerIndex].object == nil else { return nil }
-      let newOwner = ProgramObject()
+      let newOwner = ProgramOwner()
       owners[ownerIndex] = newOwner
       weakOwners[ownerIndex] = WeakObject(object: newOwner)
       isNewOwner = true
@@ -328,7 +328,7 @@ final class ProgramRun {
       order.removeAll { !$0.live }
       order.append(binding)
     }
-    let closure = ProgramObject()
+    let closure = ProgramOwner()
     binding.closure.object = closure
     let call: (ProgramCall, Int, AnyObject?) -> Void = { [weak self] kind, value, handed in
       withExtendedLifetime(closure) { self?.received(binding, kind, value, handed) }

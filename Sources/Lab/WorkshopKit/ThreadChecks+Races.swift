@@ -34,7 +34,7 @@ extension SendableOptionsAdapter {
   /// One round of ``addedWhileAnotherThreadSets()``: what went wrong, or `nil`.
   private static func addedWhileAnotherThreadSets(_ steps: String) -> Outcome? {
     let handed = SharedObservable(observable: Observable(0))
-    let owners = (0..<observersAdded).map(SendableOwner.init)
+    let owners = (0..<observersAdded).map(ThreadCheckOwner.init)
     let initials = owners.map { _ in Recording<Int>() }
     let news = owners.map { _ in Recording<Int>() }
     // How many observers the adding thread has added: the setting thread sets until it has
@@ -281,7 +281,7 @@ package enum ValuesOnThreads<Observed: ThreadedObservable> where Observed.Value 
     let first = Stamp(thread: 9, number: 0)
     let handed = SharedObservable(observable: Observed(first))
     let names = ["A", "B", "C"]
-    let owners = names.indices.map(SendableOwner.init)
+    let owners = names.indices.map(ThreadCheckOwner.init)
     let news = owners.map { _ in Recording<Stamp>() }
     let olds = owners.map { _ in Recording<Stamp>() }
     for index in owners.indices {
@@ -295,7 +295,7 @@ package enum ValuesOnThreads<Observed: ThreadedObservable> where Observed.Value 
     let torn = Recording<String>()
     let moments = Atomic<Int>(0)
     let (bursts, sets) = observedBursts
-    let owner = SendableOwner(3)
+    let owner = ThreadCheckOwner(3)
     // Each burst, each thread does as much as the others, so that none waits for another with
     // its processor: the two setting threads set, the third reads, the fourth adds D, and
     // removes it every eighth time.

@@ -8,8 +8,8 @@ import Synchronization
 
 // MARK: - Exercise 9
 
-/// An owner a thread may hand to the observable.
-final class SendableOwner: Sendable {
+/// An owner a thread may hand to the observable, in exercise 9's thread checks.
+final class ThreadCheckOwner: Sendable {
   let index: Int
   init(_ index: Int) { self.index = index }
 }
@@ -23,7 +23,7 @@ extension SharedObservable where Observed: SendableOptionsObservable {
   /// Adds `owner`, asking for new values, with `body` run on each; with `removeIfExists`,
   /// replacing its callbacks.
   func add(
-    _ owner: SendableOwner, removeIfExists: Bool = true,
+    _ owner: ThreadCheckOwner, removeIfExists: Bool = true,
     _ body: @escaping @Sendable (Int) -> Void = { _ in }
   ) {
     observable.addObserver(owner, removeIfExists: removeIfExists, options: .new) { value, _ in
@@ -99,13 +99,13 @@ extension SendableOptionsAdapter {
     let bursts = perThread / perBurst
     let shared = SharedObservable(observable: Observable(0))
     let counts = Recording<Int>()
-    let owners = (0..<threads * perThread).map(SendableOwner.init)
+    let owners = (0..<threads * perThread).map(ThreadCheckOwner.init)
     /// The observers thread `thread` adds: its own.
     let added: @Sendable (_ thread: Int) -> Range<Int> = {
       ($0 * perThread)..<(($0 + 1) * perThread)
     }
     // R, added first, so called first: for 2, it removes every observer the first thread added.
-    let remover = SendableOwner(-1)
+    let remover = ThreadCheckOwner(-1)
     shared.add(remover) { value in
       guard value == 2 else { return }
       for index in added(0) { shared.observable.removeObserver(owners[index]) }
@@ -186,7 +186,7 @@ extension SendableOptionsAdapter {
   /// adds meet at every point of them.
   private static func addedAgainAtOnce() -> Outcome? {
     let shared = SharedObservable(observable: Observable(0))
-    let owners = (0..<4).map(SendableOwner.init)
+    let owners = (0..<4).map(ThreadCheckOwner.init)
     let counts = Recording<Int>()
     for (index, owner) in owners.enumerated() { shared.add(owner) { _ in counts.append(index) } }
     let wrongCounts = Recording<Int>()
@@ -242,7 +242,7 @@ extension SendableOptionsAdapter {
     /// Sends a thread to read the value and remove an observer never added, as a screen's
     /// cleanup might.
     func send(to shared: SharedObservable<Observable>) {
-      let stranger = SendableOwner(-1)
+      let stranger = ThreadCheckOwner(-1)
       send {
         _ = shared.observable.value
         shared.observable.removeObserver(stranger)
@@ -267,7 +267,7 @@ extension SendableOptionsAdapter {
 
   private static func otherThreadDuringClosure() -> Outcome {
     let shared = SharedObservable(observable: Observable(0))
-    let owners = (0..<2).map(SendableOwner.init)
+    let owners = (0..<2).map(ThreadCheckOwner.init)
     let probe = Probe()
     // A's closure for 1 has another thread read the value and add B, and waits for it.
     shared.add(owners[0]) { [owners] value in
@@ -291,7 +291,7 @@ extension SendableOptionsAdapter {
 
   private static func initialCallWithNoLockHeld() -> Outcome {
     let shared = SharedObservable(observable: Observable(5))
-    let owner = SendableOwner(0)
+    let owner = ThreadCheckOwner(0)
     let probe = Probe()
     shared.observable.addObserver(
       owner, removeIfExists: true, options: Observable.Options.initial.union(.new)
@@ -324,8 +324,8 @@ extension SendableOptionsAdapter {
       let captured = Captured { probe.send(to: shared) }
       return { _ in withExtendedLifetime(captured) {} }
     }
-    let (a, b) = (SendableOwner(0), SendableOwner(1))
-    var c: SendableOwner? = SendableOwner(2)
+    let (a, b) = (ThreadCheckOwner(0), ThreadCheckOwner(1))
+    var c: ThreadCheckOwner? = ThreadCheckOwner(2)
     let ways: [(done: String, freeing: () -> Void)] = [
       (
         "removeObserver(A) freed what A's closure captured", { shared.observable.removeObserver(a) }
@@ -357,8 +357,8 @@ extension SendableOptionsAdapter {
     }
     // D released: any call may drop its dead callback, and the next set must. Whichever frees
     // what D's closure captured must have let the lock go.
-    var d: SendableOwner? = SendableOwner(3)
-    let (e, stranger) = (SendableOwner(4), SendableOwner(5))
+    var d: ThreadCheckOwner? = ThreadCheckOwner(3)
+    let (e, stranger) = (ThreadCheckOwner(4), ThreadCheckOwner(5))
     shared.add(d!, closure())
     d = nil
     let calls: [(call: String, run: () -> Void)] = [
@@ -390,7 +390,7 @@ extension SendableOptionsAdapter {
   private static func closureUsesTheObservable() -> Outcome {
     let shared = SharedObservable(observable: Observable(0))
     let counts = Recording<Int>()
-    let owners = (0..<4).map(SendableOwner.init)
+    let owners = (0..<4).map(ThreadCheckOwner.init)
     let readInside = Recording<Int>()
     // A (0) reads the value, adds D (3), removes B (1) and sets 2, all inside its call for 1.
     shared.add(owners[0]) { [owners] value in
