@@ -65,9 +65,6 @@ private let notCounts: [String: [(phrase: String, why: String)]] = [
     ("wider than 100 columns", "a width"), ("fit in 100 columns", "a width"),
     ("fits in 100 columns", "a width"),
   ],
-  "Sources/Lab/DesignCatalog/CatalogEntry.swift": [
-    ("two designs are the same when", "any two, compared")
-  ],
   "Sources/Lab/ObserverScenarios/Scenarios.swift": [
     ("those five values", "the values one scenario sets")
   ],
@@ -116,7 +113,7 @@ private func countedSentences() throws -> [String: [String]] {
   var sentences: [String: [String]] = [
     "README.md": [
       "built \(stages) times in swift, each stage",
-      "runs the same \(scenarios) experiments on every stage",
+      "runs the same \(scenarios) scenarios on every stage",
       "is the workshop: \(exercises) exercises in",
       "each of chapters 1 to \(lastChapter) ends with its key points",
     ],
@@ -149,9 +146,9 @@ private func countedSentences() throws -> [String: [String]] {
       "and the \(spelled(handOver.aimed.count - 1)) scenarios that need released observers gone",
     ],
     "Tutorial/05c-handlers-on-the-main-actor.md": [
-      "the \(spelled(chapter4Traces)) experiments chapter 4 traced"
+      "the \(spelled(chapter4Traces)) scenarios chapter 4 traced"
     ],
-    "Tutorial/06-comparing-the-stages.md": ["driven by the same \(scenarios) experiments"],
+    "Tutorial/06-comparing-the-stages.md": ["driven by the same \(scenarios) scenarios"],
     "Tutorial/08-beyond-the-stages.md": [
       "runs its \(scenarios) scenarios on both of these",
       "adds the \(spelled(CatalogEntry.references.count)) columns beside the \(stages) stages",
