@@ -16,8 +16,8 @@ package struct ExerciseBuilder: Sendable {
   package var exercises: URL
 
   /// The longest one build may take, in seconds. It only stops a hang: the first grade builds
-  /// the workshop's modules too, 40 s on a quiet two-core Linux machine and more beside a
-  /// `swift test`; a later one builds one exercise and links its child, 1 to 3 s.
+  /// the workshop's modules too, 12 to 15 s on a quiet two-core Linux machine and more beside
+  /// a `swift test`; a later one builds one exercise and links its child, under a second.
   package static let buildLimit = 900.0
 
   /// A builder for the package at `root`, whose exercises are in `exercises` (`Exercises/` in

@@ -243,7 +243,7 @@ package enum WorkshopCommand {
       progress(
         builder.hasBuilt
           ? "building"
-          : "building, with the workshop's own code this first time (about a minute)")
+          : "building, with the workshop's own code this first time")
       switch builder.build(exercise) {
       case .errors(let errors):
         return ExerciseGrade(exercise, buildErrors: errors)
