@@ -47,8 +47,8 @@ public enum GradingChild {
     exit(exercise: number, code: code.settingValues(on: threaded))
   }
 
-  /// Grades exercise 9, whose observable is `Sendable`, as
-  /// ``run(exercise:_:threaded:)-(_,_,Threaded.Type)`` does.
+  /// Grades exercise 9, whose observable is `Sendable`, as the overload above grades one that
+  /// is not.
   public static func run<Adapter: ShapeAdapter, Threaded: ThreadedObservable>(
     exercise number: Int, _ adapter: Adapter.Type, threaded: Threaded.Type
   ) -> Never where Adapter.Observable: Sendable, Threaded.Value == Stamp {
