@@ -473,8 +473,9 @@ package enum WorkshopCommand {
     graded in a process of its own: a scenario or check that hangs (\(Int(GradingLimits.standard.perCriterion)) seconds) gets a ✗
     that says so, one that traps shows the runtime's message, and the others are still graded.
     No exercise takes more than \(Int(GradingLimits.standard.total)) seconds to grade.
-    Each exercise is compiled on its own when it is graded: one that does not compile shows
-    the compiler's errors and stops nothing else, not the other exercises, hint or swift test.
+    Exercises/ is a package your editor can open; each exercise is built on its own, by
+    SwiftPM, when it is graded: one that does not compile shows the compiler's errors and stops
+    nothing else, not the other exercises, hint or swift test.
 
     \(ExitCode.help(
       success: "graded (solved or not), unless --strict is given; a hint shown, even one that "
