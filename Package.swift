@@ -98,14 +98,14 @@ let tests: [(name: String, dependencies: [String], settings: [SwiftSetting])] =
         "ObserverScenarios", "CommandSupport", "TestSupport",
       ], []
     ),
-    // Grades the solutions (in a copy of Exercises/, built by SwiftPM), the right and the wrong
-    // answers, never the learner's exercises: swift test stays green whatever a learner does to
-    // Exercises/.
+    // Grades the solutions and the known answers (patches of them: Tests/WrongAnswers,
+    // Tests/RightAnswers), each built by SwiftPM in a copy of Exercises/, never the learner's
+    // exercises: swift test stays green whatever a learner does to Exercises/.
     (
       "WorkshopTests",
       [
-        "WorkshopKit", "WorkshopWrongAnswers", "workshop-wrong-answers",
-        "ObserverScenarios", "CommandSupport", "Support", "TestSupport",
+        "WorkshopKit", "DesignCatalog", "ObserverScenarios", "CommandSupport", "Support",
+        "TestSupport",
       ], []
     ),
     // Runs the built executables as a user does: arguments, standard streams, exit status.
@@ -144,19 +144,7 @@ let package = Package(
     + [
       // What only the tests use: running a command in-process, or a program in a process of its
       // own, a temporary folder, the products' folder, the package's root.
-      .target(name: "TestSupport", dependencies: ["CommandSupport"], path: "Tests/TestSupport"),
-      // Wrong answers to every exercise, the mistakes learners make, and a grading child that
-      // runs them as the workshop runs a learner's code: the tests require each one not solved.
-      .target(
-        name: "WorkshopWrongAnswers",
-        dependencies: ["WorkshopKit", "ObserverScenarios", "Stage5Concurrency"],
-        path: "Tests/WorkshopWrongAnswers"),
-      .executableTarget(
-        name: "workshop-wrong-answers",
-        dependencies: [
-          "WorkshopWrongAnswers", "WorkshopKit", "CommandSupport",
-        ],
-        path: "Tests/WorkshopWrongAnswersChild"),
+      .target(name: "TestSupport", dependencies: ["CommandSupport"], path: "Tests/TestSupport")
     ]
     + tests.map {
       .testTarget(

@@ -72,13 +72,9 @@ struct ExerciseBuildTests {
   @Test(
     "each solution, built as the workshop builds an exercise, is solved in its own children",
     arguments: Exercise.all)
-  func solutionBuiltAndGraded(exercise: Exercise) throws {
-    let product = try solvedCopy().build(exercise)
-    guard case .child(let child) = product else {
-      Issue.record("did not build: \(product)")
-      return
-    }
-    let grade = IsolatedGrading.grade(exercise, command: [child])
+  func solutionBuiltAndGraded(exercise: Exercise) async throws {
+    let child = try await solutionChild(exercise.number)
+    let grade = await grade(exercise, command: [child])
     #expect(!grade.results.isEmpty)
     for result in grade.results where result.outcome.verdict != .holds {
       Issue.record("\(result.criterion.name): \(result.outcome.detail)")

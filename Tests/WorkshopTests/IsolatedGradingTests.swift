@@ -4,7 +4,6 @@ import ObserverScenarios
 import TestSupport
 import Testing
 import WorkshopKit
-import WorkshopWrongAnswers
 
 /// A stand-in for the workshop's executable, in a real child process: a shell script that
 /// reports on descriptor 3 as the workshop's grading child does, with `behaviour` run for each
@@ -91,7 +90,7 @@ struct IsolatedGradingTests {
   @Test("a child reports exactly the criteria it is asked for, in order")
   func childReports() throws {
     let captured = CapturedIO()
-    let code = try #require(RightAnswer.first(for: 2)).code
+    let code = try #require(testedCode[2])
     let status = WorkshopCommand.run(
       [IsolatedGrading.childFlag, "2", "delivery-order", "generated-keys-in-order"],
       io: captured.io, code: [2: code])
@@ -297,25 +296,26 @@ struct IsolatedGradingTests {
   @Test(
     "a grading child whose workshop is interrupted or killed is gone with it",
     arguments: [SIGINT, SIGTERM, SIGKILL])
-  func childGoesWithTheWorkshop(signal: Int32) throws {
+  func childGoesWithTheWorkshop(signal: Int32) async throws {
     #if os(Linux)
-      // The workshop, grading an exercise whose removal loop never ends: its grading child
-      // hangs in the check.
-      let workshop = try ChildProcess(
-        [wrongAnswersChild, "01-removal-loop-never-advances"],
-        environment: ProcessInfo.processInfo.environment, outputs: [[1, 2]])
-      var gradingChild: pid_t?
-      #expect(
-        eventually {
-          gradingChild = children(of: workshop.pid).first
-          return gradingChild != nil
-        }, "no grading child started")
-      let pid = try #require(gradingChild)
-      kill(workshop.pid, signal)
-      #expect(eventually { workshop.checkEnding() != nil })
-      if signal != SIGKILL { #expect(workshop.ending == .exited(128 + signal)) }
-      #expect(eventually { isGone(pid) }, "the grading child \(pid) still runs")
-      workshop.killGroup()
+      // A grading child run by hand grades as the workshop does, in grading children of its
+      // own: here an exercise whose removal loop never ends, so that its child hangs.
+      try await withWrongAnswerChild("01-removal-loop-never-advances") { child in
+        let workshop = try ChildProcess(
+          [child], environment: ProcessInfo.processInfo.environment, outputs: [[1, 2]])
+        var gradingChild: pid_t?
+        #expect(
+          eventually {
+            gradingChild = children(of: workshop.pid).first
+            return gradingChild != nil
+          }, "no grading child started")
+        let pid = try #require(gradingChild)
+        kill(workshop.pid, signal)
+        #expect(eventually { workshop.checkEnding() != nil })
+        if signal != SIGKILL { #expect(workshop.ending == .exited(128 + signal)) }
+        #expect(eventually { isGone(pid) }, "the grading child \(pid) still runs")
+        workshop.killGroup()
+      }
     #endif
   }
 }

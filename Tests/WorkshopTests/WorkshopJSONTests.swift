@@ -3,7 +3,6 @@ import ObserverScenarios
 import TestSupport
 import Testing
 import WorkshopKit
-import WorkshopWrongAnswers
 
 /// The first exercise's entry of `workshop --format json` on `grades`.
 private func entry(_ grades: [ExerciseGrade]) throws -> [String: Any] {
@@ -61,7 +60,7 @@ struct WorkshopJSONTests {
   @Test("a graded exercise: each result's evidence, ran, and the status 'graded'")
   func graded() throws {
     let exercise = try #require(Exercise.numbered(2))
-    let grade = ExerciseGrade(exercise, code: try #require(RightAnswer.first(for: 2)).code)
+    let grade = ExerciseGrade(exercise, code: try #require(testedCode[2]))
     let entry = try entry([grade])
     #expect(entry["status"] as? String == "graded")
     #expect(entry["statusDetail"] == nil)
@@ -138,7 +137,7 @@ struct WorkshopJSONTests {
     let example = try JSONSerialization.jsonObject(
       with: Data(section[start.upperBound..<end.lowerBound].utf8))
     let solved = ExerciseGrade(
-      try #require(Exercise.numbered(1)), code: try #require(RightAnswer.first(for: 1)).code)
+      try #require(Exercise.numbered(1)), code: try #require(testedCode[1]))
     let broken = ExerciseGrade(
       try #require(Exercise.numbered(2)), buildErrors: "Observable.swift:1:1: error: oops")
     let real = try JSONSerialization.jsonObject(

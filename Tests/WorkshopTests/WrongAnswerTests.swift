@@ -1,74 +1,85 @@
-import CommandSupport
 import Foundation
 import ObserverScenarios
 import TestSupport
 import Testing
 import WorkshopKit
-import WorkshopWrongAnswers
 
-/// The grading child that runs the wrong answers, built beside the tests.
-let wrongAnswersChild = testProductsFolder.appendingPathComponent("workshop-wrong-answers")
-  .path
-
-extension WrongAnswer: CustomTestStringConvertible {
-  package var testDescription: String { name }
+extension Check {
+  /// Whether it runs generated programs (``GeneratedPrograms``) rather than one fixed sequence.
+  var isGenerated: Bool { rawValue.hasPrefix("generated-") }
 }
 
-@Suite("Workshop: known wrong answers are caught")
+@Suite("Workshop: known wrong answers, patches of the solutions, are caught")
 struct WrongAnswerTests {
-  @Test("every exercise has at least five wrong answers, each named once")
-  func everyExercise() {
-    for exercise in Exercise.all {
-      #expect(WrongAnswer.all.count { $0.exercise == exercise.number } >= 5, "\(exercise.slug)")
+  @Test("every known answer is a patch that reads, named after its exercise")
+  func everyPatchReads() throws {
+    for kind in [AnswerPatch.Kind.wrong, .right] {
+      let names = AnswerPatch.names(kind)
+      let chosen = ProcessInfo.processInfo.environment["WORKSHOP_ANSWERS"] != nil
+      #expect(chosen || !names.isEmpty, "no patch in Tests/\(kind.rawValue)")
+      for name in names {
+        #expect(throws: Never.self, "Tests/\(kind.rawValue)") { try AnswerPatch(kind, named: name) }
+      }
     }
-    #expect(Set(WrongAnswer.all.map(\.name)).count == WrongAnswer.all.count)
-    for answer in WrongAnswer.all {
-      let exercise = Exercise.numbered(answer.exercise)
+  }
+
+  @Test("every exercise has at least five wrong answers and one right answer")
+  func everyExercise() throws {
+    // Not when some are chosen with WORKSHOP_ANSWERS.
+    guard ProcessInfo.processInfo.environment["WORKSHOP_ANSWERS"] == nil else { return }
+    let (wrong, right) = (AnswerPatch.all(.wrong), AnswerPatch.all(.right))
+    for exercise in Exercise.all {
+      #expect(wrong.count { $0.exercise.number == exercise.number } >= 5, "\(exercise.slug)")
+      #expect(right.contains { $0.exercise.number == exercise.number }, "\(exercise.slug)")
+    }
+    for answer in wrong {
+      let criterion = try #require(answer.caughtBy, "\(answer.name): no such criterion")
       #expect(
-        exercise?.criteria.contains { $0.criterion == answer.caughtBy } == true,
-        "\(answer.name) is caught by \(answer.caughtBy.name), which does not grade it")
+        answer.exercise.criteria.contains { $0.criterion == criterion },
+        "\(answer.name) is caught by \(criterion.name), which does not grade it")
+      #expect(!answer.evidence.isEmpty, "\(answer.name)")
     }
   }
 
   @Test(
-    "a wrong answer, graded as the workshop grades a learner's code, is not solved, and the evidence names its mistake",
-    arguments: WrongAnswer.all.filter { !$0.isRace })
-  func caught(answer: WrongAnswer) throws {
-    try expectCaught(answer)
+    "a wrong answer, built and graded as the workshop grades a learner's code, is not solved, and the evidence names its mistake",
+    arguments: AnswerPatch.all(.wrong).filter { !$0.isRace })
+  func caught(answer: AnswerPatch) async throws {
+    try await expectCaught(answer)
   }
 
   // A race needs two threads running at once, which grading every answer at once starves:
   // the answers whose mistake is a race are graded one at a time.
   @Test(
     "a wrong answer whose mistake is a race is not solved, graded one at a time",
-    .serialized, arguments: WrongAnswer.all.filter(\.isRace))
-  func caughtRace(answer: WrongAnswer) throws {
-    try expectCaught(answer)
+    .serialized, arguments: AnswerPatch.all(.wrong).filter(\.isRace))
+  func caughtRace(answer: AnswerPatch) async throws {
+    try await expectCaught(answer)
   }
 
-  private func expectCaught(_ answer: WrongAnswer) throws {
-    let exercise = try #require(Exercise.numbered(answer.exercise))
-    try #require(FileManager.default.isExecutableFile(atPath: wrongAnswersChild))
+  private func expectCaught(_ answer: AnswerPatch) async throws {
+    let exercise = answer.exercise
+    let caughtBy = try #require(answer.caughtBy)
     // The learner's per-check limit, which some answers are caught by, but a longer total:
     // this suite grades every answer at once on a machine that may have two cores, and the
     // total limit is tested on its own (IsolatedGradingTests).
     let limits = GradingLimits(perCriterion: GradingLimits.standard.perCriterion, total: 120)
-    // A race needs two threads running at once, which this suite, grading every answer at
-    // once, starves: an answer whose mistake is a race has five tries, as the learner who
-    // grades it again has.
-    var grade = IsolatedGrading.grade(
-      exercise, command: [wrongAnswersChild, answer.name], limits: limits)
-    for _ in 1..<(answer.isRace ? 5 : 1) where grade.isSolved {
-      grade = IsolatedGrading.grade(
-        exercise, command: [wrongAnswersChild, answer.name], limits: limits)
+    let grade = try await withAnswerChild(answer) { child in
+      // A race needs two threads running at once, which this suite, grading every answer at
+      // once, starves: an answer whose mistake is a race has five tries, as the learner who
+      // grades it again has.
+      var grade = await WorkshopTests.grade(exercise, command: [child], limits: limits)
+      for _ in 1..<(answer.isRace ? 5 : 1) where grade.isSolved {
+        grade = await WorkshopTests.grade(exercise, command: [child], limits: limits)
+      }
+      return grade
     }
-    #expect(!grade.isSolved, "\(answer.mistake): graded solved")
-    let result = try #require(grade.results.first { $0.criterion == answer.caughtBy })
-    #expect(result.outcome.verdict == .flaw, "\(answer.mistake): \(result.outcome.detail)")
-    let phrases = answer.evidence.split(separator: "|")
+    #expect(!grade.isSolved, "\(answer.name), \(answer.mistake): graded solved")
+    let result = try #require(grade.results.first { $0.criterion == caughtBy })
+    #expect(result.outcome.verdict == .flaw, "\(answer.name): \(result.outcome.detail)")
     #expect(
-      phrases.contains { result.outcome.detail.contains($0) },
-      "\(answer.mistake): \(answer.caughtBy.name) said \"\(result.outcome.detail)\"")
+      answer.evidence.contains { result.outcome.detail.contains($0) },
+      "\(answer.name), \(answer.mistake): \(caughtBy.name) said \"\(result.outcome.detail)\"")
     // The generated programs catch it too, with a counterexample, unless a crash in a check
     // before them stopped the grading, or the code hung in them (a program cannot be shrunk
     // past code that never returns).
@@ -86,10 +97,10 @@ struct WrongAnswerTests {
       : programs.outcome.detail.contains(" → ")
     #expect(
       programs.outcome.verdict == .flaw && shown,
-      "\(answer.mistake): \(generated.rawValue) said \"\(programs.outcome.detail)\"")
-    let counterexample = answer.counterexample.split(separator: "|")
+      "\(answer.name): \(generated.rawValue) said \"\(programs.outcome.detail)\"")
     #expect(
-      counterexample.isEmpty || counterexample.contains { programs.outcome.detail.contains($0) },
-      "\(answer.mistake): \(generated.rawValue) said \"\(programs.outcome.detail)\"")
+      answer.counterexample.isEmpty
+        || answer.counterexample.contains { programs.outcome.detail.contains($0) },
+      "\(answer.name): \(generated.rawValue) said \"\(programs.outcome.detail)\"")
   }
 }

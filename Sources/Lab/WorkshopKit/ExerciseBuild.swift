@@ -102,8 +102,9 @@ package struct ExerciseBuilder: Sendable {
   /// Builds as ``build(_:)`` does, and returns the child's path.
   private func buildChild(of exercise: Exercise) throws(BuildFailure) -> String {
     let name = Self.childName(of: exercise)
-    // One build at a time in this process: SwiftPM would make the others wait for its lock.
-    let result = try Self.building.withLock { _ throws(BuildFailure) in
+    // One build of a package at a time in this process: SwiftPM would make the others wait
+    // for its lock.
+    let result = try Self.lock(for: exercises).mutex.withLock { _ throws(BuildFailure) in
       try Self.run(
         packageArguments + ["--product", name], tool: "swift build", limit: Self.buildLimit)
     }
@@ -121,8 +122,23 @@ package struct ExerciseBuilder: Sendable {
     return child
   }
 
-  /// Serializes the builds of this process.
-  private static let building = Mutex(())
+  /// Serializes the builds of one package in this process.
+  private final class PackageLock: Sendable {
+    let mutex = Mutex(())
+  }
+
+  /// The lock of each package built in this process, by its folder.
+  private static let locks = Mutex<[String: PackageLock]>([:])
+
+  /// The lock of the package in `folder`.
+  private static func lock(for folder: URL) -> PackageLock {
+    locks.withLock { locks in
+      if let lock = locks[folder.path] { return lock }
+      let lock = PackageLock()
+      locks[folder.path] = lock
+      return lock
+    }
+  }
 
   /// Where SwiftPM puts the exercises' products, as `swift build --show-bin-path` says, asked
   /// once a process.

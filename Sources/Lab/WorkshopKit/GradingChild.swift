@@ -90,10 +90,20 @@ public enum GradingChild {
     return code(graded)
   }
 
-  /// Runs the workshop's command, as a grading child, on `code`, and exits with its status.
+  /// Runs the workshop's command on `code`, and exits with its status: as a grading child when
+  /// the workshop runs it so; run by hand, it grades its exercise as `workshop N` does, each
+  /// check in a child of its own (itself).
   private static func exit(exercise number: Int, code: ExerciseCode) -> Never {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    guard arguments.first != IsolatedGrading.childFlag else {
+      let status = WorkshopCommand.run(arguments, io: .standard, code: [number: code])
+      Foundation.exit(status.rawValue)
+    }
+    IsolatedGrading.stopChildrenOnInterrupt()
+    let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
     let status = WorkshopCommand.run(
-      Array(CommandLine.arguments.dropFirst()), io: .standard, code: [number: code])
+      arguments.isEmpty ? [String(number)] : arguments, io: .standard, code: [number: code],
+      grading: .isolated(command: [executable]))
     Foundation.exit(status.rawValue)
   }
 }
